@@ -1,0 +1,44 @@
+# cachebench: `make bench` and `make test` install what is missing, build, and run.
+SWIFT ?= swift
+WORKLOAD ?= Workloads/default.json
+APT_PACKAGES := libsqlite3-dev libjemalloc-dev
+
+.PHONY: all deps build release test bench quick plot clean
+
+all: test
+
+# Installs libsqlite3-dev and libjemalloc-dev (and pkg-config) with apt-get when pkg-config cannot find them.
+deps:
+	@missing=""; \
+	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
+	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev"; \
+	pkg-config --exists jemalloc 2>/dev/null || missing="$$missing libjemalloc-dev"; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
+	  $$sudo apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing >/dev/null || exit 1; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release --product cachebench
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --parallel
+
+bench: release
+	.build/release/cachebench run $(WORKLOAD) --out results/$(basename $(notdir $(WORKLOAD))).csv
+
+quick: release
+	.build/release/cachebench run Workloads/quick.json --out results/quick.csv
+
+plot:
+	@python3 -c "import matplotlib" 2>/dev/null || python3 -m pip install -q matplotlib
+	python3 scripts/plot.py results/$(basename $(notdir $(WORKLOAD))).csv
+
+clean:
+	rm -rf .build

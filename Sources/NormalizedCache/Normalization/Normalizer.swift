@@ -1,0 +1,211 @@
+import GraphQLLanguage
+
+/// Turns a response into records, walking the operation's selections over it as Apollo iOS does:
+/// only selected fields are stored, under field keys rendered from the operation's arguments, and
+/// every object gets a record of its own, keyed by the strategy (SPEC §1).
+///
+/// ```swift
+/// let plan = try OperationPlan(document: document, schema: schema)
+/// let normalized = try Normalizer(strategy: .typePolicy).normalize(response, plan: plan)
+/// normalized.records["Book:bk123"]?["title"]   // .string("Les guerriers du silence")
+/// ```
+/// `__typename` is stored whenever the response has it, selected or not, as Apollo iOS's generated
+/// selection sets always select it.
+public struct Normalizer: Sendable {
+  public let strategy: KeyStrategy
+
+  public init(strategy: KeyStrategy) {
+    self.strategy = strategy
+  }
+
+  /// Normalizes one response: `{"data": {...}}` or the data object itself.
+  /// - Throws: ``NormalizationError`` with the response path at fault: a selected field missing,
+  ///   an object where a scalar belongs or the reverse, a missing variable.
+  /// - Complexity: O(size of the selected part of the response).
+  public func normalize(_ response: JSONValue, plan: OperationPlan) throws(NormalizationError) -> NormalizedResponse {
+    let data = try Self.data(of: response)
+    var walk = Walk(plan: plan, strategy: strategy)
+    let rootType = data["__typename"]?.stringValue ?? plan.rootTypeName
+    try walk.object(data, plan: plan.root, key: plan.rootKey, typename: rootType)
+    return NormalizedResponse(records: walk.records, objectCount: walk.objectCount)
+  }
+
+  /// The data object of a response: the value of `data` in an envelope of `data`, `errors` and
+  /// `extensions`, else the response itself.
+  public static func data(of response: JSONValue) throws(NormalizationError) -> JSONObject {
+    guard case .object(let object) = response else {
+      throw NormalizationError("a response must be a JSON object, not \(response.kindDescription)", path: [])
+    }
+    let envelopeKeys: Set<String> = ["data", "errors", "extensions"]
+    if let data = object["data"], object.keys.allSatisfy(envelopeKeys.contains) {
+      guard case .object(let dataObject) = data else {
+        throw NormalizationError("the response's \"data\" is \(data.kindDescription), not an object", path: [])
+      }
+      return dataObject
+    }
+    return object
+  }
+}
+
+/// The records of one response, and how many objects it held (the root data object not counted).
+public struct NormalizedResponse: Sendable {
+  public var records: RecordSet
+  public var objectCount: Int
+}
+
+/// One normalization in progress.
+private struct Walk {
+  let plan: OperationPlan
+  let strategy: KeyStrategy
+  var records = RecordSet()
+  var objectCount = 0
+  var objectTypes: [String: ObjectType] = [:]
+
+  init(plan: OperationPlan, strategy: KeyStrategy) {
+    self.plan = plan
+    self.strategy = strategy
+  }
+
+  mutating func object(
+    _ object: JSONObject, plan selectionPlan: SelectionPlan, key: CacheKey, typename: String?
+  ) throws(NormalizationError) {
+    records.reservePosition(for: key)
+    let selection = try plan.selection(selectionPlan, runtimeType: typename)
+    var builder = Record.Builder(key: key, capacity: 64)
+    if !selection.selectsTypename, case .string(let responseTypename)? = object["__typename"] {
+      builder.append("__typename", .string(responseTypename))
+    }
+    for field in selection.fields {
+      guard let value = object[field.responseKey] else {
+        if field.isConditional { continue }
+        throw NormalizationError("missing field \"\(field.responseKey)\"", path: [])
+      }
+      let recordValue: RecordValue
+      do {
+        if let child = field.child {
+          recordValue = try complete(value, plan: child, pathKey: key + "." + field.fieldKey, field: field)
+        } else {
+          recordValue = try leaf(value, field: field)
+        }
+      } catch {
+        throw NormalizationError(error.message, path: [field.responseKey] + error.path)
+      }
+      if field.repeatsFieldKey {
+        builder.set(field.fieldKey, recordValue)
+      } else {
+        builder.append(field.fieldKey, recordValue)
+      }
+    }
+    records.merge(record: builder.build())
+  }
+
+  /// The value of a field with a selection: null, a reference to the object's record, or a list of them.
+  private mutating func complete(
+    _ value: JSONValue, plan selectionPlan: SelectionPlan, pathKey: String, field: PlannedField
+  ) throws(NormalizationError) -> RecordValue {
+    switch value {
+    case .null:
+      return .null
+    case .object(let child):
+      objectCount += 1
+      let typename = child["__typename"]?.stringValue ?? selectionPlan.inferredType
+      let key = cacheKey(for: child, typename: typename, pathKey: pathKey)
+      try object(child, plan: selectionPlan, key: key, typename: typename)
+      return .reference(CacheReference(key))
+    case .array(let elements):
+      var values: [RecordValue] = []
+      values.reserveCapacity(elements.count)
+      for (index, element) in elements.enumerated() {
+        do {
+          values.append(try complete(element, plan: selectionPlan, pathKey: pathKey + "." + String(index), field: field))
+        } catch {
+          throw NormalizationError(error.message, path: [String(index)] + error.path)
+        }
+      }
+      return .list(values)
+    default:
+      throw NormalizationError(
+        "field \"\(field.responseKey)\" has a selection set, but the response has \(value.kindDescription)", path: [])
+    }
+  }
+
+  private func leaf(_ value: JSONValue, field: PlannedField) throws(NormalizationError) -> RecordValue {
+    switch value {
+    case .null: return .null
+    case .bool(let flag): return .bool(flag)
+    case .int(let int): return .int(int)
+    case .double(let double): return .double(double)
+    case .string(let string): return .string(string)
+    case .array(let elements):
+      var values: [RecordValue] = []
+      values.reserveCapacity(elements.count)
+      for element in elements { values.append(try leaf(element, field: field)) }
+      return .list(values)
+    case .object:
+      throw NormalizationError(
+        "field \"\(field.responseKey)\" has no selection set, but the response has an object", path: [])
+    }
+  }
+
+  /// The key of an object: programmatic, then type policy, then path, as the strategy allows.
+  private mutating func cacheKey(for object: JSONObject, typename: String?, pathKey: String) -> CacheKey {
+    guard let typename else { return pathKey }
+    switch strategy {
+    case .path:
+      return pathKey
+    case .programmatic(let resolver):
+      if let info = resolver(objectType(typename), ObjectData(object)) { return info.cacheKey(typename: typename) }
+      fallthrough
+    case .typePolicy:
+      if let policy = plan.schema.typePolicy(for: typename),
+        let id = TypePolicyKey.id(of: object, keyFields: policy.keyFields)
+      {
+        return typename + ":" + id
+      }
+      return pathKey
+    }
+  }
+
+  private mutating func objectType(_ name: String) -> ObjectType {
+    if let cached = objectTypes[name] { return cached }
+    let type = ObjectType(name: name, schema: plan.schema)
+    objectTypes[name] = type
+    return type
+  }
+}
+
+/// The cache ID of an object under a `@typePolicy` (SPEC §1).
+public enum TypePolicyKey {
+  /// The values of the key fields, in order, each escaped (`\` to `\\`, then `+` to `\+`), joined
+  /// by `+`: `Ray+Bradbury`. Nil when a key field is missing or not a String, ID, Int or Float.
+  public static func id(of object: JSONObject, keyFields: [String]) -> String? {
+    if keyFields.count == 1 {
+      guard let value = object[keyFields[0]], let id = CacheKeyInfo.idString(value) else { return nil }
+      return escape(id)
+    }
+    var parts: [String] = []
+    parts.reserveCapacity(keyFields.count)
+    for field in keyFields {
+      guard let value = object[field], let id = CacheKeyInfo.idString(value) else { return nil }
+      parts.append(escape(id))
+    }
+    return parts.joined(separator: "+")
+  }
+
+  /// `\` becomes `\\`, then `+` becomes `\+`.
+  public static func escape(_ component: String) -> String {
+    guard component.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "+") }) else {
+      return component
+    }
+    var result = ""
+    result.reserveCapacity(component.utf8.count + 2)
+    for character in component.unicodeScalars {
+      switch character {
+      case "\\": result += "\\\\"
+      case "+": result += "\\+"
+      default: result.unicodeScalars.append(character)
+      }
+    }
+    return result
+  }
+}

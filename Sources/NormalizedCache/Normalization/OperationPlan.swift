@@ -1,0 +1,186 @@
+import GraphQLLanguage
+
+/// An operation prepared for one set of variables: its selections collected per runtime type, with
+/// every field key rendered once, for the normalizer and the reader to walk responses and records.
+///
+/// ```swift
+/// let plan = try OperationPlan(document: document, operationName: "GetBook", schema: schema, variables: ["id": "123"])
+/// let normalized = try Normalizer(strategy: .typePolicy).normalize(response, plan: plan)
+/// ```
+/// Field collection follows [GraphQL's CollectFields](https://spec.graphql.org/October2021/#CollectFields()):
+/// `@skip` and `@include`, fragment spreads and inline fragments, type conditions judged by the
+/// schema. A type condition the schema cannot judge (no schema, an unknown type, an object without
+/// `__typename`) matches leniently: its fields are stored when the response has them.
+///
+/// A plan memoizes as it goes, so it is not `Sendable`: use one per thread.
+public final class OperationPlan {
+  public let operation: OperationDefinition
+  public let document: ExecutableDocument
+  public let schema: Schema
+  public let variables: VariableValues
+  /// `QUERY_ROOT`, `MUTATION_ROOT` or `SUBSCRIPTION_ROOT`.
+  public let rootKey: CacheKey
+  /// The schema's root type for the operation: `Query` unless the schema says otherwise.
+  public let rootTypeName: String
+  let root: SelectionPlan
+
+  /// - Throws: ``GraphQLError`` when the document has no such operation;
+  ///   ``NormalizationError`` when a required variable is missing.
+  public init(
+    document: ExecutableDocument, operationName: String? = nil, schema: Schema = .empty, variables: JSONObject = [:]
+  ) throws {
+    let operation = try document.operation(named: operationName)
+    self.operation = operation
+    self.document = document
+    self.schema = schema
+    self.variables = try VariableValues(operation: operation, given: variables)
+    switch operation.operationType {
+    case .query: rootKey = RootKey.query
+    case .mutation: rootKey = RootKey.mutation
+    case .subscription: rootKey = RootKey.subscription
+    }
+    rootTypeName = schema.rootTypeName(for: operation.operationType)
+    root = SelectionPlan(selections: [operation.selectionSet], staticType: rootTypeName, schema: schema)
+  }
+
+  /// The fields to write or read for an object of this runtime type (nil: unknown).
+  func selection(_ plan: SelectionPlan, runtimeType: String?) throws(NormalizationError) -> PlannedSelection {
+    if let cached = plan.byType[runtimeType ?? ""] { return cached }
+    let collected = try collect(plan, runtimeType: runtimeType)
+    plan.byType[runtimeType ?? ""] = collected
+    return collected
+  }
+
+  private func collect(_ plan: SelectionPlan, runtimeType: String?) throws(NormalizationError) -> PlannedSelection {
+    var order: [String] = []
+    var groups: [String: (fields: [Field], conditional: Bool)] = [:]
+    var visitedFragments: Set<String> = []
+
+    func visit(_ selections: [Selection], conditional: Bool) throws(NormalizationError) {
+      for selection in selections {
+        switch selection {
+        case .field(let field):
+          guard try shouldInclude(field.directives) else { continue }
+          let key = field.responseKey
+          if var group = groups[key] {
+            group.fields.append(field)
+            group.conditional = group.conditional && conditional
+            groups[key] = group
+          } else {
+            order.append(key)
+            groups[key] = ([field], conditional)
+          }
+        case .inlineFragment(let fragment):
+          guard try shouldInclude(fragment.directives) else { continue }
+          guard let applies = judge(fragment.typeCondition, plan: plan, runtimeType: runtimeType) else {
+            try visit(fragment.selectionSet, conditional: true)
+            continue
+          }
+          if applies { try visit(fragment.selectionSet, conditional: conditional) }
+        case .fragmentSpread(let spread):
+          guard try shouldInclude(spread.directives), visitedFragments.insert(spread.name).inserted,
+            let fragment = document.fragments[spread.name]
+          else { continue }
+          guard let applies = judge(fragment.typeCondition, plan: plan, runtimeType: runtimeType) else {
+            try visit(fragment.selectionSet, conditional: true)
+            continue
+          }
+          if applies { try visit(fragment.selectionSet, conditional: conditional) }
+        }
+      }
+    }
+    for selections in plan.selections { try visit(selections, conditional: false) }
+
+    let parentType = runtimeType ?? plan.staticType
+    var fields: [PlannedField] = []
+    fields.reserveCapacity(order.count)
+    var fieldKeys: Set<String> = []
+    for responseKey in order {
+      let group = groups[responseKey]!
+      let first = group.fields[0]
+      let fieldKey = try FieldKey.render(name: first.name, arguments: first.arguments, variables: variables)
+      let definition = parentType.flatMap { schema.field(first.name, on: $0) }
+      let subselections = group.fields.compactMap(\.selectionSet)
+      let child =
+        subselections.isEmpty
+        ? nil : SelectionPlan(selections: subselections, staticType: definition?.type.namedType, schema: schema)
+      fields.append(
+        PlannedField(
+          responseKey: responseKey, name: first.name, arguments: first.arguments, fieldKey: fieldKey,
+          definition: definition, child: child, isConditional: group.conditional,
+          repeatsFieldKey: !fieldKeys.insert(fieldKey).inserted))
+    }
+    return PlannedSelection(fields: fields, selectsTypename: groups["__typename"] != nil)
+  }
+
+  /// Whether a fragment applies: true, false, or nil when the schema cannot tell.
+  private func judge(_ condition: String?, plan: SelectionPlan, runtimeType: String?) -> Bool? {
+    guard let condition else { return true }
+    if let runtimeType { return schema.typeCondition(condition, appliesTo: runtimeType) }
+    guard let staticType = plan.staticType else { return nil }
+    if condition == staticType { return true }
+    // An object typed by an interface: a fragment on an interface it implements applies.
+    if schema.interfaces(of: staticType).contains(condition) { return true }
+    return nil
+  }
+
+  /// `@skip(if:)` and `@include(if:)`.
+  private func shouldInclude(_ directives: [Directive]) throws(NormalizationError) -> Bool {
+    for directive in directives where directive.name == "skip" || directive.name == "include" {
+      guard let argument = directive.argument("if"),
+        case .bool(let flag)? = try variables.resolve(argument)
+      else {
+        throw NormalizationError("@\(directive.name) needs if: a Boolean (at \(directive.location))", path: [])
+      }
+      if directive.name == "skip" ? flag : !flag { return false }
+    }
+    return true
+  }
+
+  /// The selection of the operation's root.
+  var rootSelection: SelectionPlan { root }
+}
+
+/// A merged selection set below one field, with its collected fields memoized per runtime type.
+final class SelectionPlan {
+  let selections: [[Selection]]
+  /// The named type of the field this selection is on, when the schema knows it.
+  let staticType: String?
+  /// The type an object here has when its response carries no `__typename`: the static type, if it
+  /// is an object type.
+  let inferredType: String?
+  var byType: [String: PlannedSelection] = [:]
+
+  init(selections: [[Selection]], staticType: String?, schema: Schema) {
+    self.selections = selections
+    self.staticType = staticType
+    if let staticType, schema.type(named: staticType)?.kind == .object {
+      inferredType = staticType
+    } else {
+      inferredType = nil
+    }
+  }
+}
+
+/// The fields of an object of one runtime type.
+struct PlannedSelection {
+  let fields: [PlannedField]
+  /// Whether `__typename` is selected explicitly.
+  let selectsTypename: Bool
+}
+
+/// One field to write or read.
+struct PlannedField {
+  let responseKey: String
+  let name: String
+  let arguments: [Argument]
+  /// The key the field is stored under in its record.
+  let fieldKey: String
+  let definition: FieldDefinition?
+  /// The selection below the field; nil for a leaf.
+  let child: SelectionPlan?
+  /// Behind a type condition the schema could not judge: skipped when the response lacks it.
+  let isConditional: Bool
+  /// Another field of the selection, under another alias, has the same field key.
+  let repeatsFieldKey: Bool
+}

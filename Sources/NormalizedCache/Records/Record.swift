@@ -1,0 +1,202 @@
+/// One object of a normalized cache: a key and its fields (SPEC §2).
+///
+/// ```swift
+/// let book = Record(key: "Book:bk123", ["id": "bk123", "title": "Les guerriers du silence",
+///                                       "author": .reference("QUERY_ROOT.favoriteBook.author")])
+/// book["title"]   // .string("Les guerriers du silence")
+/// ```
+/// Fields keep the order they were first written in. The fields are held in the compact encoding
+/// of ``RecordCodec``, one allocation per record: stores keep records as they are, so a load costs
+/// a reference count, not a decode. Two records are equal when they have the same key and the same
+/// fields with equal values, in any order.
+public struct Record: Sendable, CustomStringConvertible {
+  public let key: CacheKey
+  /// The fields in ``RecordCodec``'s encoding.
+  public private(set) var encodedFields: [UInt8]
+
+  /// A record with these fields, in this order; a repeated field keeps its first place and its last value.
+  public init(key: CacheKey, _ fields: KeyValuePairs<String, RecordValue> = [:]) {
+    self.init(key: key, fields: fields.map { ($0.key, $0.value) })
+  }
+
+  public init(key: CacheKey, fields: [(String, RecordValue)]) {
+    var builder = Builder(key: key)
+    for (name, value) in fields { builder.set(name, value) }
+    self = builder.build()
+  }
+
+  /// A record from encoded fields, as a store holds them.
+  public init(key: CacheKey, encodedFields: [UInt8]) {
+    self.key = key
+    self.encodedFields = encodedFields
+  }
+
+  /// The value of a field, or nil when the record has no such field.
+  ///
+  /// - Complexity: O(number of fields), a scan of the encoding.
+  public subscript(field: String) -> RecordValue? {
+    var name = field
+    return name.withUTF8 { nameBytes in
+      encodedFields.withUnsafeBytes { bytes -> RecordValue? in
+        guard let span = RecordCodec.find(UnsafeRawBufferPointer(nameBytes), in: bytes) else { return nil }
+        var offset = span.value.lowerBound
+        return RecordCodec.readValue(bytes, &offset)
+      }
+    }
+  }
+
+  /// Whether the record has a field of this name.
+  public func hasField(_ field: String) -> Bool {
+    var name = field
+    return name.withUTF8 { nameBytes in
+      encodedFields.withUnsafeBytes { RecordCodec.find(UnsafeRawBufferPointer(nameBytes), in: $0) != nil }
+    }
+  }
+
+  /// All fields, in order.
+  public var fields: [(key: String, value: RecordValue)] {
+    encodedFields.withUnsafeBytes { bytes in
+      var result: [(key: String, value: RecordValue)] = []
+      var offset = 0
+      while offset < bytes.count {
+        let span = RecordCodec.readField(bytes, &offset)
+        var valueOffset = span.value.lowerBound
+        result.append(
+          (
+            String(decoding: UnsafeRawBufferPointer(rebasing: bytes[span.name]), as: UTF8.self),
+            RecordCodec.readValue(bytes, &valueOffset)
+          ))
+      }
+      return result
+    }
+  }
+
+  /// The field names, in order.
+  public var fieldKeys: [String] {
+    encodedFields.withUnsafeBytes { bytes in
+      var result: [String] = []
+      var offset = 0
+      while offset < bytes.count {
+        let span = RecordCodec.readField(bytes, &offset)
+        result.append(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[span.name]), as: UTF8.self))
+      }
+      return result
+    }
+  }
+
+  public var fieldCount: Int {
+    encodedFields.withUnsafeBytes { bytes in
+      var count = 0
+      var offset = 0
+      while offset < bytes.count {
+        _ = RecordCodec.readField(bytes, &offset)
+        count += 1
+      }
+      return count
+    }
+  }
+
+  public var isEmpty: Bool { encodedFields.isEmpty }
+
+  /// Merges another record's fields into this one (SPEC §2): its fields overwrite, others stay.
+  ///
+  /// - Returns: the names of the fields that changed; empty when nothing did.
+  @discardableResult
+  public mutating func merge(_ other: Record) -> [String] {
+    precondition(other.key == key, "merging record \(other.key) into \(key)")
+    guard let (merged, changed) = RecordCodec.merge(existing: encodedFields, new: other.encodedFields) else {
+      return []
+    }
+    encodedFields = merged
+    return changed
+  }
+
+  public var description: String {
+    "\(key) {" + fields.map { "\($0.key): \($0.value.listingDescription)" }.joined(separator: ", ") + "}"
+  }
+
+  /// Builds a record field by field, encoding as it goes.
+  public struct Builder {
+    public let key: CacheKey
+    var bytes: [UInt8] = []
+
+    public init(key: CacheKey, capacity: Int = 0) {
+      self.key = key
+      bytes.reserveCapacity(capacity)
+    }
+
+    /// Appends a field the builder does not have yet; the caller vouches for that.
+    @inline(__always)
+    public mutating func append(_ name: String, _ value: RecordValue) {
+      RecordCodec.appendField(name, value, to: &bytes)
+    }
+
+    /// Sets a field: replaces its value in place if the builder has it, else appends it.
+    public mutating func set(_ name: String, _ value: RecordValue) {
+      var existing: RecordCodec.FieldSpan?
+      var nameCopy = name
+      nameCopy.withUTF8 { nameBytes in
+        bytes.withUnsafeBytes { existing = RecordCodec.find(UnsafeRawBufferPointer(nameBytes), in: $0) }
+      }
+      if let existing {
+        var replacement: [UInt8] = []
+        RecordCodec.appendField(name, value, to: &replacement)
+        bytes.replaceSubrange(existing.entry, with: replacement)
+      } else {
+        RecordCodec.appendField(name, value, to: &bytes)
+      }
+    }
+
+    public func build() -> Record {
+      Record(key: key, encodedFields: bytes)
+    }
+  }
+}
+
+extension Record: Equatable {
+  public static func == (lhs: Record, rhs: Record) -> Bool {
+    guard lhs.key == rhs.key else { return false }
+    if lhs.encodedFields == rhs.encodedFields { return true }
+    let left = lhs.fields
+    let right = rhs.fields
+    guard left.count == right.count else { return false }
+    let rightMap = Dictionary(right.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+    return left.allSatisfy { rightMap[$0.key] == $0.value }
+  }
+}
+
+extension RecordValue {
+  /// The value as Apollo's documentation lists it: `"bk123"`, `1993`, `"-> #Book:bk123"`.
+  public var listingDescription: String {
+    switch self {
+    case .null: "null"
+    case .bool(let flag): flag ? "true" : "false"
+    case .int(let int): String(int)
+    case .double(let double): double.isFinite ? String(double) : "null"
+    case .string(let string): quoted(string)
+    case .reference(let reference): quoted(reference.description)
+    case .list(let values): "[" + values.map(\.listingDescription).joined(separator: ", ") + "]"
+    }
+  }
+
+  private func quoted(_ string: String) -> String {
+    var result = "\""
+    for scalar in string.unicodeScalars {
+      switch scalar {
+      case "\"": result += "\\\""
+      case "\\": result += "\\\\"
+      case "\n": result += "\\n"
+      case "\r": result += "\\r"
+      case "\t": result += "\\t"
+      default:
+        if scalar.value < 0x20 {
+          let hex = String(scalar.value, radix: 16)
+          result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        } else {
+          result.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    return result + "\""
+  }
+}

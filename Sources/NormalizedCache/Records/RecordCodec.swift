@@ -1,0 +1,256 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The compact binary encoding of a record's fields, shared by the in-memory store (which keeps
+/// records encoded) and the SQLite `compact` layout (which stores the same bytes, with field names
+/// replaced by numbers).
+///
+/// Fields are kept in the order they were first written (so listings read like Apollo's):
+/// ```
+/// field := varint(nameLength) name varint(valueLength) value
+/// value := 0x00 null | 0x01 false | 0x02 true | 0x03 zigzag-varint Int | 0x04 Double (8 bytes, little endian)
+///        | 0x05 varint(length) UTF-8 String | 0x06 varint(length) UTF-8 reference key
+///        | 0x07 varint(count) value*
+/// ```
+/// Every value has one encoding, so two values are equal exactly when their bytes are.
+public enum RecordCodec {
+  static let nullTag: UInt8 = 0
+  static let falseTag: UInt8 = 1
+  static let trueTag: UInt8 = 2
+  static let intTag: UInt8 = 3
+  static let doubleTag: UInt8 = 4
+  static let stringTag: UInt8 = 5
+  static let referenceTag: UInt8 = 6
+  static let listTag: UInt8 = 7
+
+  // MARK: Varints
+
+  @inline(__always)
+  public static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
+    var value = value
+    while value >= 0x80 {
+      bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+      value >>= 7
+    }
+    bytes.append(UInt8(value))
+  }
+
+  @inline(__always)
+  public static func readVarint(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64 {
+    var result: UInt64 = 0
+    var shift: UInt64 = 0
+    while true {
+      let byte = bytes[offset]
+      offset += 1
+      result |= UInt64(byte & 0x7F) << shift
+      if byte < 0x80 { return result }
+      shift += 7
+    }
+  }
+
+  static func varintSize(_ value: UInt64) -> Int {
+    var size = 1
+    var value = value
+    while value >= 0x80 {
+      size += 1
+      value >>= 7
+    }
+    return size
+  }
+
+  // MARK: Encoding
+
+  /// Appends one value.
+  public static func appendValue(_ value: RecordValue, to bytes: inout [UInt8]) {
+    switch value {
+    case .null: bytes.append(nullTag)
+    case .bool(let flag): bytes.append(flag ? trueTag : falseTag)
+    case .int(let int):
+      bytes.append(intTag)
+      appendVarint(UInt64(bitPattern: Int64((int << 1) ^ (int >> 63))), to: &bytes)
+    case .double(let double):
+      bytes.append(doubleTag)
+      withUnsafeBytes(of: double.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
+    case .string(let string):
+      bytes.append(stringTag)
+      appendString(string, to: &bytes)
+    case .reference(let reference):
+      bytes.append(referenceTag)
+      appendString(reference.key, to: &bytes)
+    case .list(let values):
+      bytes.append(listTag)
+      appendVarint(UInt64(values.count), to: &bytes)
+      for element in values { appendValue(element, to: &bytes) }
+    }
+  }
+
+  @inline(__always)
+  static func appendString(_ string: String, to bytes: inout [UInt8]) {
+    let utf8 = string.utf8
+    appendVarint(UInt64(utf8.count), to: &bytes)
+    bytes.append(contentsOf: utf8)
+  }
+
+  /// Appends one field: its name, then its value with the value's length in front.
+  public static func appendField(_ name: String, _ value: RecordValue, to bytes: inout [UInt8]) {
+    appendString(name, to: &bytes)
+    // Most values are short: reserve one length byte, and shift only when the value needs more.
+    let lengthOffset = bytes.count
+    bytes.append(0)
+    let valueStart = bytes.count
+    appendValue(value, to: &bytes)
+    let length = bytes.count - valueStart
+    if length < 0x80 {
+      bytes[lengthOffset] = UInt8(length)
+    } else {
+      var prefix: [UInt8] = []
+      appendVarint(UInt64(length), to: &prefix)
+      bytes.replaceSubrange(lengthOffset..<valueStart, with: prefix)
+    }
+  }
+
+  // MARK: Decoding
+
+  /// Decodes the value that starts at `offset` and moves `offset` past it.
+  public static func readValue(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> RecordValue {
+    let tag = bytes[offset]
+    offset += 1
+    switch tag {
+    case nullTag: return .null
+    case falseTag: return .bool(false)
+    case trueTag: return .bool(true)
+    case intTag:
+      let zigzag = readVarint(bytes, &offset)
+      return .int(Int(Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1)))))
+    case doubleTag:
+      var bits: UInt64 = 0
+      withUnsafeMutableBytes(of: &bits) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 8])) }
+      offset += 8
+      return .double(Double(bitPattern: UInt64(littleEndian: bits)))
+    case stringTag:
+      return .string(readString(bytes, &offset))
+    case referenceTag:
+      return .reference(CacheReference(readString(bytes, &offset)))
+    case listTag:
+      let count = Int(readVarint(bytes, &offset))
+      var values: [RecordValue] = []
+      values.reserveCapacity(count)
+      for _ in 0..<count { values.append(readValue(bytes, &offset)) }
+      return .list(values)
+    default:
+      preconditionFailure("corrupt record encoding: tag \(tag)")
+    }
+  }
+
+  @inline(__always)
+  static func readString(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> String {
+    let length = Int(readVarint(bytes, &offset))
+    let string = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]), as: UTF8.self)
+    offset += length
+    return string
+  }
+
+  /// One field's place in an encoding: its name and its value as byte ranges.
+  public struct FieldSpan {
+    public var name: Range<Int>
+    public var value: Range<Int>
+    /// The whole field, name and length included.
+    public var entry: Range<Int>
+  }
+
+  /// Reads the field that starts at `offset` and moves `offset` past it.
+  @inline(__always)
+  public static func readField(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> FieldSpan {
+    let start = offset
+    let nameLength = Int(readVarint(bytes, &offset))
+    let name = offset..<offset + nameLength
+    offset += nameLength
+    let valueLength = Int(readVarint(bytes, &offset))
+    let value = offset..<offset + valueLength
+    offset += valueLength
+    return FieldSpan(name: name, value: value, entry: start..<offset)
+  }
+
+  /// Whether the bytes in `range` spell `name`.
+  @inline(__always)
+  static func bytes(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, equal name: UnsafeRawBufferPointer) -> Bool {
+    guard range.count == name.count else { return false }
+    if range.isEmpty { return true }
+    return memcmp(bytes.baseAddress! + range.lowerBound, name.baseAddress!, range.count) == 0
+  }
+
+  @inline(__always)
+  static func ranges(
+    _ a: UnsafeRawBufferPointer, _ ra: Range<Int>, _ b: UnsafeRawBufferPointer, _ rb: Range<Int>
+  ) -> Bool {
+    guard ra.count == rb.count else { return false }
+    if ra.isEmpty { return true }
+    return memcmp(a.baseAddress! + ra.lowerBound, b.baseAddress! + rb.lowerBound, ra.count) == 0
+  }
+
+  /// Finds a field by name.
+  @inline(__always)
+  static func find(_ name: UnsafeRawBufferPointer, in bytes: UnsafeRawBufferPointer) -> FieldSpan? {
+    var offset = 0
+    while offset < bytes.count {
+      let span = readField(bytes, &offset)
+      if Self.bytes(bytes, span.name, equal: name) { return span }
+    }
+    return nil
+  }
+
+  // MARK: Merging
+
+  /// Merges the fields of `new` into `existing` (SPEC §2): fields of `new` overwrite, fields it does
+  /// not mention are kept, new fields go at the end.
+  ///
+  /// - Returns: nil when nothing changes; else the merged encoding and the names of the changed fields.
+  /// - Complexity: O(n × m) name comparisons for n existing and m new fields (records are small),
+  ///   and one comparison of the whole encodings first, which settles the common case of an unchanged record.
+  public static func merge(existing: [UInt8], new: [UInt8]) -> (merged: [UInt8], changed: [String])? {
+    if existing.count == new.count, existing.withUnsafeBytes({ a in new.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }) {
+      return nil
+    }
+    return existing.withUnsafeBytes { old in
+      new.withUnsafeBytes { incoming -> (merged: [UInt8], changed: [String])? in
+        // Pass 1: does anything change at all?
+        var changedNew: [(span: FieldSpan, existing: FieldSpan?)] = []
+        var offset = 0
+        while offset < incoming.count {
+          let span = readField(incoming, &offset)
+          let name = UnsafeRawBufferPointer(rebasing: incoming[span.name])
+          if let match = find(name, in: old) {
+            if !ranges(old, match.value, incoming, span.value) { changedNew.append((span, match)) }
+          } else {
+            changedNew.append((span, nil))
+          }
+        }
+        if changedNew.isEmpty { return nil }
+        // Pass 2: copy existing fields, replacing the changed ones in place; append the new ones.
+        var merged: [UInt8] = []
+        merged.reserveCapacity(old.count + incoming.count)
+        offset = 0
+        while offset < old.count {
+          let span = readField(old, &offset)
+          if let replacement = changedNew.first(where: { $0.existing?.entry == span.entry }) {
+            merged.append(contentsOf: UnsafeRawBufferPointer(rebasing: incoming[replacement.span.entry]))
+          } else {
+            merged.append(contentsOf: UnsafeRawBufferPointer(rebasing: old[span.entry]))
+          }
+        }
+        for change in changedNew where change.existing == nil {
+          merged.append(contentsOf: UnsafeRawBufferPointer(rebasing: incoming[change.span.entry]))
+        }
+        let changed = changedNew.map {
+          String(decoding: UnsafeRawBufferPointer(rebasing: incoming[$0.span.name]), as: UTF8.self)
+        }
+        return (merged, changed)
+      }
+    }
+  }
+}
+
+extension RecordCodec.FieldSpan: Equatable {}

@@ -1,0 +1,79 @@
+/// Records by key, in the order their keys were first seen: what normalizing a response produces,
+/// and what a store merges.
+///
+/// ```swift
+/// var records = RecordSet()
+/// records.merge(record: Record(key: "QUERY_ROOT", ["favoriteBook": .reference("Book:bk123")]))
+/// let changed = records.merge(records: otherResponse)   // ChangedKeys: "Book:bk123.genre", ...
+/// ```
+public struct RecordSet: Sendable, Sequence, Equatable, CustomStringConvertible {
+  private var index: [CacheKey: Int] = [:]
+  /// The records, in the order their keys were first seen.
+  public private(set) var records: [Record] = []
+
+  public init() {}
+
+  public init(records: [Record]) {
+    for record in records { merge(record: record) }
+  }
+
+  public var count: Int { records.count }
+  public var isEmpty: Bool { records.isEmpty }
+  public var keys: [CacheKey] { records.map(\.key) }
+
+  public subscript(key: CacheKey) -> Record? {
+    index[key].map { records[$0] }
+  }
+
+  public func makeIterator() -> Array<Record>.Iterator { records.makeIterator() }
+
+  /// Merges one record: a new key is added; an existing record takes the new fields (SPEC §2).
+  /// - Returns: the changed keys `recordKey.fieldKey`.
+  @discardableResult
+  public mutating func merge(record: Record) -> ChangedKeys {
+    var changed = ChangedKeys()
+    mergeRecord(record, into: &changed)
+    return changed
+  }
+
+  /// Merges every record of another set.
+  /// - Returns: the changed keys `recordKey.fieldKey`.
+  @discardableResult
+  public mutating func merge(records other: RecordSet) -> ChangedKeys {
+    var changed = ChangedKeys()
+    for record in other.records { mergeRecord(record, into: &changed) }
+    return changed
+  }
+
+  private mutating func mergeRecord(_ record: Record, into changed: inout ChangedKeys) {
+    if let position = index[record.key] {
+      if records[position].isEmpty {
+        // A reserved position, or a record with no fields: the new record is all new.
+        records[position] = record
+        changed.insertAllFields(of: record)
+      } else {
+        changed.insert(fields: records[position].merge(record), of: record.key)
+      }
+    } else {
+      index[record.key] = records.count
+      records.append(record)
+      changed.insertAllFields(of: record)
+    }
+  }
+
+  /// Reserves the position of a key before its record is complete, so that a parent object is
+  /// listed before the objects below it (preorder, as Apollo's listings show them).
+  mutating func reservePosition(for key: CacheKey) {
+    guard index[key] == nil else { return }
+    index[key] = records.count
+    records.append(Record(key: key, encodedFields: []))
+  }
+
+  /// Equal when they hold equal records under the same keys, in any order.
+  public static func == (lhs: RecordSet, rhs: RecordSet) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    return lhs.records.allSatisfy { rhs[$0.key] == $0 }
+  }
+
+  public var description: String { records.map(\.description).joined(separator: "\n") }
+}

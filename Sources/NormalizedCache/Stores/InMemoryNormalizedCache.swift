@@ -1,0 +1,92 @@
+import Synchronization
+
+/// Records in process memory, as Apollo iOS's `InMemoryNormalizedCache`.
+///
+/// Each record is held as its key and one buffer of ``RecordCodec``-encoded fields, so a load
+/// hands out the stored buffer (a reference count, no copy) and a merge of an unchanged record is
+/// one comparison of bytes. One lock serializes access, as Apollo's store does.
+///
+/// ```swift
+/// let cache = InMemoryNormalizedCache()
+/// let changed = try cache.merge(records: normalized.records)
+/// let records = try cache.loadRecords(forKeys: ["QUERY_ROOT"])
+/// ```
+public final class InMemoryNormalizedCache: NormalizedCache {
+  private struct State: ~Copyable {
+    var records: [CacheKey: [UInt8]] = [:]
+    var payloadBytes = 0
+  }
+
+  private let state = Mutex(State())
+
+  public init() {}
+
+  /// - Complexity: O(k) for k keys: one hash lookup each.
+  public func loadRecords(forKeys keys: [CacheKey]) -> [CacheKey: Record] {
+    state.withLock { state in
+      var result: [CacheKey: Record] = [:]
+      result.reserveCapacity(keys.count)
+      for key in keys {
+        if let fields = state.records[key] { result[key] = Record(key: key, encodedFields: fields) }
+      }
+      return result
+    }
+  }
+
+  @discardableResult
+  public func merge(records: RecordSet) -> ChangedKeys {
+    state.withLock { state in
+      var changed = ChangedKeys()
+      for record in records {
+        if let index = state.records.index(forKey: record.key) {
+          let existing = state.records.values[index]
+          guard let (merged, fields) = RecordCodec.merge(existing: existing, new: record.encodedFields) else {
+            continue
+          }
+          state.payloadBytes += merged.count - existing.count
+          state.records.values[index] = merged
+          changed.insert(fields: fields, of: record.key)
+        } else {
+          state.records[record.key] = record.encodedFields
+          state.payloadBytes += record.key.utf8.count + record.encodedFields.count
+          changed.insertAllFields(of: record)
+        }
+      }
+      return changed
+    }
+  }
+
+  public func removeRecord(for key: CacheKey) {
+    state.withLock { state in
+      if let removed = state.records.removeValue(forKey: key) {
+        state.payloadBytes -= key.utf8.count + removed.count
+      }
+    }
+  }
+
+  public func removeRecords(matching pattern: String) {
+    state.withLock { state in
+      for key in state.records.keys where KeyPattern.matches(key, pattern) {
+        if let removed = state.records.removeValue(forKey: key) {
+          state.payloadBytes -= key.utf8.count + removed.count
+        }
+      }
+    }
+  }
+
+  public func clear() {
+    state.withLock { state in
+      state.records = [:]
+      state.payloadBytes = 0
+    }
+  }
+
+  public func statistics() -> StoreStatistics {
+    state.withLock { StoreStatistics(recordCount: $0.records.count, payloadBytes: $0.payloadBytes) }
+  }
+
+  /// Every key, for tests and listings.
+  public var allKeys: [CacheKey] {
+    state.withLock { Array($0.records.keys) }
+  }
+}

@@ -1,0 +1,74 @@
+/// A store of records (SPEC §3), as Apollo iOS's `NormalizedCache`: the in-memory store and the
+/// SQLite store both implement it, and the workbench measures them through it.
+///
+/// Implementations are safe to share between threads.
+public protocol NormalizedCache: AnyObject, Sendable {
+  /// The records of these keys that the store has; keys it does not have are absent from the result.
+  /// - Throws: the store's error (SQLite's, for the SQLite store).
+  func loadRecords(forKeys keys: [CacheKey]) throws -> [CacheKey: Record]
+
+  /// Merges records field by field (SPEC §2), all at once.
+  /// - Returns: the changed keys `recordKey.fieldKey`.
+  @discardableResult
+  func merge(records: RecordSet) throws -> ChangedKeys
+
+  /// Removes one record; a key the store does not have is not an error.
+  func removeRecord(for key: CacheKey) throws
+
+  /// Removes every record whose key contains `pattern`, ignoring ASCII case (SQLite's `LIKE`
+  /// rules). `%` and `_` are ordinary characters.
+  func removeRecords(matching pattern: String) throws
+
+  /// Removes every record.
+  func clear() throws
+
+  /// What the store holds, for the workbench.
+  func statistics() throws -> StoreStatistics
+}
+
+/// Counts and sizes a store reports about itself.
+public struct StoreStatistics: Sendable, Hashable {
+  public var recordCount: Int
+  /// Bytes of keys and encoded fields held: the payload, before any overhead of the store.
+  public var payloadBytes: Int
+  /// SQLite: `page_count × page_size` of the main database file.
+  public var databaseBytes: Int?
+  /// SQLite in WAL mode: the size of the `-wal` file.
+  public var walBytes: Int?
+  /// SQLite: `sqlite3_memory_used()`, the library's heap in this process.
+  public var sqliteHeapBytes: Int?
+
+  public init(
+    recordCount: Int, payloadBytes: Int, databaseBytes: Int? = nil, walBytes: Int? = nil,
+    sqliteHeapBytes: Int? = nil
+  ) {
+    self.recordCount = recordCount
+    self.payloadBytes = payloadBytes
+    self.databaseBytes = databaseBytes
+    self.walBytes = walBytes
+    self.sqliteHeapBytes = sqliteHeapBytes
+  }
+}
+
+/// The matching rule of ``NormalizedCache/removeRecords(matching:)``, shared so both stores agree.
+public enum KeyPattern {
+  /// Whether `key` contains `pattern`, comparing ASCII letters without case, everything else exactly.
+  public static func matches(_ key: CacheKey, _ pattern: String) -> Bool {
+    let needle = Array(pattern.utf8).map(lowercased)
+    if needle.isEmpty { return true }
+    let haystack = Array(key.utf8)
+    guard haystack.count >= needle.count else { return false }
+    outer: for start in 0...(haystack.count - needle.count) {
+      for offset in 0..<needle.count where lowercased(haystack[start + offset]) != needle[offset] {
+        continue outer
+      }
+      return true
+    }
+    return false
+  }
+
+  @inline(__always)
+  static func lowercased(_ byte: UInt8) -> UInt8 {
+    byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
+  }
+}
