@@ -1,0 +1,78 @@
+import GraphQLLanguage
+import Testing
+
+@testable import NormalizedCache
+
+@Suite("Field keys")
+struct FieldKeyTests {
+  /// The field key of the first field of `{ field }` under these variables.
+  func key(_ field: String, variables: JSONObject = [:], definitions: String = "") throws -> String {
+    let records = try normalize("query Q\(definitions) { \(field) }", #"{"f": 1}"#, variables: variables)
+    let keys = try #require(records["QUERY_ROOT"]).fieldKeys
+    return try #require(keys.first)
+  }
+
+  @Test(
+    "renders literals of every kind, arguments sorted by name, no spaces",
+    arguments: [
+      (#"f: hero(episode: JEDI)"#, "hero(episode:JEDI)"),
+      (#"f: book(id: "123")"#, "book(id:123)"),
+      ("f: a(n: 42, m: -7)", "a(m:-7,n:42)"),
+      ("f: a(price: 1.99, height: 175.2, big: 1e21, one: 1.0)", "a(big:1e+21,height:175.2,one:1.0,price:1.99)"),
+      ("f: a(yes: true, no: false, nothing: null)", "a(no:false,nothing:null,yes:true)"),
+      (#"f: a(list: [1, "two", THREE, [4]])"#, "a(list:[1,two,THREE,[4]])"),
+      (#"f: a(input: {z: 1, a: {y: "b", x: [true]}})"#, "a(input:{a:{x:[true],y:b},z:1})"),
+      ("f: a", "a"),
+      (#"f: a(s: "a,b:c")"#, "a(s:a,b:c)"),
+    ])
+  func literals(field: String, expected: String) throws {
+    #expect(try key(field) == expected)
+  }
+
+  @Test("substitutes variables of every JSON kind; input objects built from variables have sorted keys")
+  func variables() throws {
+    let definitions = "($s: String, $i: Int, $d: Float, $b: Boolean, $l: [ID], $o: In, $n: String)"
+    let variables: JSONObject = ["s": "x", "i": 3, "d": 2.5, "b": false, "l": ["1", 2], "o": ["k2": 1, "k1": ["z": nil]], "n": nil]
+    #expect(
+      try key("f: a(s: $s, i: $i, d: $d, b: $b, l: $l, o: $o, n: $n)", variables: variables, definitions: definitions)
+        == "a(b:false,d:2.5,i:3,l:[1,2],n:null,o:{k1:{z:null},k2:1},s:x)")
+    #expect(
+      try key("f: a(input: {after: $s, filter: {max: $i, flag: true}})", variables: variables, definitions: definitions)
+        == "a(input:{after:x,filter:{flag:true,max:3}})")
+  }
+
+  @Test("an omitted variable with no default drops its argument; all arguments omitted leaves the bare name")
+  func omittedVariables() throws {
+    #expect(try key("f: a(x: $x, y: 1)", definitions: "($x: Int)") == "a(y:1)")
+    #expect(try key("f: a(x: $x)", definitions: "($x: Int)") == "a")
+    #expect(try key("f: a(input: {x: $x, y: 2})", definitions: "($x: Int)") == "a(input:{y:2})")
+    #expect(try key("f: a(x: $x)", definitions: "($x: Int = 5)") == "a(x:5)")
+    #expect(try key("f: a(x: $x)", variables: ["x": 6], definitions: "($x: Int = 5)") == "a(x:6)")
+  }
+
+  @Test("a missing required variable is an error")
+  func missingRequiredVariable() {
+    #expect {
+      try key("f: a(x: $x)", definitions: "($x: Int!)")
+    } throws: { error in
+      (error as? NormalizationError)?.description == "missing required variable $x of type Int! of operation Q"
+    }
+  }
+
+  @Test("aliases never appear in keys; two aliased selections with equal arguments write one field key")
+  func aliases() throws {
+    let records = try normalize(
+      #"{ first: book(id: 1) { title } second: book(id: 1) { year } other: book(id: 2) { title } }"#,
+      #"{"first": {"title": "T"}, "second": {"year": 1999}, "other": {"title": "U"}}"#)
+    #expect(records["QUERY_ROOT"] == Record(key: "QUERY_ROOT", ["book(id:1)": .reference("QUERY_ROOT.book(id:1)"), "book(id:2)": .reference("QUERY_ROOT.book(id:2)")]))
+    #expect(records["QUERY_ROOT.book(id:1)"] == Record(key: "QUERY_ROOT.book(id:1)", ["title": "T", "year": 1999]))
+  }
+
+  @Test("the calendar's nested input object built from variables, with the @optional variable omitted")
+  func calendarRootFieldKey() throws {
+    let records = try normalizeCalendar(.path)
+    #expect(
+      records["QUERY_ROOT"]?.fieldKeys
+        == ["items(args:{filterBy:{deleted:false,endingAfter:2022-01-01T00:00:00Z,startingBefore:2023-01-01T00:00:00Z}})"])
+  }
+}
