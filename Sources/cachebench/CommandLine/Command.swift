@@ -1,0 +1,61 @@
+import Foundation
+import GraphQLLanguage
+import NormalizedCache
+import Workbench
+
+/// One subcommand of `cachebench`.
+protocol Command {
+  static var spec: CommandSpec { get }
+  /// Runs with parsed arguments; returns the exit code, or throws an error ``Reporter`` maps to one.
+  static func run(_ arguments: ParsedArguments) throws -> ExitCode
+}
+
+/// An error with a message for the user and the exit code it means.
+struct CommandError: Error {
+  let message: String
+  let exitCode: ExitCode
+
+  init(_ message: String, _ exitCode: ExitCode) {
+    self.message = message
+    self.exitCode = exitCode
+  }
+}
+
+/// Writes errors to stderr as `Error: ...` followed by the usage line, and picks their exit code.
+enum Reporter {
+  static func exitCode(for error: Error) -> ExitCode {
+    switch error {
+    case is UsageError: .usage
+    case let error as CommandError: error.exitCode
+    case is InputError: .noInput
+    case is GraphQLError, is NormalizationError: .dataError
+    default: Workbench.exitCodeValue(for: error).flatMap(ExitCode.init(rawValue:)) ?? .failure
+    }
+  }
+
+  static func message(for error: Error) -> String {
+    switch error {
+    case let error as UsageError: error.message
+    case let error as CommandError: error.message
+    case let error as CustomStringConvertible: error.description
+    default: "\(error)"
+    }
+  }
+
+  static func report(_ error: Error, usage: String?) -> ExitCode {
+    var text = "Error: \(message(for: error))\n"
+    if let usage { text += "Usage: cachebench \(usage)\n" }
+    if error is UsageError { text += "  See 'cachebench \(usage.map { String($0.prefix(while: { $0 != " " })) } ?? "") --help'.\n" }
+    FileHandle.standardError.write(Data(text.utf8))
+    return exitCode(for: error)
+  }
+}
+
+/// Writes to standard output in one piece.
+func writeStandardOutput(_ text: String) {
+  FileHandle.standardOutput.write(Data(text.utf8))
+}
+
+func writeStandardError(_ text: String) {
+  FileHandle.standardError.write(Data(text.utf8))
+}

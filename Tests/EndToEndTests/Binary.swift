@@ -1,0 +1,56 @@
+import Foundation
+
+/// The project's root directory, found from this file's path.
+let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  .deletingLastPathComponent()
+
+let fixtures = projectRoot.appendingPathComponent("Tests/EndToEndTests/Fixtures").path
+
+/// The output of one run of the built `cachebench`.
+struct Run {
+  let status: Int32
+  let stdout: String
+  let stderr: String
+}
+
+/// The built binary: next to the test bundle, else in `.build/debug`.
+let binary: URL = {
+  let besideTests = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+    .appendingPathComponent("cachebench")
+  if FileManager.default.isExecutableFile(atPath: besideTests.path) { return besideTests }
+  return projectRoot.appendingPathComponent(".build/debug/cachebench")
+}()
+
+/// Runs `cachebench` with these arguments in `directory` and waits for it.
+func cachebench(_ arguments: [String], in directory: String = projectRoot.path) throws -> Run {
+  let process = Process()
+  process.executableURL = binary
+  process.arguments = arguments
+  process.currentDirectoryURL = URL(fileURLWithPath: directory)
+  let out = Pipe()
+  let err = Pipe()
+  process.standardOutput = out
+  process.standardError = err
+  try process.run()
+  // Read both pipes to the end before waiting, so a large output cannot block the child.
+  let group = DispatchGroup()
+  nonisolated(unsafe) var errData = Data()
+  group.enter()
+  DispatchQueue.global().async {
+    errData = err.fileHandleForReading.readDataToEndOfFile()
+    group.leave()
+  }
+  let outData = out.fileHandleForReading.readDataToEndOfFile()
+  group.wait()
+  process.waitUntilExit()
+  return Run(
+    status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+    stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// A fresh temporary directory.
+func temporaryDirectory() throws -> String {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-e2e-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  return url.path
+}
