@@ -39,7 +39,7 @@ let package = Package(
     .testTarget(name: "NormalizedCacheTests", dependencies: ["NormalizedCache", "GraphQLLanguage"]),
     .testTarget(name: "SQLiteCacheTests", dependencies: ["SQLiteCache", "NormalizedCache"]),
     .testTarget(name: "WorkbenchTests", dependencies: ["Workbench"]),
-    .testTarget(name: "EndToEndTests", dependencies: ["cachebench"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["cachebench"], exclude: ["Fixtures"]),
   ],
   swiftLanguageModes: [.v6]
 )

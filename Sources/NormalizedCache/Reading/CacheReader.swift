@@ -1,0 +1,272 @@
+import GraphQLLanguage
+
+/// Executes an operation against a store and returns the response data, or the first miss.
+///
+/// ```swift
+/// let reader = CacheReader(cache: cache, schema: schema)
+/// switch try reader.read(plan) {
+/// case .hit(let data): ...          // the selected data, aliases restored
+/// case .miss(let miss): ...         // "no field "genre" in record "Book:bk123" at data.favoriteBook.genre"
+/// }
+/// ```
+/// Records are loaded one level of the selection at a time, one `loadRecords` call per level, as a
+/// data loader batches them: a list of 100 friends costs one load for the level, not 100.
+/// With field policies on (the default), a field with a `@fieldPolicy` or a programmatic policy
+/// resolves straight to the record its arguments name, without looking at the parent's field.
+public struct CacheReader {
+  public let cache: any NormalizedCache
+  public let useFieldPolicies: Bool
+  public let fieldPolicyProvider: (any FieldPolicyProvider)?
+
+  public init(cache: any NormalizedCache, useFieldPolicies: Bool = true, fieldPolicyProvider: (any FieldPolicyProvider)? = nil) {
+    self.cache = cache
+    self.useFieldPolicies = useFieldPolicies
+    self.fieldPolicyProvider = fieldPolicyProvider
+  }
+
+  /// Reads the operation back.
+  /// - Returns: the data or the first miss, with the counts of loads, keys, hits and misses.
+  /// - Throws: the store's errors; ``NormalizationError`` for a bad variable or directive.
+  public func read(_ plan: OperationPlan) throws -> ReadResult {
+    var execution = Execution(reader: self, plan: plan)
+    return try execution.run()
+  }
+}
+
+/// The outcome of a read: the data, or what was missing.
+public struct ReadResult: Sendable {
+  public enum Outcome: Sendable, Equatable {
+    case hit(JSONObject)
+    case miss(CacheMiss)
+  }
+
+  public let outcome: Outcome
+  public let statistics: ReadStatistics
+
+  public var data: JSONObject? {
+    if case .hit(let data) = outcome { return data }
+    return nil
+  }
+
+  public var miss: CacheMiss? {
+    if case .miss(let miss) = outcome { return miss }
+    return nil
+  }
+}
+
+/// What a read cost the store.
+public struct ReadStatistics: Sendable, Hashable {
+  /// `loadRecords` calls.
+  public var loads = 0
+  /// Keys asked for, over every load.
+  public var keysRequested = 0
+  /// Keys found.
+  public var hits = 0
+  /// Keys not found.
+  public var misses = 0
+
+  public init() {}
+}
+
+/// A record or field the cache does not have.
+public struct CacheMiss: Sendable, Hashable, CustomStringConvertible {
+  public let recordKey: CacheKey
+  /// Nil when the record itself is missing.
+  public let fieldKey: String?
+  public let path: [String]
+
+  public var description: String {
+    let place = (["data"] + path).joined(separator: ".")
+    if let fieldKey { return "no field \"\(fieldKey)\" in record \"\(recordKey)\" at \(place)" }
+    return "no record \"\(recordKey)\" at \(place)"
+  }
+}
+
+/// The response under construction: objects are filled in as their records arrive.
+private final class ObjectNode {
+  var members: [(key: String, value: Slot)] = []
+}
+
+private indirect enum Slot {
+  case value(JSONValue)
+  case object(ObjectNode)
+  case list([Slot])
+
+  var json: JSONValue {
+    switch self {
+    case .value(let value): value
+    case .object(let node): .object(JSONObject(members: node.members.map { .init(key: $0.key, value: $0.value.json) }))
+    case .list(let slots): .array(slots.map(\.json))
+    }
+  }
+}
+
+private struct Execution {
+  struct Pending {
+    let key: CacheKey
+    let plan: SelectionPlan
+    let node: ObjectNode
+    let path: [String]
+  }
+
+  struct Miss: Error {
+    let miss: CacheMiss
+  }
+
+  let reader: CacheReader
+  let plan: OperationPlan
+  var statistics = ReadStatistics()
+
+  init(reader: CacheReader, plan: OperationPlan) {
+    self.reader = reader
+    self.plan = plan
+  }
+
+  mutating func run() throws -> ReadResult {
+    let root = ObjectNode()
+    var level = [Pending(key: plan.rootKey, plan: plan.root, node: root, path: [])]
+    do {
+      while !level.isEmpty {
+        level = try resolve(level)
+      }
+    } catch let miss as Miss {
+      return ReadResult(outcome: .miss(miss.miss), statistics: statistics)
+    }
+    return ReadResult(outcome: .hit(Slot.object(root).json.objectValue!), statistics: statistics)
+  }
+
+  /// Loads one level's records in one call, fills their objects, and returns the next level.
+  private mutating func resolve(_ level: [Pending]) throws -> [Pending] {
+    var keys: [CacheKey] = []
+    var seen: Set<CacheKey> = []
+    keys.reserveCapacity(level.count)
+    for pending in level where seen.insert(pending.key).inserted { keys.append(pending.key) }
+    let records = try reader.cache.loadRecords(forKeys: keys)
+    statistics.loads += 1
+    statistics.keysRequested += keys.count
+    statistics.hits += records.count
+    statistics.misses += keys.count - records.count
+    var next: [Pending] = []
+    for pending in level {
+      guard let record = records[pending.key] else {
+        throw Miss(miss: CacheMiss(recordKey: pending.key, fieldKey: nil, path: pending.path))
+      }
+      try fill(pending, record: record, next: &next)
+    }
+    return next
+  }
+
+  private mutating func fill(_ pending: Pending, record: Record, next: inout [Pending]) throws {
+    let runtimeType = record["__typename"].flatMap { value -> String? in
+      if case .string(let name) = value { return name }
+      return nil
+    } ?? (pending.key == plan.rootKey ? plan.rootTypeName : pending.plan.inferredType)
+    let selection = try plan.selection(pending.plan, runtimeType: runtimeType)
+    pending.node.members.reserveCapacity(selection.fields.count)
+    for field in selection.fields {
+      let path = pending.path + [field.responseKey]
+      if let child = field.child, reader.useFieldPolicies,
+        let keys = try policyKeys(for: field, parentType: runtimeType ?? pending.plan.staticType, path: path)
+      {
+        switch keys {
+        case .single(let key):
+          pending.node.members.append((field.responseKey, placeholder(for: key, plan: child, path: path, next: &next)))
+        case .list(let keys):
+          let slots = keys.enumerated().map { index, key in
+            placeholder(for: key, plan: child, path: path + [String(index)], next: &next)
+          }
+          pending.node.members.append((field.responseKey, .list(slots)))
+        }
+        continue
+      }
+      guard let value = record[field.fieldKey] else {
+        if field.isConditional { continue }
+        throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: path))
+      }
+      if let child = field.child {
+        pending.node.members.append(
+          (field.responseKey, try slot(for: value, plan: child, record: record, field: field, path: path, next: &next)))
+      } else {
+        guard let json = Self.leafJSON(value) else {
+          throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: path))
+        }
+        pending.node.members.append((field.responseKey, .value(json)))
+      }
+    }
+  }
+
+  private func placeholder(for key: CacheKey, plan child: SelectionPlan, path: [String], next: inout [Pending]) -> Slot {
+    let node = ObjectNode()
+    next.append(Pending(key: key, plan: child, node: node, path: path))
+    return .object(node)
+  }
+
+  /// The value of a field with a selection: null, an object to load at the next level, or a list.
+  private func slot(
+    for value: RecordValue, plan child: SelectionPlan, record: Record, field: PlannedField, path: [String],
+    next: inout [Pending]
+  ) throws -> Slot {
+    switch value {
+    case .null:
+      return .value(.null)
+    case .reference(let reference):
+      return placeholder(for: reference.key, plan: child, path: path, next: &next)
+    case .list(let values):
+      var slots: [Slot] = []
+      slots.reserveCapacity(values.count)
+      for (index, element) in values.enumerated() {
+        slots.append(try slot(for: element, plan: child, record: record, field: field, path: path + [String(index)], next: &next))
+      }
+      return .list(slots)
+    default:
+      // A scalar where the operation selects an object: the cache cannot answer this field.
+      throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: path))
+    }
+  }
+
+  /// The key or keys a field policy gives this field, provider first, then the directive.
+  private func policyKeys(for field: PlannedField, parentType: String?, path: [String]) throws -> FieldPolicyKeys.Result? {
+    guard let parentType, let definition = field.definition else { return nil }
+    let returnTypeName = definition.type.namedType
+    let returnsList = definition.type.isList
+    let directive = plan.schema.fieldPolicy(forField: field.name, on: parentType)
+    guard directive != nil || reader.fieldPolicyProvider != nil else { return nil }
+    var arguments = JSONObject()
+    for argument in field.arguments {
+      if let value = try plan.variables.resolve(argument.value) { arguments.append(key: argument.name, value: value) }
+    }
+    if let provider = reader.fieldPolicyProvider {
+      let policyField = FieldPolicyField(
+        parentType: parentType, name: field.name, returnTypeName: returnTypeName, returnsList: returnsList)
+      if returnsList {
+        if let infos = provider.cacheKeyList(for: policyField, inputData: arguments, path: path) {
+          return .list(infos.map { $0.cacheKey(typename: returnTypeName) })
+        }
+      } else if let info = provider.cacheKey(for: policyField, inputData: arguments, path: path) {
+        return .single(info.cacheKey(typename: returnTypeName))
+      }
+    }
+    guard let directive else { return nil }
+    return FieldPolicyKeys.keys(
+      policy: directive, arguments: arguments, returnTypeName: returnTypeName, returnsList: returnsList)
+  }
+
+  static func leafJSON(_ value: RecordValue) -> JSONValue? {
+    switch value {
+    case .null: return .null
+    case .bool(let flag): return .bool(flag)
+    case .int(let int): return .int(int)
+    case .double(let double): return .double(double)
+    case .string(let string): return .string(string)
+    case .reference: return nil
+    case .list(let values):
+      var elements: [JSONValue] = []
+      elements.reserveCapacity(values.count)
+      for value in values {
+        guard let json = leafJSON(value) else { return nil }
+        elements.append(json)
+      }
+      return .array(elements)
+    }
+  }
+}

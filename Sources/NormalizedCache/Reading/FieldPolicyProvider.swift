@@ -1,0 +1,80 @@
+import GraphQLLanguage
+
+/// A field as a programmatic field-policy provider sees it.
+public struct FieldPolicyField: Sendable, Hashable {
+  /// The type the field is on, usually `Query`.
+  public let parentType: String
+  public let name: String
+  /// The named type the field returns: the default group of the keys a provider returns.
+  public let returnTypeName: String
+  public let returnsList: Bool
+}
+
+/// Programmatic field policies (as Apollo iOS's `FieldPolicy.Provider`): keys for a field from its
+/// arguments, taking precedence over `@fieldPolicy` directives. Return nil to fall through.
+///
+/// ```swift
+/// struct Heroes: FieldPolicyProvider {   // hero(heroInput: HeroInput): Hero
+///   func cacheKey(for field: FieldPolicyField, inputData: JSONObject, path: [String]) -> CacheKeyInfo? {
+///     guard case .object(let input)? = inputData["heroInput"], case .string(let name)? = input["name"],
+///           case .int(let faction)? = input["factionID"] else { return nil }
+///     return CacheKeyInfo(id: "\(name)+\(faction)")   // Hero:Luke+1
+///   }
+/// }
+/// ```
+public protocol FieldPolicyProvider: Sendable {
+  /// The key of the object a single-valued field returns.
+  func cacheKey(for field: FieldPolicyField, inputData: JSONObject, path: [String]) -> CacheKeyInfo?
+  /// The keys of the objects a list field returns.
+  func cacheKeyList(for field: FieldPolicyField, inputData: JSONObject, path: [String]) -> [CacheKeyInfo]?
+}
+
+extension FieldPolicyProvider {
+  public func cacheKey(for field: FieldPolicyField, inputData: JSONObject, path: [String]) -> CacheKeyInfo? { nil }
+  public func cacheKeyList(for field: FieldPolicyField, inputData: JSONObject, path: [String]) -> [CacheKeyInfo]? { nil }
+}
+
+/// The keys `@fieldPolicy(forField:keyArgs:)` gives a field (SPEC §1, "Field policies").
+enum FieldPolicyKeys {
+  enum Result {
+    case single(CacheKey)
+    case list([CacheKey])
+  }
+
+  /// The key or keys of a field with a policy; nil when an argument the policy needs is missing.
+  ///
+  /// Group: the field's named return type. ID: the key arguments' values in the directive's order,
+  /// escaped as key fields are, joined by `+`; a list argument yields one key per element.
+  static func keys(policy: FieldPolicy, arguments: JSONObject, returnTypeName: String, returnsList: Bool) -> Result? {
+    var components: [[String]] = []  // each key argument: one value, or one per list element
+    var listIndex: Int?
+    for (position, path) in policy.keyArgs.enumerated() {
+      var value: JSONValue = .object(arguments)
+      for component in path {
+        guard case .object(let object) = value, let next = object[component] else { return nil }
+        value = next
+      }
+      if case .array(let elements) = value {
+        var ids: [String] = []
+        for element in elements {
+          guard let id = CacheKeyInfo.idString(element) else { return nil }
+          ids.append(TypePolicyKey.escape(id))
+        }
+        listIndex = position
+        components.append(ids)
+      } else {
+        guard let id = CacheKeyInfo.idString(value) else { return nil }
+        components.append([TypePolicyKey.escape(id)])
+      }
+    }
+    let prefix = returnTypeName + ":"
+    guard let listIndex, returnsList else {
+      return .single(prefix + components.map { $0[0] }.joined(separator: "+"))
+    }
+    return .list(
+      components[listIndex].map { element in
+        prefix
+          + components.enumerated().map { $0.offset == listIndex ? element : $0.element[0] }.joined(separator: "+")
+      })
+  }
+}

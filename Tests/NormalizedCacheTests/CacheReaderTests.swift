@@ -1,0 +1,240 @@
+import GraphQLLanguage
+import Testing
+
+@testable import NormalizedCache
+
+/// Writes responses into a fresh in-memory store and reads operations back.
+struct ReadHarness {
+  let schema: Schema
+  let strategy: KeyStrategy
+  let cache = InMemoryNormalizedCache()
+
+  func write(_ operation: String, _ response: String, variables: JSONObject = [:]) throws {
+    cache.merge(records: try normalize(operation, response, schema: schema, strategy: strategy, variables: variables))
+  }
+
+  func read(_ operation: String, variables: JSONObject = [:], provider: (any FieldPolicyProvider)? = nil) throws -> ReadResult {
+    let document = try ExecutableDocument(parsing: [Source(name: "read.graphql", text: operation)])
+    let plan = try OperationPlan(document: document, schema: schema, variables: variables)
+    return try CacheReader(cache: cache, fieldPolicyProvider: provider).read(plan)
+  }
+}
+
+/// The read-side worked examples of `000_82e5ed111e8dc034.txt`: `@fieldPolicy` and the programmatic
+/// `FieldPolicy.Provider`.
+@Suite("Seed 000: reading with field policies")
+struct SeedFieldPolicyTests {
+  static let schema = """
+    type Query {
+      book(id: ID!): Book
+      featuredBooks: [Book!]!
+      animal(species: String!, habitat: String!): Animal!
+      animalByInput(input: AnimalInput!): Animal!
+      animals(species: [String!], habitat: String!): [Animal!]
+      allAnimals: [Animal!]!
+      hero(heroInput: HeroInput): Hero
+      heroes(heroInput: HeroesInput): [Hero]
+      allHeroes: [Hero!]!
+    }
+    type Book { id: ID!  title: String  author: String }
+    type Animal { species: String!  habitat: String!  name: String }
+    input AnimalInput { id: ID  species: String! }
+    type Hero { name: String!  factionID: Int!  power: String }
+    input HeroInput { name: String!  factionID: Int! }
+    input HeroesInput { names: [String!]!  factionID: Int! }
+    """
+
+  @Test("book(id: \"123\") is served from Book:123 after featuredBooks wrote it, without its own query ever running")
+  func bookFromFeaturedBooks() throws {
+    let harness = ReadHarness(
+      schema: try makeSchema(
+        Self.schema,
+        """
+        extend type Book @typePolicy(keyFields: "id")
+        extend type Query @fieldPolicy(forField: "book", keyArgs: "id")
+        """),
+      strategy: .typePolicy)
+    try harness.write(
+      "{ featuredBooks { id title author } }",
+      #"{"featuredBooks": [{"id": "123", "title": "Dune", "author": "Herbert"}, {"id": "456", "title": "Emma", "author": "Austen"}]}"#)
+    let result = try harness.read("query GetBook($bookId: ID!) { book(id: $bookId) { id title author } }", variables: ["bookId": "123"])
+    #expect(result.data == ["book": ["id": "123", "title": "Dune", "author": "Herbert"]])
+    // QUERY_ROOT has no book(id:123) field: the policy key went straight to the record.
+    #expect(harness.cache.loadRecords(forKeys: ["QUERY_ROOT"])["QUERY_ROOT"]?["book(id:123)"] == nil)
+    let missing = try harness.read(#"{ book(id: "789") { id } }"#)
+    #expect(missing.miss?.description == #"no record "Book:789" at data.book"#)
+  }
+
+  @Test(
+    "several key arguments join with + in the directive's order: Animal:Lion+Savanna, and Animal:Savanna+Lion reversed",
+    arguments: [("species habitat", "Animal:Lion+Savanna"), ("habitat species", "Animal:Savanna+Lion")])
+  func multipleKeyArgs(keyArgs: String, key: String) throws {
+    let harness = ReadHarness(
+      schema: try makeSchema(
+        Self.schema,
+        """
+        extend type Animal @typePolicy(keyFields: "\(keyArgs)")
+        extend type Query @fieldPolicy(forField: "animal", keyArgs: "\(keyArgs)")
+        """),
+      strategy: .typePolicy)
+    try harness.write("{ allAnimals { species habitat name } }", #"{"allAnimals": [{"species": "Lion", "habitat": "Savanna", "name": "Leo"}]}"#)
+    #expect(harness.cache.statistics().recordCount == 2)
+    #expect(!harness.cache.loadRecords(forKeys: [key]).isEmpty)
+    let result = try harness.read(#"{ animal(species: "Lion", habitat: "Savanna") { name } }"#)
+    #expect(result.data == ["animal": ["name": "Leo"]])
+  }
+
+  @Test("dot notation reaches into input objects: keyArgs \"input.species\" gives Animal:Lion")
+  func dotNotation() throws {
+    let harness = ReadHarness(
+      schema: try makeSchema(
+        Self.schema,
+        """
+        extend type Animal @typePolicy(keyFields: "species")
+        extend type Query @fieldPolicy(forField: "animalByInput", keyArgs: "input.species")
+        """),
+      strategy: .typePolicy)
+    try harness.write("{ allAnimals { species name } }", #"{"allAnimals": [{"species": "Lion", "name": "Leo"}]}"#)
+    let result = try harness.read(
+      "query Q($input: AnimalInput!) { animalByInput(input: $input) { species name } }",
+      variables: ["input": ["id": "a1", "species": "Lion"]])
+    #expect(result.data == ["animalByInput": ["species": "Lion", "name": "Leo"]])
+  }
+
+  @Test("a list field yields one key per element of its list argument; one missing element makes the whole read miss")
+  func listFieldPolicy() throws {
+    let harness = ReadHarness(
+      schema: try makeSchema(
+        Self.schema,
+        """
+        extend type Animal @typePolicy(keyFields: "species habitat")
+        extend type Query @fieldPolicy(forField: "animals", keyArgs: "species habitat")
+        """),
+      strategy: .typePolicy)
+    try harness.write(
+      "{ allAnimals { species habitat name } }",
+      #"{"allAnimals": [{"species": "Lion", "habitat": "Savanna", "name": "Leo"}, {"species": "Elephant", "habitat": "Savanna", "name": "Dumbo"}]}"#)
+    let query = "query Q($species: [String!]) { animals(species: $species, habitat: \"Savanna\") { name } }"
+    let both = try harness.read(query, variables: ["species": ["Lion", "Elephant"]])
+    #expect(both.data == ["animals": [["name": "Leo"], ["name": "Dumbo"]]])
+    let partial = try harness.read(query, variables: ["species": ["Lion", "Zebra"]])
+    #expect(partial.data == nil)
+    #expect(partial.miss == CacheMiss(recordKey: "Animal:Zebra+Savanna", fieldKey: nil, path: ["animals", "1"]))
+  }
+
+  /// The seed's provider: `hero(heroInput:)` keyed by name and faction, `heroes(heroInput:)` by each name.
+  struct HeroPolicies: FieldPolicyProvider {
+    func cacheKey(for field: FieldPolicyField, inputData: JSONObject, path: [String]) -> CacheKeyInfo? {
+      guard case .object(let input)? = inputData["heroInput"], case .string(let name)? = input["name"],
+        case .int(let factionID)? = input["factionID"]
+      else { return nil }
+      return CacheKeyInfo(id: "\(name)+\(factionID)")
+    }
+
+    func cacheKeyList(for field: FieldPolicyField, inputData: JSONObject, path: [String]) -> [CacheKeyInfo]? {
+      guard case .object(let input)? = inputData["heroInput"], case .array(let names)? = input["names"],
+        case .int(let factionID)? = input["factionID"]
+      else { return nil }
+      return names.compactMap { $0.stringValue.map { CacheKeyInfo(id: "\($0)+\(factionID)") } }
+    }
+  }
+
+  @Test("a programmatic field-policy provider: hero(heroInput:) reads Hero:Luke+1, and it takes precedence over the directive")
+  func programmaticProvider() throws {
+    let heroKey = try resolver { type, object in
+      guard type.name == "Hero", let name = object.string("name"), let faction = object.int("factionID") else { return nil }
+      return CacheKeyInfo(id: "\(name)+\(faction)")
+    }
+    let harness = ReadHarness(
+      schema: try makeSchema(
+        Self.schema, #"extend type Query @fieldPolicy(forField: "hero", keyArgs: "heroInput.name")"#),
+      strategy: heroKey)
+    try harness.write(
+      "{ allHeroes { name factionID power } }",
+      #"{"allHeroes": [{"name": "Luke", "factionID": 1, "power": "force"}, {"name": "Leia", "factionID": 1, "power": "wit"}]}"#)
+    #expect(!harness.cache.loadRecords(forKeys: ["Hero:Luke+1"]).isEmpty)
+    let query = #"{ hero(heroInput: {name: "Luke", factionID: 1}) { name power } }"#
+    #expect(try harness.read(query, provider: HeroPolicies()).data == ["hero": ["name": "Luke", "power": "force"]])
+    // The directive alone would look for Hero:Luke, which does not exist.
+    #expect(try harness.read(query).miss == CacheMiss(recordKey: "Hero:Luke", fieldKey: nil, path: ["hero"]))
+    let list = try harness.read(#"{ heroes(heroInput: {names: ["Leia", "Luke"], factionID: 1}) { power } }"#, provider: HeroPolicies())
+    #expect(list.data == ["heroes": [["power": "wit"], ["power": "force"]]])
+  }
+}
+
+@Suite("Reading operations back")
+struct CacheReaderTests {
+  @Test("seed 002: FavoriteBookTitleAndYear is answered from the cache after the first two queries")
+  func favoriteBookTitleAndYear() throws {
+    let harness = ReadHarness(schema: .empty, strategy: .path)
+    try harness.write(SeedNormalizedCacheDocumentTests.getFavoriteBook, SeedNormalizedCacheDocumentTests.getFavoriteBookResponse)
+    try harness.write(SeedNormalizedCacheDocumentTests.favoriteBookYear, SeedNormalizedCacheDocumentTests.favoriteBookYearResponse)
+    let result = try harness.read("query FavoriteBookTitleAndYear { favoriteBook { title yearPublished } }")
+    #expect(result.data == ["favoriteBook": ["title": "Les Guerriers du silence", "yearPublished": 1993]])
+  }
+
+  @Test("seed 002: by path, favoriteBook.genre is not in the cache: the read misses and names the record and field")
+  func genreMiss() throws {
+    let harness = ReadHarness(schema: .empty, strategy: .path)
+    try harness.write(SeedNormalizedCacheDocumentTests.getFavoriteBook, SeedNormalizedCacheDocumentTests.getFavoriteBookResponse)
+    try harness.write(SeedNormalizedCacheDocumentTests.bestFriendsFavoriteBook, SeedNormalizedCacheDocumentTests.bestFriendsFavoriteBookResponse)
+    let result = try harness.read("{ favoriteBook { title genre } }")
+    #expect(result.miss?.description == #"no field "genre" in record "QUERY_ROOT.favoriteBook" at data.favoriteBook.genre"#)
+  }
+
+  @Test("aliases are restored, lists of lists and nulls read back, conditional fragments follow the stored __typename")
+  func shapes() throws {
+    let schema = try makeSchema(
+      """
+      type Query { grid: [[Cell]]  pets: [Pet!]! }
+      type Cell { v: Int }
+      interface Pet { id: ID! }
+      type Dog implements Pet { id: ID!  barks: Boolean }
+      type Cat implements Pet { id: ID!  lives: Int }
+      """, #"extend interface Pet @typePolicy(keyFields: "id")"#)
+    let harness = ReadHarness(schema: schema, strategy: .typePolicy)
+    let query = "{ g: grid { value: v } pets { __typename id ... on Dog { barks } ... on Cat { lives } } }"
+    let response = #"{"g": [[{"value": 1}, null], []], "pets": [{"__typename": "Dog", "id": "d", "barks": true}, {"__typename": "Cat", "id": "c", "lives": 9}]}"#
+    try harness.write(query, response)
+    let result = try harness.read(query)
+    #expect(result.data.map(JSONValue.object) == (try JSONParser.parse(response)))
+  }
+
+  @Test("the data loader: a list of 100 objects three levels deep is read in depth + 1 loads")
+  func dataLoader() throws {
+    let harness = ReadHarness(schema: .empty, strategy: .path)
+    let friends = (0..<100).map { #"{"name": "f\#($0)", "pet": {"name": "p\#($0)", "toy": {"name": "t\#($0)"}}}"# }
+    let query = "{ me { friends { name pet { name toy { name } } } } }"
+    try harness.write(query, #"{"me": {"friends": [\#(friends.joined(separator: ","))]}}"#)
+    let result = try harness.read(query)
+    #expect(result.data != nil)
+    // Levels: QUERY_ROOT, me, the 100 friends, their 100 pets, their 100 toys: depth 4, so 5 loads.
+    #expect(result.statistics.loads == 5)
+    #expect(result.statistics.keysRequested == 302)
+    #expect(result.statistics.hits == 302)
+    #expect(result.statistics.misses == 0)
+  }
+
+  @Test("a read-back of the calendar equals the selected part of its response, under every strategy")
+  func calendarRoundTrip() throws {
+    for strategy in [KeyStrategy.path, .typePolicy, .programmatic(BuiltInResolvers.id)] {
+      let plan = try calendarPlan()
+      let response = try calendarResponse()
+      let cache = InMemoryNormalizedCache()
+      cache.merge(records: try Normalizer(strategy: strategy).normalize(response, plan: plan).records)
+      let result = try CacheReader(cache: cache, useFieldPolicies: strategy.name != .path).read(plan)
+      let expected = try ResponseProjection.selectedData(of: response, plan: plan)
+      #expect(result.data == expected, "\(strategy.name)")
+      #expect(result.data?["items"] != nil)
+    }
+  }
+
+  @Test("the projection of a response keeps only selected fields, by response key")
+  func projection() throws {
+    let document = try ExecutableDocument(parsing: [Source(name: "q", text: "{ a: author { name } }")])
+    let plan = try OperationPlan(document: document)
+    let projected = try ResponseProjection.selectedData(
+      of: try JSONParser.parse(#"{"data": {"a": {"name": "R", "born": 1}, "extra": 2}}"#), plan: plan)
+    #expect(projected == ["a": ["name": "R"]])
+  }
+}
