@@ -20,13 +20,28 @@ public enum JSONParser {
 
   public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws(GraphQLError) -> JSONValue {
     var reader = Reader(bytes: bytes, file: file)
-    reader.skipWhitespace()
-    let value = try reader.parseValue(depth: 0)
-    reader.skipWhitespace()
-    if reader.position < bytes.count {
-      throw reader.error("Unexpected \(reader.describeCurrent()) after the JSON value")
+    return try reader.parseDocument()
+  }
+
+  /// Parses JSON and records where every object key is, by its path: `stores[1].kind`, `generator.depth`.
+  ///
+  /// For configuration files, whose errors name the line of the key at fault.
+  public static func parseWithKeyLocations(
+    _ bytes: [UInt8], file: String
+  ) throws(GraphQLError) -> (value: JSONValue, locations: [String: SourceLocation]) {
+    let result: Result<(JSONValue, [String: SourceLocation]), GraphQLError> = bytes.withUnsafeBufferPointer { buffer in
+      Result { () throws(GraphQLError) in
+        var reader = Reader(bytes: buffer, file: file)
+        reader.keyOffsets = [:]
+        let value = try reader.parseDocument()
+        var locations: [String: SourceLocation] = [:]
+        for (path, offset) in reader.keyOffsets ?? [:] {
+          locations[path] = SourceLocation.of(offset: offset, in: buffer, file: file)
+        }
+        return (value, locations)
+      }
     }
-    return value
+    return try result.get()
   }
 
   struct Reader {
@@ -34,6 +49,27 @@ public enum JSONParser {
     let file: String
     var position = 0
     static let maximumDepth = 10_000
+    /// When not nil, the byte offset of every object key, by path.
+    var keyOffsets: [String: Int]?
+    private var path: [String] = []
+
+    mutating func parseDocument() throws(GraphQLError) -> JSONValue {
+      skipWhitespace()
+      let value = try parseValue(depth: 0)
+      skipWhitespace()
+      if position < bytes.count {
+        throw error("Unexpected \(describeCurrent()) after the JSON value")
+      }
+      return value
+    }
+
+    private var currentPath: String {
+      var text = ""
+      for component in path {
+        if component.hasPrefix("[") || text.isEmpty { text += component } else { text += "." + component }
+      }
+      return text
+    }
 
     init(bytes: UnsafeBufferPointer<UInt8>, file: String) {
       self.bytes = bytes
@@ -106,7 +142,12 @@ public enum JSONParser {
         guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
           throw error("Expected a string key in an object, found \(describeCurrent())")
         }
+        let keyOffset = position
         let key = try parseString()
+        if keyOffsets != nil {
+          path.append(key)
+          keyOffsets![currentPath] = keyOffset
+        }
         skipWhitespace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
           throw error("Expected ':' after an object key, found \(describeCurrent())")
@@ -114,6 +155,7 @@ public enum JSONParser {
         position += 1
         skipWhitespace()
         object.append(key: key, value: try parseValue(depth: depth))
+        if keyOffsets != nil { path.removeLast() }
         skipWhitespace()
         guard position < bytes.count else { throw error("Expected ',' or '}' after an object member, found end of input") }
         let byte = bytes[position]
@@ -137,7 +179,9 @@ public enum JSONParser {
       }
       while true {
         skipWhitespace()
+        if keyOffsets != nil { path.append("[\(array.count)]") }
         array.append(try parseValue(depth: depth))
+        if keyOffsets != nil { path.removeLast() }
         skipWhitespace()
         guard position < bytes.count else { throw error("Expected ',' or ']' after an array element, found end of input") }
         let byte = bytes[position]

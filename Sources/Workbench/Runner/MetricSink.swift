@@ -1,0 +1,45 @@
+import NormalizedCache
+
+/// Collects the rows of one run: every metric as a summary row, and, when asked, every sample.
+struct MetricSink {
+  let run: RunInfo
+  let workload: String
+  let keepSamples: Bool
+  private(set) var rows: [MetricRow] = []
+  private(set) var samples: [SampleRow] = []
+
+  init(run: RunInfo, workload: String, keepSamples: Bool) {
+    self.run = run
+    self.workload = workload
+    self.keepSamples = keepSamples
+  }
+
+  /// The coordinates of the metrics being added: variant, store and strategy.
+  struct Scope {
+    let variant: String
+    let store: String
+    let keys: KeyStrategyName
+  }
+
+  mutating func add(
+    _ scope: Scope, _ phase: Phase, _ metric: String, unit: MetricUnit, better: Better = .lower,
+    deterministic: Bool, samples values: [Double]
+  ) {
+    guard let summary = Summary(values) else { return }
+    let key = MetricKey(
+      workload: workload, variant: scope.variant, store: scope.store, keys: scope.keys, phase: phase, metric: metric)
+    rows.append(MetricRow(run: run, key: key, unit: unit, better: better, deterministic: deterministic, summary: summary))
+    if keepSamples {
+      for (index, value) in values.enumerated() {
+        samples.append(SampleRow(runID: run.runID, key: key, unit: unit, index: index, value: value))
+      }
+    }
+  }
+
+  mutating func add(
+    _ scope: Scope, _ phase: Phase, _ metric: String, unit: MetricUnit, better: Better = .lower,
+    deterministic: Bool, value: Double
+  ) {
+    add(scope, phase, metric, unit: unit, better: better, deterministic: deterministic, samples: [value])
+  }
+}

@@ -1,0 +1,39 @@
+import Workbench
+
+/// `cachebench compare`: the regression gate for CI.
+enum CompareCommand: Command {
+  static let spec = CommandSpec(
+    name: "compare",
+    abstract: "Compare two results CSVs; exit 2 when a metric regressed.",
+    usage: "compare <BASELINE.csv> <CURRENT.csv> [--threshold <PCT>] [--out <FILE.csv>]",
+    options: [
+      OptionSpec("threshold", value: "PCT", help: "How much worse a timing's p50 may get before it counts as a regression, in percent. Default: \(Int(Comparison.defaultThreshold * 100))."),
+      OptionSpec("out", value: "FILE.csv", help: "Write the comparison of every metric as CSV."),
+    ],
+    positionalName: "<BASELINE.csv> <CURRENT.csv>", positionalHelp: "Two files written by 'cachebench run'.",
+    minimumPositionals: 2, maximumPositionals: 2,
+    discussion: """
+      Metrics are matched by workload, variant, store, keys, phase and metric. A timing regresses when
+      its p50 is worse by more than the threshold; a deterministic metric (counts, bytes, ratios)
+      regresses when it gets worse at all. Exit codes: 0 no regression, 2 a regression.
+      """)
+
+  static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    var threshold = Comparison.defaultThreshold
+    if let text = arguments.value("threshold") {
+      guard let percent = Double(text), percent >= 0, percent.isFinite else {
+        throw UsageError(message: "The value '\(text)' is invalid for '--threshold'; expected a percentage such as 10.", usage: spec.usage)
+      }
+      threshold = percent / 100
+    }
+    let baseline = try ResultsFile.read(MetricRow.self, from: arguments.positionals[0])
+    let current = try ResultsFile.read(MetricRow.self, from: arguments.positionals[1])
+    let comparison = Comparison(baseline: baseline, current: current, threshold: threshold)
+    writeStandardOutput(comparison.report())
+    if let out = arguments.value("out") {
+      try RunCommand.ensureDirectory(of: out)
+      try ResultsFile.write(comparison.rows, to: out)
+    }
+    return comparison.hasRegressions ? .regression : .success
+  }
+}

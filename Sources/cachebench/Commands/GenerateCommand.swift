@@ -1,0 +1,38 @@
+import Foundation
+import Workbench
+
+/// `cachebench generate`: writes a synthetic workload's files, replayable as a recorded workload.
+enum GenerateCommand: Command {
+  static let spec = CommandSpec(
+    name: "generate",
+    abstract: "Write a synthetic workload's schema, operations and responses as files.",
+    usage: "generate <workload> --out <DIR>",
+    options: [OptionSpec("out", value: "DIR", help: "The directory to write into (created if missing).")],
+    positionalName: "<workload>", positionalHelp: "A workload file with a \"generator\" section.", minimumPositionals: 1,
+    maximumPositionals: 1,
+    discussion: """
+      Writes schema.graphqls, extensions.graphqls, operations/*.graphql, responses/*.json and
+      workload.json, a recorded workload that replays them: `cachebench run DIR/workload.json`.
+      A sweep is ignored: the files are those of the workload's own knobs.
+      """)
+
+  static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    guard let out = arguments.value("out") else {
+      throw UsageError(message: "Missing expected option '--out <DIR>'.", usage: spec.usage)
+    }
+    let workload = try Workload.load(arguments.positionals[0])
+    guard case .generator(let config) = workload.source else {
+      throw CommandError("\(workload.file): generate needs a workload with a \"generator\" section, not \"\(workload.source.kindName)\"", .dataError)
+    }
+    let synthetic = try Generator.make(seed: workload.seed, config: config)
+    do {
+      try synthetic.write(to: URL(fileURLWithPath: out), name: workload.name + "-recorded")
+    } catch let error as ExitCodeCarrying {
+      throw error
+    } catch {
+      throw CommandError("cannot write to '\(out)': \(error)", .cantCreate)
+    }
+    writeStandardOutput("wrote \(synthetic.responseCount) responses of \(synthetic.operations.count) operations to \(out); replay with: cachebench run \(out)/workload.json\n")
+    return .success
+  }
+}

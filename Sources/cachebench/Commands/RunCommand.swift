@@ -1,0 +1,71 @@
+import Foundation
+import Workbench
+
+/// `cachebench run`: runs workloads, prints a table, writes the CSV (SPEC §6, §7).
+enum RunCommand: Command {
+  static let spec = CommandSpec(
+    name: "run",
+    abstract: "Run workloads: measure every store × key strategy, print a table, write CSV.",
+    usage: "run <workload>... [--out <FILE.csv>] [--samples <FILE.csv>] [--quick] [--no-progress]",
+    options: [
+      OptionSpec("out", value: "FILE.csv", help: "Where to write the metrics. Default: results/<workload name>.csv for each workload."),
+      OptionSpec("samples", value: "FILE.csv", help: "Also write every sample, one row each."),
+      OptionSpec("quick", help: "Shrink each workload (a tenth of the responses, one repetition) for a smoke test."),
+      OptionSpec("no-progress", help: "No progress lines on stderr."),
+    ],
+    positionalName: "<workload>", positionalHelp: "Workload files (JSON, see README).", minimumPositionals: 1,
+    maximumPositionals: 1_000,
+    discussion: """
+      Files are written atomically: to a temporary file, then renamed into place.
+
+      EXAMPLES:
+        cachebench run Workloads/default.json
+        cachebench run Workloads/quick.json --quick --out /tmp/quick.csv --samples /tmp/samples.csv
+      """)
+
+  static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    // Check every file before running any.
+    var workloads: [Workload] = []
+    for path in arguments.positionals { workloads.append(try Workload.load(path)) }
+    let options = RunOptions(
+      quick: arguments.has("quick"), keepSamples: arguments.value("samples") != nil,
+      progress: !arguments.has("no-progress"))
+    var allRows: [MetricRow] = []
+    var allSamples: [SampleRow] = []
+    for (index, workload) in workloads.enumerated() {
+      let result = try WorkloadRunner.run(workload, options: options, run: RunInfo.current(seed: workload.seed))
+      if index > 0 { writeStandardOutput("\n") }
+      writeStandardOutput(result.table)
+      if arguments.value("out") == nil {
+        let path = "results/\(workload.name).csv"
+        try ensureDirectory(of: path)
+        try ResultsFile.write(result.rows, to: path)
+        writeStandardOutput("wrote \(result.rows.count) rows to \(path)\n")
+      }
+      allRows += result.rows
+      allSamples += result.samples
+    }
+    if let path = arguments.value("out") {
+      try ensureDirectory(of: path)
+      try ResultsFile.write(allRows, to: path)
+      writeStandardOutput("wrote \(allRows.count) rows to \(path)\n")
+    }
+    if let path = arguments.value("samples") {
+      try ensureDirectory(of: path)
+      try ResultsFile.write(allSamples, to: path)
+      writeStandardOutput("wrote \(allSamples.count) samples to \(path)\n")
+    }
+    return .success
+  }
+
+  /// Creates the directory an output goes into, when it is missing.
+  static func ensureDirectory(of path: String) throws {
+    let directory = (path as NSString).deletingLastPathComponent
+    guard !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) else { return }
+    do {
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    } catch {
+      throw CommandError("cannot create directory '\(directory)' for '\(path)': \(error.localizedDescription)", .cantCreate)
+    }
+  }
+}

@@ -1,0 +1,28 @@
+import GraphQLLanguage
+import NormalizedCache
+import Workbench
+
+/// `cachebench validate`: checks workload files without running them.
+enum ValidateCommand: Command {
+  static let spec = CommandSpec(
+    name: "validate",
+    abstract: "Check workload files without running them.",
+    usage: "validate <workload>...",
+    options: [],
+    positionalName: "<workload>", positionalHelp: "Workload files.", minimumPositionals: 1, maximumPositionals: 1_000,
+    discussion: """
+      Checks every key, type and range, and for a recorded workload that every schema, operation and
+      response file exists, parses, and fits together. Stops at the first error.
+      """)
+
+  static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    for path in arguments.positionals {
+      let workload = try Workload.load(path)
+      try WorkloadChecker.check(workload)
+      let variants = try workload.variants.count
+      let configurations = variants * workload.stores.count * (workload.source.kindName == "storeRecords" ? 1 : workload.keys.count)
+      writeStandardOutput("\(path): ok (\(workload.name), \(workload.source.kindName), \(configurations) configuration\(configurations == 1 ? "" : "s"))\n")
+    }
+    return .success
+  }
+}
