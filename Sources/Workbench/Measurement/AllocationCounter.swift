@@ -31,16 +31,20 @@ public struct AllocationCounter {
   ///
   /// - Throws: what `body` throws, or a ``MeasurementError``.
   public func measureAllocations(_ body: () throws -> Void) throws -> (count: Int, bytes: Int) {
-    let measured = try measureAllocations(returning: body)
+    let measured = try counted(body)
     return (measured.count, measured.bytes)
   }
 
   /// Runs `body` once and returns its result with the number of allocation requests and bytes it
-  /// allocated. Keeping the result alive keeps its memory out of the count of deallocations.
+  /// allocated.
+  ///
+  /// ```swift
+  /// let (records, count, bytes) = try counter.counted { try store.loadRecords(forKeys: keys) }
+  /// ```
   ///
   /// - Throws: what `body` throws, or a ``MeasurementError``.
-  public func measureAllocations<T>(
-    returning body: () throws -> T
+  public func counted<T>(
+    _ body: () throws -> T
   ) throws -> (result: T, count: Int, bytes: Int) {
     try Jemalloc.refreshStatistics()
     let requestsBefore = try Jemalloc.allocationRequests()

@@ -65,15 +65,14 @@ public enum Jemalloc {
   /// `MALLCTL_ARENAS_ALL`, the merge of every arena).
   ///
   /// `nrequests` counts every request, including those a tcache served without visiting the arena;
-  /// `nmalloc` counts only arena visits, so it moves in steps of a tcache fill (100 `malloc`s moved
-  /// it by 100, 1 by 100 too). A tcache's requests are merged into the arena counters by
+  /// `nmalloc` counts only arena visits, so it moves in steps of a tcache fill (one `malloc` of 48
+  /// bytes moved it by 100, a whole fill; so did 10 and 100). A tcache's requests are merged into the arena counters by
   /// ``refreshStatistics()``'s flush, not by the `epoch` write alone (without the flush, 100 small
   /// `malloc`s moved `nrequests` by 0). Verified on this build (Debian jemalloc 5.3.0): after a
   /// flush and an epoch, N `malloc` calls of 48 bytes, 20 KB, 100 KB, 1 MB or 10 MB move the sum by
   /// exactly N, and from Swift, N class instances in a reserved array by exactly N + 1.
   public static func allocationRequests() throws(MeasurementError) -> UInt64 {
-    // Literal names (4096 is MALLCTL_ARENAS_ALL): an interpolated name would allocate, and so
-    // count itself.
+    // Literal names, not "stats.arenas.\(MALLCTL_ARENAS_ALL)...": see "Names are StaticStrings".
     let small = try readUInt64("stats.arenas.4096.small.nrequests")
     let large = try readUInt64("stats.arenas.4096.large.nrequests")
     return small &+ large

@@ -40,9 +40,13 @@ public enum MonotonicClock {
 
   /// Runs `body` once and returns its result and how long it took, in nanoseconds.
   ///
+  /// ```swift
+  /// let (records, ns) = try MonotonicClock.timed { try store.loadRecords(forKeys: keys) }
+  /// ```
+  ///
   /// - Throws: what `body` throws.
   @inline(__always)
-  public static func time<T>(returning body: () throws -> T) rethrows -> (result: T, ns: UInt64) {
+  public static func timed<T>(_ body: () throws -> T) rethrows -> (result: T, ns: UInt64) {
     let start = now()
     let result = try body()
     let elapsed = now() &- start

@@ -54,7 +54,8 @@ public struct Summary: Sendable, Hashable {
 
   /// One value: `n` is 1, every location statistic is `value`, `stddev` is 0.
   public init(single value: Double) {
-    self.init(n: 1, min: value, p50: value, p90: value, p99: value, max: value, mean: value, stddev: 0)
+    self.init(
+      n: 1, min: value, p50: value, p90: value, p99: value, max: value, mean: value, stddev: 0)
   }
 
   /// Every statistic as given (for rows read back from a CSV).

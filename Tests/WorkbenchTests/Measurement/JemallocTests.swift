@@ -33,15 +33,16 @@ struct JemallocTests {
     #expect(statistics.allocationRequests > 0)
   }
 
-  @Test("allocating N objects raises the allocation count by at least N", arguments: [1, 100, 10_000])
+  @Test(
+    "allocating N objects raises the allocation count by at least N", arguments: [1, 100, 10_000])
   func allocationCount(objects: Int) throws {
     let counter = try AllocationCounter()
-    let (boxes, count, bytes) = try counter.measureAllocations(returning: {
+    let (boxes, count, bytes) = try counter.counted {
       var boxes: [Box] = []
       boxes.reserveCapacity(objects)
       for index in 0..<objects { boxes.append(Box(index)) }
       return boxes
-    })
+    }
     #expect(boxes.count == objects)
     // N boxes and the array's buffer.
     #expect(count >= objects + 1)
@@ -57,12 +58,13 @@ struct JemallocTests {
     #expect(bytes == 0)
   }
 
-  @Test("one large allocation counts once, at its usable size", arguments: [20_000, 100_000, 1 << 20])
+  @Test(
+    "one large allocation counts once, at its usable size", arguments: [20_000, 100_000, 1 << 20])
   func large(size: Int) throws {
     let counter = try AllocationCounter()
-    let (buffer, count, bytes) = try counter.measureAllocations(returning: {
+    let (buffer, count, bytes) = try counter.counted {
       UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 16)
-    })
+    }
     buffer.deallocate()
     #expect(count >= 1)
     #expect(bytes >= size)

@@ -1,5 +1,4 @@
 import Testing
-
 import Workbench
 
 @Suite("monotonic clock")
@@ -18,7 +17,7 @@ struct MonotonicClockTests {
   func timeRunsOnce() {
     var calls = 0
     _ = MonotonicClock.time { calls += 1 }
-    let (result, _) = MonotonicClock.time(returning: { 42 })
+    let (result, _) = MonotonicClock.timed { 42 }
     #expect(calls == 1)
     #expect(result == 42)
   }

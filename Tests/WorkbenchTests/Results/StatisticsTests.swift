@@ -1,5 +1,4 @@
 import Testing
-
 import Workbench
 
 /// Expected values are numpy's (`np.percentile(x, q)`, `np.std(x, ddof=1)`) or worked by hand.
@@ -31,7 +30,8 @@ struct StatisticsTests {
 
   @Test("percentiles match numpy's linear method", arguments: PercentileCase.table)
   func percentile(_ example: PercentileCase) {
-    #expect(close(Statistics.percentile(example.p, ofSorted: example.samples.sorted()), example.expected))
+    #expect(
+      close(Statistics.percentile(example.p, ofSorted: example.samples.sorted()), example.expected))
   }
 
   @Test("the order of the samples does not matter")
