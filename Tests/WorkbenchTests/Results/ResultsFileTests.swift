@@ -8,6 +8,7 @@ struct ResultsFileTests {
   @Test("a write leaves the file and no temporary file")
   func write() throws {
     let directory = try Fixtures.scratchDirectory()
+    defer { Fixtures.remove(directory) }
     let path = directory + "/books.csv"
     let rows = [Fixtures.row(p50: 812), Fixtures.row("allocations", p50: 12, unit: .count)]
     try ResultsFile.write(rows, to: path)
@@ -21,6 +22,7 @@ struct ResultsFileTests {
   @Test("a write replaces an existing file whole")
   func replace() throws {
     let directory = try Fixtures.scratchDirectory()
+    defer { Fixtures.remove(directory) }
     let path = directory + "/books.csv"
     try AtomicFile.write(String(repeating: "old\n", count: 1000), to: path)
     try AtomicFile.write("new\n", to: path)
@@ -38,6 +40,7 @@ struct ResultsFileTests {
   @Test("writing into a missing directory fails with the path and leaves nothing")
   func missingDirectory() throws {
     let directory = try Fixtures.scratchDirectory()
+    defer { Fixtures.remove(directory) }
     let path = directory + "/missing/books.csv"
     #expect(throws: OutputError(path: path, operation: "create a temporary file", code: ENOENT)) {
       try ResultsFile.write([Fixtures.row(p50: 1)], to: path)
@@ -54,6 +57,7 @@ struct ResultsFileTests {
   func failedRename() throws {
     // The destination is a non-empty directory: the temporary file is written, and the rename fails.
     let directory = try Fixtures.scratchDirectory()
+    defer { Fixtures.remove(directory) }
     let path = directory + "/books.csv"
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
     try AtomicFile.write("old\n", to: path + "/kept.txt")
@@ -71,7 +75,9 @@ struct ResultsFileTests {
 
   @Test("reading a missing file fails with its path")
   func missingFile() throws {
-    let path = try Fixtures.scratchDirectory() + "/baseline.csv"
+    let directory = try Fixtures.scratchDirectory()
+    defer { Fixtures.remove(directory) }
+    let path = directory + "/baseline.csv"
     #expect(throws: InputError(path: path, code: ENOENT)) {
       _ = try ResultsFile.read(MetricRow.self, from: path)
     }
@@ -82,7 +88,9 @@ struct ResultsFileTests {
 
   @Test("a malformed file fails with its path and line")
   func malformedFile() throws {
-    let path = try Fixtures.scratchDirectory() + "/baseline.csv"
+    let directory = try Fixtures.scratchDirectory()
+    defer { Fixtures.remove(directory) }
+    let path = directory + "/baseline.csv"
     try AtomicFile.write(CSV.line(MetricRow.columns) + "\"unterminated\n", to: path)
     do {
       _ = try ResultsFile.read(MetricRow.self, from: path)
@@ -94,7 +102,9 @@ struct ResultsFileTests {
 
   @Test("a file that is not UTF-8 fails with the line of the first bad byte")
   func notUTF8() throws {
-    let path = try Fixtures.scratchDirectory() + "/baseline.csv"
+    let directory = try Fixtures.scratchDirectory()
+    defer { Fixtures.remove(directory) }
+    let path = directory + "/baseline.csv"
     try Data("a,b\n1,".utf8 + [0xFF] + Data("\n".utf8)).write(to: URL(fileURLWithPath: path))
     do {
       _ = try ResultsFile.read(MetricRow.self, from: path)

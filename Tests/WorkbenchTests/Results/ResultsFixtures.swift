@@ -34,6 +34,10 @@ enum Fixtures {
     return url.path
   }
 
+  static func remove(_ directory: String) {
+    try? FileManager.default.removeItem(atPath: directory)
+  }
+
   static func contents(of directory: String) throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
   }
