@@ -1,0 +1,122 @@
+import Foundation
+import NormalizedCache
+
+/// The part of the work a metric measures (the CSV's `phase` column, SPEC §6).
+public enum Phase: String, Sendable, Hashable, CaseIterable, Comparable {
+  case write, normalize, merge, read, lookup, footprint, dedup
+
+  public static func < (lhs: Phase, rhs: Phase) -> Bool {
+    allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+  }
+}
+
+/// What a metric's values count (the CSV's `unit` column).
+///
+/// Not named `Unit`: Foundation has a `Unit` class, and every file that imports both Foundation
+/// and Workbench would find the name ambiguous.
+public enum MetricUnit: String, Sendable, Hashable, CaseIterable {
+  case ns, bytes, count, ratio
+}
+
+/// Which direction of change is an improvement (the CSV's `better` column).
+public enum Better: String, Sendable, Hashable, CaseIterable {
+  case lower, higher
+}
+
+/// What identifies one run of the workbench in every row it writes.
+public struct RunInfo: Sendable, Hashable {
+  /// Unique per run (the runner's choice, e.g. a timestamp and the seed).
+  public var runID: String
+  /// When the run started, ISO 8601 in UTC (see ``RunInfo/timestamp(_:)``).
+  public var timestamp: String
+  /// The commit the binary was built from (`git rev-parse --short HEAD`), or empty.
+  public var gitRev: String
+  /// The machine's host name.
+  public var host: String
+
+  public init(runID: String, timestamp: String, gitRev: String, host: String) {
+    self.runID = runID
+    self.timestamp = timestamp
+    self.gitRev = gitRev
+    self.host = host
+  }
+
+  /// `date` as the `timestamp` column writes it: ISO 8601 in UTC, to the second
+  /// (`2025-11-22T07:39:12Z`).
+  public static func timestamp(_ date: Date) -> String {
+    date.formatted(.iso8601)
+  }
+}
+
+/// What a metric is about: the columns `compare` joins a baseline and a current run on.
+public struct MetricKey: Sendable, Hashable, CustomStringConvertible {
+  /// The workload's `name`.
+  public var workload: String
+  /// The sweep point (`duplication=0.5`), or empty.
+  public var variant: String
+  /// The store's label (`memory`, `sqlite-wal`).
+  public var store: String
+  /// The key strategy.
+  public var keys: KeyStrategyName
+  public var phase: Phase
+  /// The metric's name (`latency`, `allocations`, `hit_ratio`, ...).
+  public var metric: String
+
+  public init(
+    workload: String, variant: String = "", store: String, keys: KeyStrategyName, phase: Phase,
+    metric: String
+  ) {
+    self.workload = workload
+    self.variant = variant
+    self.store = store
+    self.keys = keys
+    self.phase = phase
+    self.metric = metric
+  }
+
+  /// `workload[variant]/store/keys/phase/metric`, e.g. `books[duplication=0.5]/memory/path/write/latency`.
+  public var description: String {
+    let variantPart = variant.isEmpty ? "" : "[\(variant)]"
+    return "\(workload)\(variantPart)/\(store)/\(keys.rawValue)/\(phase.rawValue)/\(metric)"
+  }
+}
+
+/// One row of the results CSV (SPEC §6): one metric of one workload × store × key strategy, with
+/// the statistics of its samples.
+///
+/// ```swift
+/// let row = MetricRow(
+///   run: run,
+///   key: MetricKey(workload: "books", store: "memory", keys: .path, phase: .write, metric: "latency"),
+///   unit: .ns, better: .lower, deterministic: false,
+///   summary: Summary(latencies)!
+/// )
+/// ```
+public struct MetricRow: Sendable, Hashable {
+  public var run: RunInfo
+  public var key: MetricKey
+  public var unit: MetricUnit
+  public var better: Better
+  /// True for counts, bytes and ratios that must not change between runs of one build.
+  public var deterministic: Bool
+  public var summary: Summary
+
+  public init(
+    run: RunInfo, key: MetricKey, unit: MetricUnit, better: Better, deterministic: Bool,
+    summary: Summary
+  ) {
+    self.run = run
+    self.key = key
+    self.unit = unit
+    self.better = better
+    self.deterministic = deterministic
+    self.summary = summary
+  }
+
+  /// The columns of the results CSV, in order.
+  public static let columns = [
+    "run_id", "timestamp", "git_rev", "host", "workload", "variant", "store", "keys", "phase",
+    "metric", "unit", "better", "deterministic", "n", "min", "p50", "p90", "p99", "max", "mean",
+    "stddev",
+  ]
+}

@@ -1,0 +1,51 @@
+import NormalizedCache
+
+/// One sample of one metric, for the `--samples` CSV: the raw values a ``MetricRow`` summarizes,
+/// for plotting distributions.
+///
+/// Columns: `run_id,workload,variant,store,keys,phase,metric,unit,index,value`; `index` counts the
+/// samples of one metric from 0 in the order they were taken.
+public struct SampleRow: Sendable, Hashable {
+  public var runID: String
+  public var key: MetricKey
+  public var unit: MetricUnit
+  public var index: Int
+  public var value: Double
+
+  public init(runID: String, key: MetricKey, unit: MetricUnit, index: Int, value: Double) {
+    self.runID = runID
+    self.key = key
+    self.unit = unit
+    self.index = index
+    self.value = value
+  }
+
+  /// One row per sample, indexed from 0.
+  public static func rows(
+    runID: String, key: MetricKey, unit: MetricUnit, samples: [Double]
+  ) -> [SampleRow] {
+    samples.enumerated().map { SampleRow(runID: runID, key: key, unit: unit, index: $0, value: $1) }
+  }
+}
+
+extension SampleRow: CSVRepresentable {
+  public static let columns = [
+    "run_id", "workload", "variant", "store", "keys", "phase", "metric", "unit", "index", "value",
+  ]
+
+  public var csvFields: [String] {
+    [
+      runID, key.workload, key.variant, key.store, key.keys.rawValue, key.phase.rawValue,
+      key.metric, unit.rawValue, String(index), CSVNumber.format(value),
+    ]
+  }
+
+  public init(csvFields row: CSVFields) throws(CSVError) {
+    self.init(
+      runID: row.string("run_id"),
+      key: try MetricKey(csvFields: row),
+      unit: try row.value("unit", as: MetricUnit.self),
+      index: try row.integer("index"),
+      value: try row.number("value"))
+  }
+}
