@@ -12,3 +12,11 @@ extension InputError: ExitCodeCarrying {
 public func exitCodeValue(for error: Error) -> Int32? {
   (error as? ExitCodeCarrying)?.exitCodeValue
 }
+
+extension CSVError: ExitCodeCarrying {
+  public var exitCodeValue: Int32 { 65 }
+}
+
+extension ComparisonError: ExitCodeCarrying {
+  public var exitCodeValue: Int32 { 65 }
+}

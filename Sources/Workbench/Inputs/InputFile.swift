@@ -2,9 +2,21 @@ import Foundation
 import GraphQLLanguage
 
 /// An input file that could not be opened or read (exit code 66).
-public struct InputError: Error, Sendable, CustomStringConvertible {
+///
+/// Prints as `cannot open 'baseline.csv': No such file or directory`.
+public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
   public let path: String
   public let reason: String
+
+  public init(path: String, reason: String) {
+    self.path = path
+    self.reason = reason
+  }
+
+  /// The error of a failed system call, by its errno.
+  public init(path: String, code: Int32) {
+    self.init(path: path, reason: String(cString: strerror(code)))
+  }
 
   public var description: String { "cannot open '\(path)': \(reason)" }
 }

@@ -27,20 +27,6 @@ public struct OutputError: Error, Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// A results file that could not be opened or read (the command line's exit code 66).
-///
-/// Prints as `cannot read baseline.csv: No such file or directory`.
-public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
-  public let path: String
-  /// The errno of the failed call.
-  public let code: Int32
-
-  public init(path: String, code: Int32) {
-    self.path = path
-    self.code = code
-  }
-
-  public var description: String {
-    "cannot read \(path): \(String(cString: strerror(code)))"
-  }
+extension OutputError: ExitCodeCarrying {
+  public var exitCodeValue: Int32 { 74 }
 }

@@ -44,7 +44,8 @@ public struct Summary: Sendable, Hashable {
     self.p99 = Statistics.percentile(99, ofSorted: sorted)
     self.max = sorted[sorted.count - 1]
     self.mean = Statistics.mean(sorted)
-    self.stddev = Statistics.sampleStandardDeviation(sorted)
+    // SPEC §6: a single value fills every statistic, the spread included; read stddev where n > 1.
+    self.stddev = sorted.count == 1 ? sorted[0] : Statistics.sampleStandardDeviation(sorted)
   }
 
   /// The statistics of integer samples (nanoseconds, counts, bytes).
@@ -52,10 +53,11 @@ public struct Summary: Sendable, Hashable {
     self.init(samples.map { Double($0) })
   }
 
-  /// One value: `n` is 1, every location statistic is `value`, `stddev` is 0.
+  /// One value: `n` is 1 and every statistic is `value`, `stddev` included, as SPEC §6 says
+  /// ("single values fill n=1 and every statistic with the value"); read stddev only where n > 1.
   public init(single value: Double) {
     self.init(
-      n: 1, min: value, p50: value, p90: value, p99: value, max: value, mean: value, stddev: 0)
+      n: 1, min: value, p50: value, p90: value, p99: value, max: value, mean: value, stddev: value)
   }
 
   /// Every statistic as given (for rows read back from a CSV).

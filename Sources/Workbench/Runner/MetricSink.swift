@@ -41,5 +41,6 @@ struct MetricSink {
     deterministic: Bool, value: Double
   ) {
     add(scope, phase, metric, unit: unit, better: better, deterministic: deterministic, samples: [value])
+    // One value: Summary fills every statistic with it (SPEC §6).
   }
 }

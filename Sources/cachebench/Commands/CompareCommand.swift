@@ -7,7 +7,7 @@ enum CompareCommand: Command {
     abstract: "Compare two results CSVs; exit 2 when a metric regressed.",
     usage: "compare <BASELINE.csv> <CURRENT.csv> [--threshold <PCT>] [--out <FILE.csv>]",
     options: [
-      OptionSpec("threshold", value: "PCT", help: "How much worse a timing's p50 may get before it counts as a regression, in percent. Default: \(Int(Comparison.defaultThreshold * 100))."),
+      OptionSpec("threshold", value: "PCT", help: "How much worse a timing's p50 may get before it counts as a regression, in percent. Default: \(Int(ComparisonOptions.defaultThresholdPercent))."),
       OptionSpec("out", value: "FILE.csv", help: "Write the comparison of every metric as CSV."),
     ],
     positionalName: "<BASELINE.csv> <CURRENT.csv>", positionalHelp: "Two files written by 'cachebench run'.",
@@ -19,20 +19,20 @@ enum CompareCommand: Command {
       """)
 
   static func run(_ arguments: ParsedArguments) throws -> ExitCode {
-    var threshold = Comparison.defaultThreshold
+    var threshold = ComparisonOptions.defaultThresholdPercent
     if let text = arguments.value("threshold") {
       guard let percent = Double(text), percent >= 0, percent.isFinite else {
         throw UsageError(message: "The value '\(text)' is invalid for '--threshold'; expected a percentage such as 10.", usage: spec.usage)
       }
-      threshold = percent / 100
+      threshold = percent
     }
     let baseline = try ResultsFile.read(MetricRow.self, from: arguments.positionals[0])
     let current = try ResultsFile.read(MetricRow.self, from: arguments.positionals[1])
-    let comparison = Comparison(baseline: baseline, current: current, threshold: threshold)
+    let comparison = try Comparison(baseline: baseline, current: current, options: ComparisonOptions(thresholdPercent: threshold))
     writeStandardOutput(comparison.report())
     if let out = arguments.value("out") {
       try RunCommand.ensureDirectory(of: out)
-      try ResultsFile.write(comparison.rows, to: out)
+      try ResultsFile.write(comparison.verdicts, to: out)
     }
     return comparison.hasRegressions ? .regression : .success
   }

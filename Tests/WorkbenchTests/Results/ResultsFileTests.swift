@@ -83,7 +83,7 @@ struct ResultsFileTests {
     }
     #expect(
       InputError(path: path, code: ENOENT).description
-        == "cannot read \(path): No such file or directory")
+        == "cannot open '\(path)': No such file or directory")
   }
 
   @Test("a malformed file fails with its path and line")

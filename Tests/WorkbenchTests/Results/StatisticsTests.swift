@@ -39,12 +39,12 @@ struct StatisticsTests {
     #expect(Summary([4, 1, 3, 2]) == Summary([1, 2, 3, 4]))
   }
 
-  @Test("a single value fills every statistic, with no spread")
+  @Test("a single value fills n=1 and every statistic with the value, stddev included (SPEC §6)")
   func single() throws {
     let summary = try #require(Summary([812]))
     #expect(
       summary
-        == Summary(n: 1, min: 812, p50: 812, p90: 812, p99: 812, max: 812, mean: 812, stddev: 0))
+        == Summary(n: 1, min: 812, p50: 812, p90: 812, p99: 812, max: 812, mean: 812, stddev: 812))
     #expect(Summary(single: 812) == summary)
   }
 
