@@ -38,7 +38,7 @@ let package = Package(
     .testTarget(name: "GraphQLLanguageTests", dependencies: ["GraphQLLanguage"]),
     .testTarget(name: "NormalizedCacheTests", dependencies: ["NormalizedCache", "GraphQLLanguage"]),
     .testTarget(name: "SQLiteCacheTests", dependencies: ["SQLiteCache", "NormalizedCache"]),
-    .testTarget(name: "WorkbenchTests", dependencies: ["Workbench"]),
+    .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "GraphQLLanguage", "NormalizedCache"]),
     .testTarget(name: "EndToEndTests", dependencies: ["cachebench"], exclude: ["Fixtures"]),
   ],
   swiftLanguageModes: [.v6]

@@ -20,3 +20,11 @@ extension CSVError: ExitCodeCarrying {
 extension ComparisonError: ExitCodeCarrying {
   public var exitCodeValue: Int32 { 65 }
 }
+
+extension GeneratorConfigError: ExitCodeCarrying {
+  public var exitCodeValue: Int32 { 65 }
+}
+
+extension GeneratorOutputError: ExitCodeCarrying {
+  public var exitCodeValue: Int32 { 74 }
+}
