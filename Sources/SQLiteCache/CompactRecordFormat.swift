@@ -42,6 +42,8 @@ struct CompactRecordFormat: RecordFormat {
   var storesText: Bool { false }
 
   private(set) var names = FieldNameTable()
+  /// The numbers of the fields of the record encoded last, in order.
+  private var recentIDs: [Int] = []
 
   mutating func load(from connection: Connection) throws(SQLiteError) {
     names = FieldNameTable()
@@ -71,6 +73,7 @@ struct CompactRecordFormat: RecordFormat {
 
   mutating func didRollBack() {
     names.rollBack()
+    recentIDs = []
   }
 
   /// Encodes into a scratch buffer, on the stack for all but large records, and lends it out.
@@ -86,15 +89,30 @@ struct CompactRecordFormat: RecordFormat {
       let output = scratch.baseAddress!
       var count = 0
       var offset = 0
+      var index = 0
       while offset < fields.count {
-        let span = RecordCodec.readField(fields, &offset)
-        let name = UnsafeRawBufferPointer(rebasing: fields[span.name])
+        // field := varint(nameLength) name varint(valueLength) value; the name with its length
+        // is spelled exactly as the table's arena spells it.
+        let nameStart = offset
+        let nameLength = Self.readLength(fields, &offset)
+        let name = UnsafeRawBufferPointer(rebasing: fields[offset..<offset + nameLength])
+        offset += nameLength
+        let prefixedName = UnsafeRawBufferPointer(rebasing: fields[nameStart..<offset])
+        let valueLength = Self.readLength(fields, &offset)
+        // Records of one type list the same fields in the same order: try the previous
+        // record's number at this place before hashing.
         var id: Int
-        if let known = names.id(of: name) {
-          id = known
+        if index < recentIDs.count, names.entry(recentIDs[index], equals: prefixedName) {
+          id = recentIDs[index]
         } else {
-          id = try newName(name, connection: connection)
+          if let known = names.id(of: name) {
+            id = known
+          } else {
+            id = try newName(name, connection: connection)
+          }
+          if index < recentIDs.count { recentIDs[index] = id } else { recentIDs.append(id) }
         }
+        index += 1
         while id >= 0x80 {
           output.storeBytes(of: UInt8(truncatingIfNeeded: id) | 0x80, toByteOffset: count, as: UInt8.self)
           count += 1
@@ -102,10 +120,28 @@ struct CompactRecordFormat: RecordFormat {
         }
         output.storeBytes(of: UInt8(id), toByteOffset: count, as: UInt8.self)
         count += 1
-        (output + count).copyMemory(from: fields.baseAddress! + span.value.lowerBound, byteCount: span.value.count)
-        count += span.value.count
+        (output + count).copyMemory(from: fields.baseAddress! + offset, byteCount: valueLength)
+        count += valueLength
+        offset += valueLength
       }
       try body(UnsafeRawBufferPointer(start: output, count: count))
+    }
+  }
+
+  /// A varint of ``RecordCodec``'s own bytes, which the store made and so trusts.
+  @inline(__always)
+  private static func readLength(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> Int {
+    let first = bytes[offset]
+    offset += 1
+    if first < 0x80 { return Int(first) }
+    var result = Int(first & 0x7F)
+    var shift = 7
+    while true {
+      let byte = bytes[offset]
+      offset += 1
+      result |= Int(byte & 0x7F) << shift
+      if byte < 0x80 { return result }
+      shift += 7
     }
   }
 

@@ -51,6 +51,18 @@ struct FieldNameTable {
     }
   }
 
+  /// Whether name `id` is spelled, length prefix included, as `prefixedName`.
+  @inline(__always)
+  func entry(_ id: Int, equals prefixedName: UnsafeRawBufferPointer) -> Bool {
+    guard id < starts.count else { return false }
+    let start = starts[id - 1]
+    let count = starts[id] - start
+    guard count == prefixedName.count else { return false }
+    return arena.withUnsafeBytes { arena in
+      memcmp(arena.baseAddress! + start, prefixedName.baseAddress!, count) == 0
+    }
+  }
+
   /// Adds a name and returns its number, the next one free.
   /// - Precondition: the table does not have the name.
   mutating func insert(_ name: UnsafeRawBufferPointer) -> Int {
