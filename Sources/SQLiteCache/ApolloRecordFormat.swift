@@ -1,0 +1,45 @@
+import NormalizedCache
+
+/// The `apollo` layout: Apollo iOS's own table (`ApolloSQLiteDatabase`), each record's fields as
+/// JSON text (``RecordJSON``), so measurements compare with Apollo's store and its files open
+/// here.
+///
+/// ```sql
+/// CREATE TABLE records(_id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT UNIQUE, record TEXT);
+/// ```
+struct ApolloRecordFormat: RecordFormat {
+  var layout: SQLiteNormalizedCache.Layout { .apollo }
+  var schema: String {
+    "CREATE TABLE records(_id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT UNIQUE, record TEXT);"
+  }
+  var dataColumn: String { "record" }
+  var storesText: Bool { true }
+
+  mutating func load(from connection: Connection) throws(SQLiteError) {}
+
+  /// Reused from record to record: writing JSON then allocates only when a record is the largest yet.
+  private var buffer: [UInt8] = []
+
+  mutating func encode(
+    _ fields: UnsafeRawBufferPointer, connection: Connection,
+    _ body: (UnsafeRawBufferPointer) throws(SQLiteError) -> Void
+  ) throws(SQLiteError) {
+    buffer.removeAll(keepingCapacity: true)
+    RecordJSON.append(fields: fields, to: &buffer)
+    try buffer.withUnsafeBytes { json in Result { () throws(SQLiteError) in try body(json) } }.get()
+  }
+
+  func decode(_ stored: UnsafeRawBufferPointer, key: CacheKey) throws(SQLiteError) -> [UInt8]? {
+    // Apollo's column allows NULL, which reads as no bytes: a record without fields.
+    if stored.isEmpty { return [] }
+    do {
+      return try RecordJSON.fields(fromJSON: stored)
+    } catch {
+      throw corruption("malformed JSON (\(error.message) at byte \(error.offset))", key: key)
+    }
+  }
+
+  mutating func refresh(from connection: Connection) throws(SQLiteError) {}
+  mutating func willBeginTransaction() {}
+  mutating func didRollBack() {}
+}

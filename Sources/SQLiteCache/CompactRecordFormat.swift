@@ -1,0 +1,223 @@
+import CSQLite
+import NormalizedCache
+
+/// The `compact` layout: the project's own, tuned for the speed of merges and loads and for the
+/// size of the file.
+///
+/// ```sql
+/// CREATE TABLE records(key TEXT PRIMARY KEY NOT NULL, data BLOB NOT NULL) WITHOUT ROWID;
+/// CREATE TABLE fields(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+/// ```
+/// - `WITHOUT ROWID` keeps each record in the leaf of one B-tree ordered by key, so the key is
+///   stored once and a load is one descent (a rowid table with a `UNIQUE` key stores the key
+///   twice and descends two trees). See [WITHOUT ROWID](https://www.sqlite.org/withoutrowid.html).
+/// - `data` is ``RecordCodec``'s encoding with two changes: a field's name becomes its number in
+///   `fields` (a varint, one byte for the first 127 names), and the value's length goes, since a
+///   value's own tags delimit it:
+///   ```
+///   data  := field*
+///   field := varint(fieldNumber) value        (value exactly as RecordCodec encodes it)
+///   ```
+///   The benchmark's records of ten fields (`related(first:3)` among them) shrink from 195 to
+///   122 bytes, while turning them back into ``RecordCodec`` bytes on load is one pass of copying
+///   (no parsing into values). A number means one name for the life of the file: numbers are
+///   given in order and never reused, not even by `clear()`.
+/// - The names are held in memory (``FieldNameTable``). A merge that meets a new name first
+///   reads the names other connections may have added, then numbers it and writes it to
+///   `fields` in the merge's own transaction, and forgets it if the transaction rolls back. A
+///   load that meets an unknown number reads the names added since, once.
+/// - Merges write rows sorted by key, so that a batch fills B-tree pages in order.
+///
+/// Measured on 100,000 records of ten fields, WAL, synchronous NORMAL: 157 database bytes per
+/// record (after a checkpoint), against 337 for the apollo layout and 394 for Apollo iOS's store.
+struct CompactRecordFormat: RecordFormat {
+  var layout: SQLiteNormalizedCache.Layout { .compact }
+  var schema: String {
+    """
+    CREATE TABLE records(key TEXT PRIMARY KEY NOT NULL, data BLOB NOT NULL) WITHOUT ROWID;
+    CREATE TABLE fields(id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
+    """
+  }
+  var dataColumn: String { "data" }
+  var storesText: Bool { false }
+
+  private(set) var names = FieldNameTable()
+  /// The numbers of the fields of the record encoded last, in order.
+  private var recentIDs: [Int] = []
+
+  mutating func load(from connection: Connection) throws(SQLiteError) {
+    names = FieldNameTable()
+    try refresh(from: connection)
+  }
+
+  /// Reads the names numbered after the last one known, in order.
+  mutating func refresh(from connection: Connection) throws(SQLiteError) {
+    let statement = try connection.cachedStatement("SELECT id, name FROM fields WHERE id > ? ORDER BY id")
+    defer { statement.reset() }
+    try statement.bind(Int64(names.count), at: 1)
+    while try statement.step() {
+      let id = statement.int64(at: 0)
+      guard id == Int64(names.count + 1) else {
+        throw SQLiteError(
+          resultCode: SQLITE_CORRUPT, message: "field numbers in \(connection.path) are not 1, 2, 3, ... (found \(id))",
+          sql: statement.sql)
+      }
+      try statement.withBytes(at: 1, asText: true) { _ = names.insert($0) }
+    }
+    if !connection.isInTransaction { names.mark() }
+  }
+
+  mutating func willBeginTransaction() {
+    names.mark()
+  }
+
+  mutating func didRollBack() {
+    names.rollBack()
+    recentIDs = []
+  }
+
+  /// Encodes into a scratch buffer, on the stack for all but large records, and lends it out.
+  mutating func encode(
+    _ fields: UnsafeRawBufferPointer, connection: Connection,
+    _ body: (UnsafeRawBufferPointer) throws(SQLiteError) -> Void
+  ) throws(SQLiteError) {
+    // A field of n value bytes takes at least n + 2 bytes (name and value lengths) and is stored
+    // in at most n + 5 (its number, up to five bytes): at most 3 bytes more, for at most one
+    // field every 3 bytes.
+    let bound = fields.count * 2 + 8
+    try withUnsafeTemporaryAllocation(byteCount: bound, alignment: 1) { scratch throws(SQLiteError) in
+      let output = scratch.baseAddress!
+      var count = 0
+      var offset = 0
+      var index = 0
+      while offset < fields.count {
+        // field := varint(nameLength) name varint(valueLength) value; the name with its length
+        // is spelled exactly as the table's arena spells it.
+        let nameStart = offset
+        let nameLength = Self.readLength(fields, &offset)
+        let name = UnsafeRawBufferPointer(rebasing: fields[offset..<offset + nameLength])
+        offset += nameLength
+        let prefixedName = UnsafeRawBufferPointer(rebasing: fields[nameStart..<offset])
+        let valueLength = Self.readLength(fields, &offset)
+        // Records of one type list the same fields in the same order: try the previous
+        // record's number at this place before hashing.
+        var id: Int
+        if index < recentIDs.count, names.entry(recentIDs[index], equals: prefixedName) {
+          id = recentIDs[index]
+        } else {
+          if let known = names.id(of: name) {
+            id = known
+          } else {
+            id = try newName(name, connection: connection)
+          }
+          if index < recentIDs.count { recentIDs[index] = id } else { recentIDs.append(id) }
+        }
+        index += 1
+        while id >= 0x80 {
+          output.storeBytes(of: UInt8(truncatingIfNeeded: id) | 0x80, toByteOffset: count, as: UInt8.self)
+          count += 1
+          id >>= 7
+        }
+        output.storeBytes(of: UInt8(id), toByteOffset: count, as: UInt8.self)
+        count += 1
+        (output + count).copyMemory(from: fields.baseAddress! + offset, byteCount: valueLength)
+        count += valueLength
+        offset += valueLength
+      }
+      try body(UnsafeRawBufferPointer(start: output, count: count))
+    }
+  }
+
+  /// A varint of ``RecordCodec``'s own bytes, which the store made and so trusts.
+  @inline(__always)
+  private static func readLength(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> Int {
+    let first = bytes[offset]
+    offset += 1
+    if first < 0x80 { return Int(first) }
+    var result = Int(first & 0x7F)
+    var shift = 7
+    while true {
+      let byte = bytes[offset]
+      offset += 1
+      result |= Int(byte & 0x7F) << shift
+      if byte < 0x80 { return result }
+      shift += 7
+    }
+  }
+
+  /// The number of a name the table in memory does not have: another connection may have given
+  /// it one (the caller's transaction holds the write lock, so the table cannot change under
+  /// it); else the next number, written to `fields`.
+  private mutating func newName(_ name: UnsafeRawBufferPointer, connection: Connection) throws(SQLiteError) -> Int {
+    try refresh(from: connection)
+    if let id = names.id(of: name) { return id }
+    let id = names.insert(name)
+    let statement = try connection.cachedStatement("INSERT INTO fields(id, name) VALUES (?, ?)")
+    try statement.bind(Int64(id), at: 1)
+    try statement.bindText(name, at: 2)
+    try statement.execute()
+    return id
+  }
+
+  /// One pass into a scratch buffer on the stack, checking the stored bytes as it goes, then one
+  /// copy into an array of exactly the right size. A record too large for the stack buffer takes
+  /// a heap buffer large enough for any record of its stored size.
+  func decode(_ stored: UnsafeRawBufferPointer, key: CacheKey) throws(SQLiteError) -> [UInt8]? {
+    if stored.isEmpty { return [] }
+    var decoded = withUnsafeTemporaryAllocation(byteCount: Self.stackScratchBytes, alignment: 1) {
+      decode(stored, into: $0)
+    }
+    if decoded == nil {
+      // Each field grows by at most its name and a 10-byte length, and takes at least 2 stored bytes.
+      let bound = stored.count + (stored.count / 2 + 1) * (names.longestEntry + 10)
+      decoded = withUnsafeTemporaryAllocation(byteCount: bound, alignment: 1) { decode(stored, into: $0) }
+    }
+    switch decoded {
+    case .decoded(let fields): return fields
+    case .unknownName: return nil
+    case .corrupt, nil: throw corruption("a malformed value", key: key)
+    }
+  }
+
+  /// Small enough for `withUnsafeTemporaryAllocation` to take from the stack.
+  private static let stackScratchBytes = 1024
+
+  private enum Decoded {
+    case decoded([UInt8])
+    case unknownName
+    case corrupt
+  }
+
+  /// Decodes into `scratch`; nil when it does not fit.
+  private func decode(_ stored: UnsafeRawBufferPointer, into scratch: UnsafeMutableRawBufferPointer) -> Decoded? {
+    names.arena.withUnsafeBytes { arena in
+      names.starts.withUnsafeBufferPointer { starts in
+        let output = scratch.baseAddress!
+        var count = 0
+        var offset = 0
+        while offset < stored.count {
+          guard let id = EncodedValue.readVarint(stored, &offset), id >= 1 else { return .corrupt }
+          guard id < UInt64(starts.count) else { return .unknownName }
+          let valueStart = offset
+          guard EncodedValue.skip(stored, &offset) else { return .corrupt }
+          let name = starts[Int(id) - 1]..<starts[Int(id)]
+          let valueLength = offset - valueStart
+          guard scratch.count - count >= name.count + 10 + valueLength else { return nil }
+          (output + count).copyMemory(from: arena.baseAddress! + name.lowerBound, byteCount: name.count)
+          count += name.count
+          var length = valueLength
+          while length >= 0x80 {
+            output.storeBytes(of: UInt8(truncatingIfNeeded: length) | 0x80, toByteOffset: count, as: UInt8.self)
+            count += 1
+            length >>= 7
+          }
+          output.storeBytes(of: UInt8(length), toByteOffset: count, as: UInt8.self)
+          count += 1
+          (output + count).copyMemory(from: stored.baseAddress! + valueStart, byteCount: valueLength)
+          count += valueLength
+        }
+        return .decoded([UInt8](UnsafeRawBufferPointer(start: output, count: count)))
+      }
+    }
+  }
+}

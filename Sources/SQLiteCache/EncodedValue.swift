@@ -1,0 +1,85 @@
+import NormalizedCache
+
+/// Bounds-checked reading of ``RecordCodec``'s value encoding, for bytes that come from a database
+/// file and so cannot be trusted the way the store's own buffers are.
+///
+/// The tags mirror the encoding ``RecordCodec`` documents (its constants are internal to
+/// `NormalizedCache`):
+/// ```
+/// value := 0x00 null | 0x01 false | 0x02 true | 0x03 zigzag-varint Int | 0x04 Double (8 bytes, little endian)
+///        | 0x05 varint(length) UTF-8 String | 0x06 varint(length) UTF-8 reference key
+///        | 0x07 varint(count) value*
+/// ```
+enum EncodedValue {
+  static let nullTag: UInt8 = 0
+  static let falseTag: UInt8 = 1
+  static let trueTag: UInt8 = 2
+  static let intTag: UInt8 = 3
+  static let doubleTag: UInt8 = 4
+  static let stringTag: UInt8 = 5
+  static let referenceTag: UInt8 = 6
+  static let listTag: UInt8 = 7
+
+  /// Reads a varint at `offset` and moves past it; nil when it runs past the end or past 64 bits.
+  @inline(__always)
+  static func readVarint(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64? {
+    var result: UInt64 = 0
+    var shift: UInt64 = 0
+    while offset < bytes.count, shift < 64 {
+      let byte = bytes[offset]
+      offset += 1
+      result |= UInt64(byte & 0x7F) << shift
+      if byte < 0x80 { return result }
+      shift += 7
+    }
+    return nil
+  }
+
+  /// The number of bytes of a varint.
+  @inline(__always)
+  static func varintSize(_ value: UInt64) -> Int {
+    (64 - value.leadingZeroBitCount + 6) / 7 + (value == 0 ? 1 : 0)
+  }
+
+  /// Reads a length at `offset` that must fit in the rest of the buffer.
+  @inline(__always)
+  static func readLength(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> Int? {
+    guard let length = readVarint(bytes, &offset), length <= UInt64(bytes.count - offset) else { return nil }
+    return Int(length)
+  }
+
+  /// Moves `offset` past the value that starts there.
+  ///
+  /// No recursion: a list of n elements turns the one value still to skip into n, so a count of
+  /// values still to skip is all the state a nesting needs.
+  /// - Returns: false when the bytes are not a well-formed value.
+  @inline(__always)
+  static func skip(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> Bool {
+    var pending: UInt64 = 1
+    while pending > 0 {
+      pending -= 1
+      guard offset < bytes.count else { return false }
+      let tag = bytes[offset]
+      offset += 1
+      switch tag {
+      case nullTag, falseTag, trueTag:
+        continue
+      case intTag:
+        guard readVarint(bytes, &offset) != nil else { return false }
+      case doubleTag:
+        guard bytes.count - offset >= 8 else { return false }
+        offset += 8
+      case stringTag, referenceTag:
+        guard let length = readLength(bytes, &offset) else { return false }
+        offset += length
+      case listTag:
+        // Every element takes at least one byte.
+        guard let count = readVarint(bytes, &offset), count <= UInt64(bytes.count - offset) else { return false }
+        pending += count
+      default:
+        return false
+      }
+    }
+    return true
+  }
+}

@@ -1,0 +1,76 @@
+import CSQLite
+import NormalizedCache
+
+/// What one layout decides: its tables, and how a record's fields, in ``RecordCodec``'s encoding,
+/// become the bytes of its data column and back. ``RecordStore`` runs the SQL common to both.
+protocol RecordFormat {
+  /// The layout this format implements.
+  var layout: SQLiteNormalizedCache.Layout { get }
+  /// The statements that create the tables of an empty database.
+  var schema: String { get }
+  /// The column of `records` that holds a record's fields.
+  var dataColumn: String { get }
+  /// Whether the data column holds TEXT (else a BLOB).
+  var storesText: Bool { get }
+
+  /// Reads what the format keeps in memory (the compact layout's field names) from an open database.
+  mutating func load(from connection: Connection) throws(SQLiteError)
+
+  /// Encodes `fields` in the stored form and lends those bytes to `body`, valid only inside it.
+  /// May write to the database, inside the caller's transaction (new field names).
+  mutating func encode(
+    _ fields: UnsafeRawBufferPointer, connection: Connection,
+    _ body: (UnsafeRawBufferPointer) throws(SQLiteError) -> Void
+  ) throws(SQLiteError)
+
+  /// The fields, in ``RecordCodec``'s encoding, of a record's stored form; nil when the stored
+  /// form names something the format's memory does not know yet (another connection may have
+  /// added it): the caller then calls ``refresh(from:)`` and tries again.
+  /// - Throws: ``SQLiteError`` `SQLITE_CORRUPT` when the stored bytes do not decode.
+  func decode(_ stored: UnsafeRawBufferPointer, key: CacheKey) throws(SQLiteError) -> [UInt8]?
+
+  /// Reads what other connections added to the database since ``load(from:)``.
+  mutating func refresh(from connection: Connection) throws(SQLiteError)
+
+  /// A writing transaction begins: what ``encode(_:connection:_:)`` adds from now on is provisional.
+  mutating func willBeginTransaction()
+  /// The transaction rolled back: forget what it added.
+  mutating func didRollBack()
+}
+
+extension RecordFormat {
+  /// The error for stored bytes that do not decode.
+  func corruption(_ what: String, key: CacheKey) -> SQLiteError {
+    SQLiteError(resultCode: SQLITE_CORRUPT, message: "\(what) in the record of key \"\(key)\" (\(layout) layout)")
+  }
+}
+
+extension SQLiteNormalizedCache.Layout {
+  /// A format for this layout, not yet loaded.
+  func makeFormat() -> any RecordFormat {
+    switch self {
+    case .compact: CompactRecordFormat()
+    case .apollo: ApolloRecordFormat()
+    }
+  }
+
+  /// The layout of an existing database, nil when it has no `records` table yet.
+  /// - Throws: ``SQLiteError`` when it has a `records` table of neither layout.
+  static func existing(in connection: Connection) throws(SQLiteError) -> Self? {
+    let sql = "SELECT name FROM pragma_table_info('records') ORDER BY cid"
+    let statement = try connection.cachedStatement(sql)
+    defer { statement.reset() }
+    var columns: [String] = []
+    while try statement.step() { columns.append(try statement.text(at: 0)) }
+    switch columns {
+    case []: return nil
+    case ["_id", "key", "record"]: return .apollo
+    case ["key", "data"]: return .compact
+    default:
+      throw SQLiteError(
+        resultCode: SQLITE_ERROR,
+        message: "\(connection.path) has a table records(\(columns.joined(separator: ", "))), "
+          + "which is neither the compact layout records(key, data) nor the apollo layout records(_id, key, record)")
+    }
+  }
+}

@@ -1,0 +1,291 @@
+import NormalizedCache
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension RecordJSON {
+  /// Why a stored JSON text is not a record, and where.
+  struct ParseError: Error {
+    let message: String
+    let offset: Int
+  }
+
+  /// The ``RecordCodec`` encoding of the fields in a record's JSON text.
+  ///
+  /// Numbers follow `JSONParser`: an integer that fits in 64 bits is an Int, anything with a
+  /// fraction or an exponent (or too large) a Double. An object is a reference when its only
+  /// member is `"$reference"` with a string; any other object is an error, since a record value
+  /// cannot hold one.
+  /// - Throws: ``ParseError`` at the first byte that does not fit.
+  static func fields(fromJSON json: UnsafeRawBufferPointer) throws(ParseError) -> [UInt8] {
+    var parser = Parser(bytes: json)
+    var fields: [UInt8] = []
+    fields.reserveCapacity(json.count)
+    try parser.parseFields(into: &fields)
+    return fields
+  }
+
+  fileprivate struct Parser {
+    let bytes: UnsafeRawBufferPointer
+    var position = 0
+    static let maximumDepth = 1_000
+
+    init(bytes: UnsafeRawBufferPointer) {
+      self.bytes = bytes
+    }
+
+    func error(_ message: String) -> ParseError {
+      ParseError(message: message, offset: position)
+    }
+
+    @inline(__always)
+    mutating func skipWhitespace() {
+      while position < bytes.count {
+        let byte = bytes[position]
+        guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+        position += 1
+      }
+    }
+
+    mutating func expect(_ byte: UInt8) throws(ParseError) {
+      skipWhitespace()
+      guard position < bytes.count, bytes[position] == byte else {
+        throw error("expected '\(Character(Unicode.Scalar(byte)))'")
+      }
+      position += 1
+    }
+
+    /// Whether the next byte, after whitespace, is `byte`; consumes it if so.
+    mutating func consume(_ byte: UInt8) -> Bool {
+      skipWhitespace()
+      guard position < bytes.count, bytes[position] == byte else { return false }
+      position += 1
+      return true
+    }
+
+    mutating func parseFields(into fields: inout [UInt8]) throws(ParseError) {
+      try expect(UInt8(ascii: "{"))
+      if !consume(UInt8(ascii: "}")) {
+        repeat {
+          skipWhitespace()
+          var name: [UInt8] = []
+          try parseString(into: &name)
+          try expect(UInt8(ascii: ":"))
+          RecordCodec.appendVarint(UInt64(name.count), to: &fields)
+          fields.append(contentsOf: name)
+          // One length byte for the usual short value; widened when the value needs more.
+          let lengthOffset = fields.count
+          fields.append(0)
+          try parseValue(into: &fields, depth: 0)
+          let length = fields.count - lengthOffset - 1
+          if length < 0x80 {
+            fields[lengthOffset] = UInt8(length)
+          } else {
+            var prefix: [UInt8] = []
+            RecordCodec.appendVarint(UInt64(length), to: &prefix)
+            fields.replaceSubrange(lengthOffset..<lengthOffset + 1, with: prefix)
+          }
+        } while consume(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "}"))
+      }
+      skipWhitespace()
+      guard position == bytes.count else { throw error("unexpected text after the record") }
+    }
+
+    mutating func parseValue(into out: inout [UInt8], depth: Int) throws(ParseError) {
+      skipWhitespace()
+      guard position < bytes.count else { throw error("expected a value, found the end") }
+      switch bytes[position] {
+      case UInt8(ascii: "n"):
+        try literal("null")
+        out.append(EncodedValue.nullTag)
+      case UInt8(ascii: "t"):
+        try literal("true")
+        out.append(EncodedValue.trueTag)
+      case UInt8(ascii: "f"):
+        try literal("false")
+        out.append(EncodedValue.falseTag)
+      case UInt8(ascii: "\""):
+        out.append(EncodedValue.stringTag)
+        try parseLengthPrefixedString(into: &out)
+      case UInt8(ascii: "["):
+        guard depth < Self.maximumDepth else { throw error("lists nested too deep") }
+        position += 1
+        var elements: [UInt8] = []
+        var count: UInt64 = 0
+        if !consume(UInt8(ascii: "]")) {
+          repeat {
+            try parseValue(into: &elements, depth: depth + 1)
+            count += 1
+          } while consume(UInt8(ascii: ","))
+          try expect(UInt8(ascii: "]"))
+        }
+        out.append(EncodedValue.listTag)
+        RecordCodec.appendVarint(count, to: &out)
+        out.append(contentsOf: elements)
+      case UInt8(ascii: "{"):
+        let start = position
+        position += 1
+        skipWhitespace()
+        var member: [UInt8] = []
+        try parseString(into: &member)
+        guard member.elementsEqual("$reference".utf8) else {
+          throw ParseError(message: "an object that is not a reference", offset: start)
+        }
+        try expect(UInt8(ascii: ":"))
+        skipWhitespace()
+        out.append(EncodedValue.referenceTag)
+        try parseLengthPrefixedString(into: &out)
+        guard consume(UInt8(ascii: "}")) else { throw error("a reference with more than one member") }
+      case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        try parseNumber(into: &out)
+      default:
+        throw error("expected a value")
+      }
+    }
+
+    mutating func literal(_ text: StaticString) throws(ParseError) {
+      let count = text.utf8CodeUnitCount
+      guard bytes.count - position >= count,
+        memcmp(bytes.baseAddress! + position, text.utf8Start, count) == 0
+      else { throw error("expected \(text)") }
+      position += count
+    }
+
+    /// A string as `varint(length) UTF-8`.
+    mutating func parseLengthPrefixedString(into out: inout [UInt8]) throws(ParseError) {
+      var string: [UInt8] = []
+      try parseString(into: &string)
+      RecordCodec.appendVarint(UInt64(string.count), to: &out)
+      out.append(contentsOf: string)
+    }
+
+    /// The UTF-8 bytes of a string literal, escapes resolved.
+    mutating func parseString(into out: inout [UInt8]) throws(ParseError) {
+      guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a string") }
+      position += 1
+      while true {
+        guard position < bytes.count else { throw error("unterminated string") }
+        let byte = bytes[position]
+        position += 1
+        switch byte {
+        case UInt8(ascii: "\""):
+          return
+        case UInt8(ascii: "\\"):
+          guard position < bytes.count else { throw error("unterminated string") }
+          let escaped = bytes[position]
+          position += 1
+          switch escaped {
+          case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escaped)
+          case UInt8(ascii: "b"): out.append(0x08)
+          case UInt8(ascii: "f"): out.append(0x0C)
+          case UInt8(ascii: "n"): out.append(0x0A)
+          case UInt8(ascii: "r"): out.append(0x0D)
+          case UInt8(ascii: "t"): out.append(0x09)
+          case UInt8(ascii: "u"): appendScalar(try parseEscapedScalar(), to: &out)
+          default: throw error("invalid escape")
+          }
+        case 0..<0x20:
+          throw error("a control character in a string")
+        default:
+          out.append(byte)
+        }
+      }
+    }
+
+    /// The scalar of `\uXXXX` (the `\u` consumed), joining a surrogate pair; a lone surrogate
+    /// becomes U+FFFD, as `String(decoding:)` would make of it.
+    mutating func parseEscapedScalar() throws(ParseError) -> Unicode.Scalar {
+      let high = try hex4()
+      if (0xD800..<0xDC00).contains(high), bytes.count - position >= 6,
+        bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
+      {
+        let saved = position
+        position += 2
+        let low = try hex4()
+        if (0xDC00..<0xE000).contains(low) {
+          return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
+        }
+        position = saved
+      }
+      return Unicode.Scalar(high) ?? "\u{FFFD}"
+    }
+
+    mutating func hex4() throws(ParseError) -> UInt32 {
+      guard bytes.count - position >= 4 else { throw error("expected four hex digits") }
+      var value: UInt32 = 0
+      for _ in 0..<4 {
+        let byte = bytes[position]
+        let digit: UInt8
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+        default: throw error("expected a hex digit")
+        }
+        value = value << 4 | UInt32(digit)
+        position += 1
+      }
+      return value
+    }
+
+    func appendScalar(_ scalar: Unicode.Scalar, to out: inout [UInt8]) {
+      UTF8.encode(scalar) { out.append($0) }
+    }
+
+    mutating func parseNumber(into out: inout [UInt8]) throws(ParseError) {
+      let start = position
+      let negative = bytes[position] == UInt8(ascii: "-")
+      if negative { position += 1 }
+      func isDigit(_ index: Int) -> Bool {
+        index < bytes.count && bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9")
+      }
+      guard isDigit(position) else { throw error("expected a digit") }
+      var magnitude: UInt64 = 0
+      var overflow = false
+      if bytes[position] == UInt8(ascii: "0") {
+        position += 1
+      } else {
+        while isDigit(position) {
+          let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+          let (sum, o2) = times10.addingReportingOverflow(UInt64(bytes[position] - UInt8(ascii: "0")))
+          overflow = overflow || o1 || o2
+          magnitude = sum
+          position += 1
+        }
+      }
+      var isInteger = true
+      if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+        isInteger = false
+        position += 1
+        guard isDigit(position) else { throw error("expected a digit after '.'") }
+        while isDigit(position) { position += 1 }
+      }
+      if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
+        isInteger = false
+        position += 1
+        if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+          position += 1
+        }
+        guard isDigit(position) else { throw error("expected a digit in the exponent") }
+        while isDigit(position) { position += 1 }
+      }
+      let limit: UInt64 = negative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)
+      if isInteger, !overflow, magnitude <= limit {
+        let int = negative ? Int64(bitPattern: 0 &- magnitude) : Int64(magnitude)
+        out.append(EncodedValue.intTag)
+        RecordCodec.appendVarint(UInt64(bitPattern: (int << 1) ^ (int >> 63)), to: &out)
+        return
+      }
+      // strtod wants a terminated string: copy the number's few bytes.
+      var text = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<position]))
+      text.append(0)
+      let double = text.withUnsafeBufferPointer { strtod(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), nil) }
+      out.append(EncodedValue.doubleTag)
+      withUnsafeBytes(of: double.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+    }
+  }
+}

@@ -1,0 +1,118 @@
+import NormalizedCache
+
+extension RecordStore {
+  /// The most keys one statement looks up (SPEC §3).
+  static let chunkSize = 500
+
+  /// Loads records, in ``RecordCodec``'s encoding, at most ``chunkSize`` keys per statement;
+  /// keys the store does not have are skipped.
+  ///
+  /// A chunk of keys goes to SQLite as one JSON array, joined to `records` through
+  /// [`json_each`](https://www.sqlite.org/json1.html#jeach):
+  /// ```sql
+  /// SELECT records.key, records.data FROM json_each(?) AS wanted CROSS JOIN records ON records.key = wanted.value
+  /// ```
+  /// `CROSS JOIN` makes SQLite walk the array and look each key up in the primary key. The usual
+  /// `key IN (?, ?, ...)` costs more: SQLite first copies the list into a temporary B-tree, and it
+  /// needs one prepared statement per list length. Measured on 100-key loads of the compact
+  /// layout, the join runs some 2,500 fewer instructions per record (9,300 against 11,800). One
+  /// statement serves every chunk size. A single key, and a key holding U+0000 (which `json_each`
+  /// would cut short), use `WHERE key = ?` instead.
+  ///
+  /// Several chunks read in one transaction, so they see one state of the file.
+  /// - Parameter found: called once for each record found (more than once for a key the caller repeats).
+  /// - Complexity: O(k log n) for k keys in a store of n records.
+  mutating func load(
+    _ keys: some Collection<CacheKey>, _ found: (CacheKey, [UInt8]) throws(SQLiteError) -> Void
+  ) throws(SQLiteError) {
+    guard !keys.isEmpty else { return }
+    if keys.count <= Self.chunkSize || connection.isInTransaction {
+      try loadChunks(keys, found)
+    } else {
+      try connection.inTransaction(.deferred) { () throws(SQLiteError) in try loadChunks(keys, found) }
+    }
+  }
+
+  private mutating func loadChunks(
+    _ keys: some Collection<CacheKey>, _ found: (CacheKey, [UInt8]) throws(SQLiteError) -> Void
+  ) throws(SQLiteError) {
+    var start = keys.startIndex
+    while start != keys.endIndex {
+      let end = keys.index(start, offsetBy: Self.chunkSize, limitedBy: keys.endIndex) ?? keys.endIndex
+      let chunk = keys[start..<end]
+      if chunk.count == 1 {
+        try loadOne(chunk.first!, found)
+      } else {
+        try loadMany(chunk, found)
+      }
+      start = end
+    }
+  }
+
+  /// `WHERE key = ?`: one key.
+  private mutating func loadOne(_ key: CacheKey, _ found: (CacheKey, [UInt8]) throws(SQLiteError) -> Void) throws(SQLiteError) {
+    let statement = try connection.cachedStatement("SELECT key, \(format.dataColumn) FROM records WHERE key = ?")
+    defer { statement.reset() }
+    try statement.bind(key, at: 1)
+    try readRows(of: statement, found)
+  }
+
+  /// `json_each`: many keys in one statement.
+  private mutating func loadMany(
+    _ keys: some Collection<CacheKey>, _ found: (CacheKey, [UInt8]) throws(SQLiteError) -> Void
+  ) throws(SQLiteError) {
+    var json: [UInt8] = [UInt8(ascii: "[")]
+    json.reserveCapacity(keys.reduce(2) { $0 + $1.utf8.count + 3 })
+    var keysWithNul: [CacheKey] = []
+    for key in keys {
+      if json.count > 1 { json.append(UInt8(ascii: ",")) }
+      if !RecordJSON.appendKey(key, to: &json) {
+        if json.count > 1 { json.removeLast() }
+        keysWithNul.append(key)
+      }
+    }
+    json.append(UInt8(ascii: "]"))
+
+    if json.count > 2 {
+      let statement = try connection.cachedStatement(
+        "SELECT records.key, records.\(format.dataColumn) FROM json_each(?) AS wanted "
+          + "CROSS JOIN records ON records.key = wanted.value")
+      defer {
+        statement.reset()
+        statement.clearBindings()
+      }
+      // Bound without a copy: the array outlives the statement's use of it (reset and cleared above).
+      try json.withUnsafeBytes { json in
+        Result { () throws(SQLiteError) in
+          try statement.bindTextNoCopy(json, at: 1)
+          try readRows(of: statement, found)
+        }
+      }.get()
+    }
+    for key in keysWithNul { try loadOne(key, found) }
+  }
+
+  /// Steps through rows of `key, data`, decoding each record. A record that names a field this
+  /// connection has not seen yet makes the format read what other connections added, once.
+  private mutating func readRows(
+    of statement: Statement, _ found: (CacheKey, [UInt8]) throws(SQLiteError) -> Void
+  ) throws(SQLiteError) {
+    let storesText = format.storesText
+    while try statement.step() {
+      let key = try statement.text(at: 0)
+      var fields = try statement.withBytes(at: 1, asText: storesText) { bytes throws(SQLiteError) in
+        try format.decode(bytes, key: key)
+      }
+      if fields == nil {
+        try format.refresh(from: connection)
+        fields = try statement.withBytes(at: 1, asText: storesText) { bytes throws(SQLiteError) in
+          try format.decode(bytes, key: key)
+        }
+      }
+      guard let fields else {
+        throw format.corruption("an unknown field number", key: key)
+      }
+      try found(key, fields)
+    }
+  }
+}

@@ -1,0 +1,61 @@
+extension SQLiteNormalizedCache {
+  /// How records are laid out in the database (SPEC §3).
+  public enum Layout: String, Sendable, Hashable, CaseIterable {
+    /// The project's own layout, tuned for speed and size: see ``SQLiteNormalizedCache``.
+    case compact
+    /// Apollo iOS's table, `records(_id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT UNIQUE,
+    /// record TEXT)`, with each record as JSON text, so results compare with Apollo's store.
+    case apollo
+  }
+
+  /// SQLite's [journal modes](https://www.sqlite.org/pragma.html#pragma_journal_mode).
+  ///
+  /// A `:memory:` database keeps its journal in memory whatever is asked (`memory` or `off`).
+  public enum JournalMode: String, Sendable, Hashable, CaseIterable {
+    case delete, truncate, persist, memory, wal, off
+  }
+
+  /// SQLite's [synchronous levels](https://www.sqlite.org/pragma.html#pragma_synchronous):
+  /// how often it waits for the disk.
+  public enum Synchronous: String, Sendable, Hashable, CaseIterable {
+    case off, normal, full, extra
+  }
+
+  /// How a store opens its database.
+  ///
+  /// ```swift
+  /// var options = SQLiteNormalizedCache.Options()       // compact, WAL, synchronous NORMAL
+  /// options.layout = .apollo
+  /// options.journalMode = .delete
+  /// let cache = try SQLiteNormalizedCache(path: "cache.sqlite", options: options)
+  /// ```
+  public struct Options: Sendable, Hashable {
+    /// The table layout; `.compact` by default. Reopening a file needs the layout it was created with.
+    public var layout: Layout
+    /// `.wal` by default: readers do not block the writer, and a commit writes each page once.
+    public var journalMode: JournalMode
+    /// `.normal` by default, which WAL makes durable across application crashes (a power cut
+    /// may lose the last commits, never corrupt the file).
+    public var synchronous: Synchronous
+    /// How much of the file SQLite reads through `mmap` instead of `read` into its page cache
+    /// ([mmap_size](https://www.sqlite.org/pragma.html#pragma_mmap_size)); 0 turns it off.
+    public var memoryMapBytes: Int
+    /// The size of SQLite's page cache for this connection, in KiB
+    /// ([cache_size](https://www.sqlite.org/pragma.html#pragma_cache_size)).
+    public var pageCacheKibibytes: Int
+    /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
+    public var busyTimeoutMilliseconds: Int32
+
+    public init(
+      layout: Layout = .compact, journalMode: JournalMode = .wal, synchronous: Synchronous = .normal,
+      memoryMapBytes: Int = 268_435_456, pageCacheKibibytes: Int = 2_000, busyTimeoutMilliseconds: Int32 = 5_000
+    ) {
+      self.memoryMapBytes = memoryMapBytes
+      self.pageCacheKibibytes = pageCacheKibibytes
+      self.layout = layout
+      self.journalMode = journalMode
+      self.synchronous = synchronous
+      self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+    }
+  }
+}

@@ -1,0 +1,108 @@
+import NormalizedCache
+import Synchronization
+
+/// Records in an SQLite database, through libsqlite3's C API: Apollo iOS's
+/// `SQLiteNormalizedCache`, with a faster and smaller layout besides Apollo's (SPEC §3).
+///
+/// ```swift
+/// let cache = try SQLiteNormalizedCache(path: "cache.sqlite")        // compact, WAL, synchronous NORMAL
+/// let changed = try cache.merge(records: normalized.records)
+/// let records = try cache.loadRecords(forKeys: ["QUERY_ROOT", "Book:bk123"])
+/// ```
+/// - A `merge` is one transaction: existing records are loaded, merged field by field exactly as
+///   ``InMemoryNormalizedCache`` merges, and only new or changed records are written. If anything
+///   fails, the transaction rolls back and the store is as it was.
+/// - Loads look up at most 500 keys per statement (one JSON array of keys, joined to the table
+///   through `json_each`); statements are prepared once and reused.
+/// - Two layouts (``Layout``): `compact`, the default, one `WITHOUT ROWID` table of binary records
+///   whose field names are numbers (see `CompactRecordFormat`), and `apollo`, Apollo iOS's own
+///   table of JSON text. A file keeps the layout it was created with; opening it with the other
+///   layout throws.
+///
+/// One lock serializes every call, as Apollo's store does with its queue: the connection is
+/// opened `SQLITE_OPEN_NOMUTEX`, since a second lock inside SQLite would guard nothing more.
+/// Several caches (or processes) may open one file: SQLite's file locks order their
+/// transactions, and a writer waits up to ``Options/busyTimeoutMilliseconds`` for another.
+public final class SQLiteNormalizedCache: NormalizedCache {
+  /// The database file, or `:memory:`.
+  public let path: String
+  public let options: Options
+  private let store: Mutex<RecordStore>
+
+  /// Opens the cache at `path`, creating the file and its tables if absent.
+  ///
+  /// - Parameters:
+  ///   - path: a file path, or `:memory:` for a database that lives as long as the cache.
+  ///   - options: layout, journal mode, synchronous level, memory map and page cache sizes.
+  /// - Throws: ``SQLiteError`` when SQLite cannot open the file or set it up, when the file holds
+  ///   the other layout, or a `records` table of neither layout.
+  public init(path: String, options: Options = Options()) throws(SQLiteError) {
+    self.path = path
+    self.options = options
+    store = Mutex(try RecordStore(path: path, options: options))
+  }
+
+  /// The records of these keys that the store has; missing keys are absent from the result.
+  ///
+  /// More than 500 keys are read in one transaction, so they see one state of the file.
+  /// - Throws: ``SQLiteError``, also `SQLITE_CORRUPT` for a stored record that does not decode.
+  /// - Complexity: O(k log n) for k keys in n records, one statement per 500 keys.
+  public func loadRecords(forKeys keys: [CacheKey]) throws(SQLiteError) -> [CacheKey: Record] {
+    try store.withLock { store throws(SQLiteError) in
+      var records: [CacheKey: Record] = [:]
+      records.reserveCapacity(keys.count)
+      try store.load(keys) { key, fields throws(SQLiteError) in
+        records[key] = Record(key: key, encodedFields: fields)
+      }
+      return records
+    }
+  }
+
+  /// Merges records field by field (SPEC §2) in one transaction.
+  ///
+  /// - Returns: the changed keys `recordKey.fieldKey`, exactly as ``InMemoryNormalizedCache`` reports them.
+  /// - Throws: ``SQLiteError``; the transaction is then rolled back and the store is unchanged.
+  /// - Complexity: one lookup per record, one write per new or changed record.
+  @discardableResult
+  public func merge(records: RecordSet) throws(SQLiteError) -> ChangedKeys {
+    try store.withLock { store throws(SQLiteError) in try store.merge(records) }
+  }
+
+  /// Removes one record; a key the store does not have is not an error.
+  public func removeRecord(for key: CacheKey) throws(SQLiteError) {
+    try store.withLock { store throws(SQLiteError) in try store.removeRecord(for: key) }
+  }
+
+  /// Removes every record whose key contains `pattern`, ignoring ASCII case, as ``KeyPattern``
+  /// matches: `%` and `_` are ordinary characters (SQL `LIKE` with them escaped).
+  /// - Complexity: O(n), a scan of every key.
+  public func removeRecords(matching pattern: String) throws(SQLiteError) {
+    try store.withLock { store throws(SQLiteError) in try store.removeRecords(matching: pattern) }
+  }
+
+  /// Removes every record. The file keeps its pages for reuse (no `VACUUM`), and the compact
+  /// layout keeps its field numbers.
+  public func clear() throws(SQLiteError) {
+    try store.withLock { store throws(SQLiteError) in try store.clear() }
+  }
+
+  /// Record count and payload (keys plus stored record bytes), `page_count × page_size`, the
+  /// size of the `-wal` file (0 if none), and `sqlite3_memory_used()`.
+  /// - Complexity: O(n): counting reads every record.
+  public func statistics() throws(SQLiteError) -> StoreStatistics {
+    try store.withLock { store throws(SQLiteError) in try store.statistics() }
+  }
+
+  /// Copies the write-ahead log into the database file and truncates it, so that the file alone
+  /// holds everything ([checkpoint](https://www.sqlite.org/wal.html#checkpointing)). Does nothing
+  /// in other journal modes.
+  /// - Throws: ``SQLiteError`` when SQLite fails or another connection keeps the checkpoint from finishing.
+  public func checkpoint() throws(SQLiteError) {
+    try store.withLock { store throws(SQLiteError) in try store.checkpoint() }
+  }
+
+  /// Runs `body` with the connection, under the lock: for tests.
+  func withConnection<Result: Sendable>(_ body: (Connection) throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
+    try store.withLock { store throws(SQLiteError) in try body(store.connection) }
+  }
+}

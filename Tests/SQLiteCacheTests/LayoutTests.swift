@@ -1,0 +1,170 @@
+import NormalizedCache
+import Testing
+
+@testable import SQLiteCache
+
+/// The two table layouts: what they store, and that a file keeps the one it was created with.
+@Suite("Layouts")
+struct LayoutTests {
+  static let book = Record(
+    key: "Book:1",
+    [
+      "title": "Dune \"1\"\n", "year": 1965, "rating": 4.5, "inPrint": true, "series": nil,
+      "author": .reference("Author:2"), "tags": ["sf", "classic"], "editions": [[1, 2], []],
+      "related(first:3)": [.reference("Book:2")],
+    ])
+
+  static let bookJSON =
+    #"{"title":"Dune \"1\"\n","year":1965,"rating":4.5,"inPrint":true,"series":null,"author":{"$reference":"Author:2"},"#
+    + #""tags":["sf","classic"],"editions":[[1,2],[]],"related(first:3)":[{"$reference":"Book:2"}]}"#
+
+  @Test("the apollo layout stores a record as Apollo's JSON text, fields in order")
+  func apolloJSON() throws {
+    let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: .apollo))
+    try cache.merge(records: RecordSet(records: [Self.book]))
+    let stored = try cache.withConnection { connection throws(SQLiteError) in
+      try connection.text("SELECT record FROM records WHERE key = 'Book:1'")
+    }
+    #expect(stored == Self.bookJSON)
+    #expect(RecordJSON.string(of: Self.book) == Self.bookJSON)
+  }
+
+  @Test("the apollo layout's table is Apollo iOS's, and reads records Apollo wrote")
+  func apolloTable() throws {
+    let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: .apollo))
+    let schema = try cache.withConnection { connection throws(SQLiteError) in
+      try connection.text("SELECT sql FROM sqlite_schema WHERE name = 'records'")
+    }
+    #expect(schema == "CREATE TABLE records(_id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT UNIQUE, record TEXT)")
+    // As Apple's JSONSerialization writes it: spaces, escaped slashes, any member order.
+    try cache.withConnection { connection throws(SQLiteError) in
+      try connection.execute(
+        #"INSERT INTO records(key, record) VALUES ('QUERY_ROOT', '{ "hero" : {"$reference" : "Character:1"}, "url": "http:\/\/x", "n": 1e3, "u": "\u00e9\ud83e\udd84" }')"#
+      )
+    }
+    let record = try #require(try cache.loadRecords(forKeys: ["QUERY_ROOT"])["QUERY_ROOT"])
+    #expect(record == Record(key: "QUERY_ROOT", ["hero": .reference("Character:1"), "url": "http://x", "n": 1000.0, "u": "é🦄"]))
+  }
+
+  @Test("the compact layout stores field names once, in the fields table")
+  func compactTables() throws {
+    let cache = try SQLiteNormalizedCache(path: ":memory:")
+    try cache.merge(records: RecordSet(records: [Self.book, Record(key: "Book:2", ["title": "Emma", "pages": 474])]))
+    let names = try cache.withConnection { connection throws(SQLiteError) in
+      let statement = try connection.cachedStatement("SELECT id, name FROM fields ORDER BY id")
+      var names: [String] = []
+      while try statement.step() { names.append("\(statement.int64(at: 0)):\(try statement.text(at: 1))") }
+      statement.reset()
+      return names
+    }
+    #expect(
+      names == [
+        "1:title", "2:year", "3:rating", "4:inPrint", "5:series", "6:author", "7:tags", "8:editions", "9:related(first:3)",
+        "10:pages",
+      ])
+    // Book:2 is `title` (1) then "Emma", `pages` (10) then 474: number, value, number, value.
+    let blob = try cache.withConnection { connection throws(SQLiteError) in
+      try connection.text("SELECT hex(data) FROM records WHERE key = 'Book:2'")
+    }
+    #expect(blob == "01" + "05" + "04" + "456D6D61" + "0A" + "03" + "B407")
+  }
+
+  @Test("reopening a file with the other layout fails with a clear error", arguments: SQLiteNormalizedCache.Layout.allCases)
+  func wrongLayout(_ layout: SQLiteNormalizedCache.Layout) throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("cache.sqlite")
+    let other: SQLiteNormalizedCache.Layout = layout == .compact ? .apollo : .compact
+    _ = try SQLiteNormalizedCache(path: path, options: .init(layout: layout))
+    let error = try #require(throws: SQLiteError.self) {
+      try SQLiteNormalizedCache(path: path, options: .init(layout: other))
+    }
+    #expect(error.description == "SQLite error 1: \(path) holds a cache of the \(layout) layout, which cannot be opened as the \(other) layout")
+  }
+
+  @Test("a records table of neither layout is an error")
+  func foreignTable() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("foreign.sqlite")
+    try Connection(path: path).execute("CREATE TABLE records(id INTEGER PRIMARY KEY, payload BLOB)")
+    let error = try #require(throws: SQLiteError.self) { try SQLiteNormalizedCache(path: path) }
+    #expect(
+      error.description
+        == "SQLite error 1: \(path) has a table records(id, payload), which is neither the compact layout records(key, data) nor the apollo layout records(_id, key, record)"
+    )
+  }
+
+  @Test("a stored record that does not decode is reported, not trusted", arguments: [
+    (SQLiteNormalizedCache.Layout.compact, "INSERT INTO records(key, data) VALUES ('bad', x'7F00')",
+     #"SQLite error 11: an unknown field number in the record of key "bad" (compact layout)"#),
+    (.compact, "INSERT INTO records(key, data) VALUES ('bad', x'0105FF')",
+     #"SQLite error 11: a malformed value in the record of key "bad" (compact layout)"#),
+    (.compact, "INSERT INTO records(key, data) VALUES ('bad', x'0109')",
+     #"SQLite error 11: a malformed value in the record of key "bad" (compact layout)"#),
+    (.apollo, #"INSERT INTO records(key, record) VALUES ('bad', '{"a": {"b": 1}}')"#,
+     #"SQLite error 11: malformed JSON (an object that is not a reference at byte 6) in the record of key "bad" (apollo layout)"#),
+    (.apollo, #"INSERT INTO records(key, record) VALUES ('bad', '{"a": [1,}')"#,
+     #"SQLite error 11: malformed JSON (expected a value at byte 9) in the record of key "bad" (apollo layout)"#),
+  ])
+  func corruptRecord(_ layout: SQLiteNormalizedCache.Layout, _ insert: String, _ message: String) throws {
+    let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
+    try cache.merge(records: RecordSet(records: [Record(key: "good", ["a": 1])]))
+    try cache.withConnection { connection throws(SQLiteError) in try connection.execute(insert) }
+    let error = try #require(throws: SQLiteError.self) { try cache.loadRecords(forKeys: ["good", "bad"]) }
+    #expect(error.description == message)
+    #expect(try cache.loadRecords(forKeys: ["good"]).count == 1)
+  }
+
+  @Test("a load looks keys up in the primary key, one search per key", arguments: SQLiteNormalizedCache.Layout.allCases)
+  func queryPlan(_ layout: SQLiteNormalizedCache.Layout) throws {
+    let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
+    let column = layout == .compact ? "data" : "record"
+    let plan = try cache.withConnection { connection throws(SQLiteError) in
+      let statement = try Statement(
+        sql: "EXPLAIN QUERY PLAN SELECT records.key, records.\(column) FROM json_each(?) AS wanted "
+          + "CROSS JOIN records ON records.key = wanted.value",
+        connection: connection, persistent: false)
+      var details: [String] = []
+      while try statement.step() { details.append(try statement.text(at: 3)) }
+      return details
+    }
+    let search =
+      layout == .compact
+      ? "SEARCH records USING PRIMARY KEY (key=?)" : "SEARCH records USING INDEX sqlite_autoindex_records_1 (key=?)"
+    #expect(plan == ["SCAN wanted VIRTUAL TABLE INDEX 1:", search])
+  }
+
+  @Test("statistics count records, payload, pages, the WAL and SQLite's heap")
+  func statistics() throws {
+    let directory = try TemporaryDirectory()
+    let cache = try SQLiteNormalizedCache(path: directory.path("cache.sqlite"))
+    let empty = try cache.statistics()
+    #expect(empty.recordCount == 0)
+    #expect(empty.payloadBytes == 0)
+    try cache.merge(records: RecordSet(records: [Record(key: "Book:2", ["title": "Emma", "pages": 474])]))
+    let stats = try cache.statistics()
+    #expect(stats.recordCount == 1)
+    // Key (6 bytes) and blob (11 bytes, see `compactTables`).
+    #expect(stats.payloadBytes == 17)
+    #expect(stats.databaseBytes == 4 * 4_096)  // schema, records, fields, fields.name's index
+    #expect((stats.walBytes ?? 0) > 0)
+    #expect((stats.sqliteHeapBytes ?? 0) > 0)
+    try cache.checkpoint()
+    #expect(try cache.statistics().walBytes == 0)
+    let memory = try SQLiteNormalizedCache(path: ":memory:")
+    #expect(try memory.statistics().walBytes == 0)
+  }
+
+  @Test("journal mode and synchronous level are what the options ask", arguments: SQLiteNormalizedCache.JournalMode.allCases)
+  func pragmas(_ mode: SQLiteNormalizedCache.JournalMode) throws {
+    let directory = try TemporaryDirectory()
+    let cache = try SQLiteNormalizedCache(
+      path: directory.path("cache.sqlite"), options: .init(journalMode: mode, synchronous: .full))
+    let (journal, synchronous) = try cache.withConnection { connection throws(SQLiteError) in
+      (try connection.text("PRAGMA journal_mode"), try connection.integer("PRAGMA synchronous"))
+    }
+    #expect(journal == mode.rawValue)
+    #expect(synchronous == 2)
+    try cache.merge(records: RecordSet(records: [Record(key: "Item:1", ["a": 1])]))
+    #expect(try cache.loadRecords(forKeys: ["Item:1"]).count == 1)
+  }
+}

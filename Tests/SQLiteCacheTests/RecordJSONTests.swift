@@ -1,0 +1,59 @@
+import NormalizedCache
+import Testing
+
+@testable import SQLiteCache
+
+/// The JSON text of the apollo layout, both ways.
+@Suite("Record JSON")
+struct RecordJSONTests {
+  static func parse(_ json: String) throws -> Record {
+    let fields = try Array(json.utf8).withUnsafeBytes { try RecordJSON.fields(fromJSON: $0) }
+    return Record(key: "R", encodedFields: fields)
+  }
+
+  @Test("every value survives JSON and back, fields in order")
+  func roundTrip() throws {
+    let zoo = ConformanceTests.valueZoo
+    let parsed = try Self.parse(RecordJSON.string(of: zoo))
+    #expect(Record(key: zoo.key, encodedFields: parsed.encodedFields) == zoo)
+    #expect(parsed.fieldKeys == zoo.fieldKeys)
+  }
+
+  @Test("numbers read as JSONParser reads them", arguments: [
+    ("0", RecordValue.int(0)), ("-0", .int(0)), ("-0.0", .double(-0.0)), ("1.0", .double(1)), ("1e2", .double(100)),
+    ("9223372036854775807", .int(Int.max)), ("-9223372036854775808", .int(Int.min)),
+    ("9223372036854775808", .double(9_223_372_036_854_775_808)), ("1.99", .double(1.99)), ("5e-324", .double(.leastNonzeroMagnitude)),
+  ])
+  func numbers(_ text: String, _ value: RecordValue) throws {
+    #expect(try Self.parse(#"{"n":\#(text)}"#)["n"] == value)
+  }
+
+  @Test("escapes and surrogate pairs decode; a lone surrogate becomes U+FFFD")
+  func strings() throws {
+    let record = try Self.parse(#"{"s":"a\"b\\c\/d\b\f\n\r\t\u0041\u00e9\ud83e\udd84\ud800x"}"#)
+    #expect(record["s"] == .string("a\"b\\c/d\u{8}\u{C}\n\r\tAé🦄\u{FFFD}x"))
+  }
+
+  @Test("Doubles print as Swift prints them; a non-finite one has no JSON form and is null")
+  func doubles() {
+    let record = Record(key: "R", ["a": 1.0, "b": 1e-5, "c": 1e20, "d": .double(.infinity), "e": .double(.nan)])
+    #expect(RecordJSON.string(of: record) == #"{"a":1.0,"b":1e-05,"c":1e+20,"d":null,"e":null}"#)
+  }
+
+  @Test("text that is not a record is refused with its place", arguments: [
+    ("", "expected '{' at 0"), ("[]", "expected '{' at 0"), (#"{"a":1} x"#, "unexpected text after the record at 8"),
+    (#"{"a":"x"#, "unterminated string at 7"), ("{\"a\":\"\u{1}\"}", "a control character in a string at 7"),
+    (#"{"a":{"$reference":"K","b":1}}"#, "a reference with more than one member at 22"), (#"{"a":tru}"#, "expected true at 5"),
+    (#"{"a":01}"#, "expected '}' at 6"), (#"{"a":1.}"#, "expected a digit after '.' at 7"), (#"{"a":"\x"}"#, "invalid escape at 8"),
+  ])
+  func refused(_ json: String, _ expected: String) {
+    do {
+      _ = try Self.parse(json)
+      Issue.record("parsed \(json)")
+    } catch let error as RecordJSON.ParseError {
+      #expect("\(error.message) at \(error.offset)" == expected)
+    } catch {
+      Issue.record("unexpected \(error)")
+    }
+  }
+}

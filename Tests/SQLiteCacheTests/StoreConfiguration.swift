@@ -1,0 +1,90 @@
+import Foundation
+import NormalizedCache
+import Testing
+
+@testable import SQLiteCache
+
+/// One store the conformance suite runs against: the in-memory store, or the SQLite store in a
+/// layout, on a file or in memory, in a journal mode.
+struct StoreConfiguration: Sendable, CustomTestStringConvertible {
+  enum Kind: Sendable {
+    case inMemory
+    case sqlite(SQLiteNormalizedCache.Layout, onFile: Bool, SQLiteNormalizedCache.JournalMode)
+  }
+
+  let kind: Kind
+
+  var testDescription: String {
+    switch kind {
+    case .inMemory: "InMemoryNormalizedCache"
+    case .sqlite(let layout, let onFile, let journal): "SQLite \(layout) \(onFile ? "file" : ":memory:") \(journal)"
+    }
+  }
+
+  /// Every configuration: in-memory, and SQLite compact and apollo, each on a file and on
+  /// `:memory:`, in `delete` and `wal` journal modes.
+  static let all: [StoreConfiguration] =
+    [StoreConfiguration(kind: .inMemory)]
+    + SQLiteNormalizedCache.Layout.allCases.flatMap { layout in
+      [true, false].flatMap { onFile in
+        [SQLiteNormalizedCache.JournalMode.delete, .wal].map {
+          StoreConfiguration(kind: .sqlite(layout, onFile: onFile, $0))
+        }
+      }
+    }
+
+  /// The configurations that keep their records in a file.
+  static let onFile: [StoreConfiguration] = all.filter(\.isOnFile)
+
+  var isOnFile: Bool {
+    if case .sqlite(_, true, _) = kind { return true }
+    return false
+  }
+
+  var options: SQLiteNormalizedCache.Options? {
+    guard case .sqlite(let layout, _, let journal) = kind else { return nil }
+    return SQLiteNormalizedCache.Options(layout: layout, journalMode: journal)
+  }
+
+  /// A fresh, empty store; `directory` holds its file.
+  func makeStore(in directory: TemporaryDirectory) throws -> any NormalizedCache {
+    switch kind {
+    case .inMemory:
+      InMemoryNormalizedCache()
+    case .sqlite(_, let onFile, _):
+      try SQLiteNormalizedCache(path: onFile ? directory.path("cache.sqlite") : ":memory:", options: options!)
+    }
+  }
+
+  /// The store of the file ``makeStore(in:)`` created, opened again.
+  func reopenStore(in directory: TemporaryDirectory) throws -> any NormalizedCache {
+    precondition(isOnFile)
+    return try SQLiteNormalizedCache(path: directory.path("cache.sqlite"), options: options!)
+  }
+}
+
+/// A directory of its own under the system's temporary directory, removed with everything in it
+/// when the value goes.
+final class TemporaryDirectory: Sendable {
+  let url: URL
+
+  init() throws {
+    url = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-sqlite-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+  }
+
+  func path(_ name: String) -> String {
+    url.appendingPathComponent(name).path
+  }
+
+  deinit {
+    try? FileManager.default.removeItem(at: url)
+  }
+}
+
+extension NormalizedCache {
+  /// Which of `keys` the store has.
+  func presentKeys(_ keys: [CacheKey]) throws -> Set<CacheKey> {
+    Set(try loadRecords(forKeys: keys).keys)
+  }
+}
