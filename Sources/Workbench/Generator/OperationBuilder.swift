@@ -135,14 +135,21 @@ struct OperationBuilder {
   }
 
   /// Fragments on some of the possible types of an abstract field; the others get only what is
-  /// selected on the abstract type.
+  /// selected on the abstract type, plus their key fields when they have a key: an operation that
+  /// left a keyed type's key out would store it under its path here and under its key elsewhere,
+  /// and the two writes would not meet (Apollo's "always fetch the fields your keys use").
   private mutating func memberSelections(_ members: [Int], count: Int, depth: Int) -> [SelectionModel] {
-    random.sample(count, of: members.count).sorted().map { position in
+    let chosen = random.sample(count, of: members.count).sorted()
+    var result = chosen.map { position -> SelectionModel in
       let object = members[position]
       if let reused = reusableFragment(object, depth: depth) { return .fragmentSpread(reused) }
       if random.chance(0.3) { return .fragmentSpread(namedFragment(object, depth: depth)) }
       return .inlineFragment(.object(object), body(object, depth: depth))
     }
+    for (position, object) in members.enumerated() where !chosen.contains(position) && schema.objects[object].isKeyed {
+      result.append(.inlineFragment(.object(object), schema.objects[object].keyFields.map { .key($0.name) }))
+    }
+    return result
   }
 
   private mutating func concreteSelections(_ object: Int, depth: Int) -> [SelectionModel] {

@@ -57,6 +57,8 @@ struct GeneratorDeterminismTests {
       feed(response.bytes)
       feed(JSONWriter.data(.object(response.variables)))
     }
-    #expect(String(digest, radix: 16) == "115824a066a5fe1")
+    // Renew when the generator's output changes on purpose; last: keyed members of abstract fields
+    // always select their key fields.
+    #expect(String(digest, radix: 16) == "3b8f645726572bb")
   }
 }
