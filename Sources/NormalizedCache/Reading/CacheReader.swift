@@ -141,7 +141,10 @@ private struct Execution {
     var seen: Set<CacheKey> = []
     keys.reserveCapacity(level.count)
     for pending in level where seen.insert(pending.key).inserted { keys.append(pending.key) }
-    let records = try reader.cache.loadRecords(forKeys: keys)
+    let loaded = try reader.cache.loadRecordsInOrder(forKeys: keys)
+    var records: [CacheKey: Record] = [:]
+    records.reserveCapacity(keys.count)
+    for record in loaded { if let record { records[record.key] = record } }
     statistics.loads += 1
     statistics.keysRequested += keys.count
     statistics.hits += records.count

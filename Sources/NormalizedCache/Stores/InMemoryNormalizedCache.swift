@@ -13,7 +13,7 @@ import Synchronization
 /// ```
 public final class InMemoryNormalizedCache: NormalizedCache {
   private struct State: ~Copyable {
-    var records: [CacheKey: [UInt8]] = [:]
+    var records = RecordTable()
     var payloadBytes = 0
   }
 
@@ -23,14 +23,16 @@ public final class InMemoryNormalizedCache: NormalizedCache {
 
   /// - Complexity: O(k) for k keys: one hash lookup each.
   public func loadRecords(forKeys keys: [CacheKey]) -> [CacheKey: Record] {
-    state.withLock { state in
-      var result: [CacheKey: Record] = [:]
-      result.reserveCapacity(keys.count)
-      for key in keys {
-        if let fields = state.records[key] { result[key] = Record(key: key, encodedFields: fields) }
-      }
-      return result
+    var result: [CacheKey: Record] = [:]
+    result.reserveCapacity(keys.count)
+    for record in loadRecordsInOrder(forKeys: keys) {
+      if let record { result[record.key] = record }
     }
+    return result
+  }
+
+  public func loadRecordsInOrder(forKeys keys: [CacheKey]) -> [Record?] {
+    state.withLock { $0.records.load(keys) }
   }
 
   @discardableResult
@@ -38,16 +40,16 @@ public final class InMemoryNormalizedCache: NormalizedCache {
     state.withLock { state in
       var changed = ChangedKeys()
       for record in records {
-        if let index = state.records.index(forKey: record.key) {
-          let existing = state.records.values[index]
+        if let index = state.records.index(of: record.key) {
+          let existing = state.records.slots[index].fields!
           guard let (merged, fields) = RecordCodec.merge(existing: existing, new: record.encodedFields) else {
             continue
           }
           state.payloadBytes += merged.count - existing.count
-          state.records.values[index] = merged
+          state.records.update(at: index, fields: merged)
           changed.insert(fields: fields, of: record.key)
         } else {
-          state.records[record.key] = record.encodedFields
+          state.records.insert(record.key, fields: record.encodedFields)
           state.payloadBytes += record.key.utf8.count + record.encodedFields.count
           changed.insertAllFields(of: record)
         }
@@ -58,7 +60,7 @@ public final class InMemoryNormalizedCache: NormalizedCache {
 
   public func removeRecord(for key: CacheKey) {
     state.withLock { state in
-      if let removed = state.records.removeValue(forKey: key) {
+      if let removed = state.records.remove(key) {
         state.payloadBytes -= key.utf8.count + removed.count
       }
     }
@@ -66,8 +68,9 @@ public final class InMemoryNormalizedCache: NormalizedCache {
 
   public func removeRecords(matching pattern: String) {
     state.withLock { state in
-      for key in state.records.keys where KeyPattern.matches(key, pattern) {
-        if let removed = state.records.removeValue(forKey: key) {
+      let matching = state.records.slots.compactMap { $0.fields != nil && KeyPattern.matches($0.key, pattern) ? $0.key : nil }
+      for key in matching {
+        if let removed = state.records.remove(key) {
           state.payloadBytes -= key.utf8.count + removed.count
         }
       }
@@ -76,7 +79,7 @@ public final class InMemoryNormalizedCache: NormalizedCache {
 
   public func clear() {
     state.withLock { state in
-      state.records = [:]
+      state.records.removeAll()
       state.payloadBytes = 0
     }
   }
@@ -87,6 +90,6 @@ public final class InMemoryNormalizedCache: NormalizedCache {
 
   /// Every key, for tests and listings.
   public var allKeys: [CacheKey] {
-    state.withLock { Array($0.records.keys) }
+    state.withLock { state in state.records.slots.compactMap { $0.fields == nil ? nil : $0.key } }
   }
 }

@@ -7,6 +7,10 @@ public protocol NormalizedCache: AnyObject, Sendable {
   /// - Throws: the store's error (SQLite's, for the SQLite store).
   func loadRecords(forKeys keys: [CacheKey]) throws -> [CacheKey: Record]
 
+  /// The records of these keys in the order of the keys, nil where the store has none: the
+  /// reader's path, which spares building a dictionary.
+  func loadRecordsInOrder(forKeys keys: [CacheKey]) throws -> [Record?]
+
   /// Merges records field by field (SPEC §2), all at once.
   /// - Returns: the changed keys `recordKey.fieldKey`.
   @discardableResult
@@ -24,6 +28,13 @@ public protocol NormalizedCache: AnyObject, Sendable {
 
   /// What the store holds, for the workbench.
   func statistics() throws -> StoreStatistics
+}
+
+extension NormalizedCache {
+  public func loadRecordsInOrder(forKeys keys: [CacheKey]) throws -> [Record?] {
+    let records = try loadRecords(forKeys: keys)
+    return keys.map { records[$0] }
+  }
 }
 
 /// Counts and sizes a store reports about itself.

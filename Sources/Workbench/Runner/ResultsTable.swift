@@ -13,19 +13,23 @@ enum ResultsTable {
       group.first { $0.key.phase == phase && $0.key.metric == name }?.summary
     }
     if case .storeRecords = workload.source {
-      let columns: [TextTable.Column] = ["store", "records", "merge new/s", "merge same/s", "batch load/s", "load all/s", "point p50", "bytes/record"]
+      let columns: [TextTable.Column] = [
+        "store", "records", "merge new/s", "merge same/s", "batch load/s", "load all/s", "point p50", "bytes/record",
+        "after checkpoint",
+      ]
       let lines = order.map { key -> [String] in
         let group = groups[key] ?? []
         func perSecond(_ phase: Phase, _ name: String) -> String {
           guard let ns = metric(group, phase, name)?.p50, ns > 0 else { return "-" }
-          return HumanFormat.count(1e9 / ns)
+          return grouped(1e9 / ns)
         }
         return [
-          key.store, metric(group, .dedup, "records").map { HumanFormat.count($0.p50) } ?? "-",
+          key.store, metric(group, .dedup, "records").map { grouped($0.p50) } ?? "-",
           perSecond(.merge, "merge_new_per_record"), perSecond(.merge, "merge_unchanged_per_record"),
           perSecond(.lookup, "load_batch_per_key"), perSecond(.lookup, "load_all_per_key"),
           metric(group, .lookup, "point_lookup").map { HumanFormat.nanoseconds($0.p50) } ?? "-",
           metric(group, .footprint, "bytes_per_record").map { String(Int($0.p50.rounded())) } ?? "-",
+          metric(group, .footprint, "bytes_per_record_checkpointed").map { String(Int($0.p50.rounded())) } ?? "-",
         ]
       }
       return header + "\n" + TextTable(columns: columns, rows: lines).render()
@@ -38,7 +42,7 @@ enum ResultsTable {
       let group = groups[key] ?? []
       var line = [
         key.store, key.keys,
-        metric(group, .dedup, "records").map { HumanFormat.count($0.p50) } ?? "-",
+        metric(group, .dedup, "records").map { grouped($0.p50) } ?? "-",
         metric(group, .dedup, "object_ratio").map { HumanFormat.ratio($0.p50) } ?? "-",
         metric(group, .write, "latency").map { HumanFormat.nanoseconds($0.p50) } ?? "-",
         metric(group, .write, "latency").map { HumanFormat.nanoseconds($0.p99) } ?? "-",
@@ -51,6 +55,17 @@ enum ResultsTable {
       return line
     }
     return header + "\n" + TextTable(columns: columns, rows: lines).render()
+  }
+
+  /// An integer with thousands separators: `1,631,318`.
+  static func grouped(_ value: Double) -> String {
+    let digits = String(Int(value.rounded()))
+    var result = ""
+    for (index, character) in digits.reversed().enumerated() {
+      if index > 0, index % 3 == 0, character != "-" { result.append(",") }
+      result.append(character)
+    }
+    return String(result.reversed())
   }
 
   private struct GroupKey: Hashable {

@@ -1,6 +1,7 @@
 import Foundation
 import GraphQLLanguage
 import NormalizedCache
+import SQLiteCache
 
 /// Measures one store under one key strategy on one variant's responses (SPEC §5):
 /// 1. an allocation pass, untimed: allocations per write and per read, lookup counts, every
@@ -149,6 +150,7 @@ struct StrategyMeasurement {
           if result.data != nil { policyHits += 1 }
         }
       }
+      if isMeasured { try footprint.checkpoint(store.base) }
       factory.removeFiles()
     }
 
@@ -183,6 +185,7 @@ struct StrategyMeasurement {
       sink.add(scope, .footprint, "db_bytes", unit: .bytes, deterministic: true, value: Double(footprint.databaseBytes))
       sink.add(scope, .footprint, "wal_bytes", unit: .bytes, deterministic: true, value: Double(footprint.walBytes))
       sink.add(scope, .footprint, "sqlite_heap_bytes", unit: .bytes, deterministic: true, value: Double(footprint.sqliteHeapBytes))
+      footprint.addCheckpointed(to: &sink, scope, records: recordCount)
     }
     sink.add(scope, .footprint, "bytes_per_record", unit: .bytes, deterministic: true, value: recordCount == 0 ? 0 : Double(storeBytes) / Double(recordCount))
     sink.add(scope, .footprint, "payload_bytes", unit: .bytes, deterministic: true, value: Double(footprint.payloadBytes))
@@ -223,10 +226,30 @@ struct StrategyMeasurement {
 /// What a store held after the writes.
 struct Footprint {
   var liveBytes = 0
+  /// SQLite: `page_count × page_size` plus the WAL file (SPEC §5). In WAL mode `page_count`
+  /// already counts the pages still in the WAL, so this is the disk in use, not the data.
   var databaseBytes = 0
   var walBytes = 0
   var sqliteHeapBytes = 0
   var payloadBytes = 0
+  /// SQLite: the database file after a checkpoint that empties the WAL: the steady state.
+  var checkpointedBytes: Int?
+
+  /// Checkpoints a SQLite store and records its size then; nothing for other stores.
+  mutating func checkpoint(_ store: any NormalizedCache) throws {
+    guard let sqlite = store as? SQLiteNormalizedCache else { return }
+    try sqlite.checkpoint()
+    let statistics = try sqlite.statistics()
+    checkpointedBytes = (statistics.databaseBytes ?? 0) + (statistics.walBytes ?? 0)
+  }
+
+  func addCheckpointed(to sink: inout MetricSink, _ scope: MetricSink.Scope, records: Int) {
+    guard let checkpointedBytes else { return }
+    sink.add(scope, .footprint, "db_bytes_checkpointed", unit: .bytes, deterministic: true, value: Double(checkpointedBytes))
+    sink.add(
+      scope, .footprint, "bytes_per_record_checkpointed", unit: .bytes, deterministic: true,
+      value: records == 0 ? 0 : Double(checkpointedBytes) / Double(records))
+  }
 
   init() {}
 

@@ -26,6 +26,14 @@ final class TimedCache: NormalizedCache {
     return records
   }
 
+  func loadRecordsInOrder(forKeys keys: [CacheKey]) throws -> [Record?] {
+    let start = MonotonicClock.now()
+    let records = try base.loadRecordsInOrder(forKeys: keys)
+    let elapsed = MonotonicClock.now() - start
+    loadNanoseconds.withLock { $0 += elapsed }
+    return records
+  }
+
   func merge(records: RecordSet) throws -> ChangedKeys { try base.merge(records: records) }
   func removeRecord(for key: CacheKey) throws { try base.removeRecord(for: key) }
   func removeRecords(matching pattern: String) throws { try base.removeRecords(matching: pattern) }

@@ -1,0 +1,133 @@
+/// The in-memory store's hash table: open addressing with linear probing, each slot holding a key
+/// and its record's encoded fields side by side, so a lookup costs one cache miss, not the two or
+/// three of a `Dictionary` (whose keys, values and occupancy live in separate arrays).
+///
+/// Loads of many keys resolve in passes (hash every key and touch its slot; probe and touch each
+/// record's buffer; build the result) so the memory accesses of a batch overlap instead of
+/// waiting one after another. Deletion shifts later entries back (no tombstones).
+struct RecordTable {
+  struct Slot {
+    var key: CacheKey = ""
+    /// Nil for an empty slot.
+    var fields: [UInt8]? = nil
+  }
+
+  private(set) var slots: [Slot]
+  private(set) var count = 0
+  private var mask: Int
+
+  init() {
+    slots = Array(repeating: Slot(), count: 16)
+    mask = 15
+  }
+
+  @inline(__always)
+  private func home(_ key: CacheKey) -> Int { key.hashValue & mask }
+
+  /// The slot holding `key`, if any.
+  func index(of key: CacheKey) -> Int? {
+    slots.withUnsafeBufferPointer { slots in
+      var index = home(key)
+      while slots[index].fields != nil {
+        if slots[index].key == key { return index }
+        index = (index + 1) & mask
+      }
+      return nil
+    }
+  }
+
+  subscript(key: CacheKey) -> [UInt8]? {
+    index(of: key).flatMap { slots[$0].fields }
+  }
+
+  /// Replaces the fields at a slot found by ``index(of:)``.
+  mutating func update(at index: Int, fields: [UInt8]) {
+    slots[index].fields = fields
+  }
+
+  /// Adds a key the table does not have.
+  mutating func insert(_ key: CacheKey, fields: [UInt8]) {
+    if (count + 1) * 5 > slots.count * 4 { grow() }
+    var index = home(key)
+    while slots[index].fields != nil { index = (index + 1) & mask }
+    slots[index] = Slot(key: key, fields: fields)
+    count += 1
+  }
+
+  /// Removes a key and returns its fields.
+  @discardableResult
+  mutating func remove(_ key: CacheKey) -> [UInt8]? {
+    guard var hole = index(of: key) else { return nil }
+    let removed = slots[hole].fields
+    slots[hole] = Slot()
+    count -= 1
+    // Shift back every entry of the run after the hole that may live there.
+    var index = (hole + 1) & mask
+    while let fields = slots[index].fields {
+      let want = home(slots[index].key)
+      // The entry may move to the hole when the hole lies cyclically within [want, index).
+      let distanceToHole = (hole - want) & mask
+      let distanceToIndex = (index - want) & mask
+      if distanceToHole < distanceToIndex {
+        slots[hole] = Slot(key: slots[index].key, fields: fields)
+        slots[index] = Slot()
+        hole = index
+      }
+      index = (index + 1) & mask
+    }
+    return removed
+  }
+
+  mutating func removeAll() {
+    self = RecordTable()
+  }
+
+  private mutating func grow() {
+    let old = slots
+    slots = Array(repeating: Slot(), count: old.count * 2)
+    mask = slots.count - 1
+    for slot in old {
+      guard let fields = slot.fields else { continue }
+      var index = home(slot.key)
+      while slots[index].fields != nil { index = (index + 1) & mask }
+      slots[index] = Slot(key: slot.key, fields: fields)
+    }
+  }
+
+  /// The fields of each key, in order (nil where missing), resolving the batch in passes.
+  func load(_ keys: [CacheKey]) -> [Record?] {
+    slots.withUnsafeBufferPointer { slots in
+      withUnsafeTemporaryAllocation(of: Int.self, capacity: keys.count) { found in
+        // Pass 1: hash every key and touch its home slot; the loads do not depend on each other.
+        var touched = 0
+        for (position, key) in keys.enumerated() {
+          let home = key.hashValue & mask
+          found[position] = home
+          touched &+= slots[home].fields == nil ? 0 : 1
+        }
+        // Pass 2: probe (the slots are now cached) and touch each record's buffer.
+        for (position, key) in keys.enumerated() {
+          var index = found[position]
+          found[position] = -1
+          while let fields = slots[index].fields {
+            if slots[index].key == key {
+              found[position] = index
+              touched &+= fields.count
+              break
+            }
+            index = (index + 1) & mask
+          }
+        }
+        // Pass 3: the results.
+        var records: [Record?] = []
+        records.reserveCapacity(keys.count)
+        for (position, key) in keys.enumerated() {
+          let index = found[position]
+          records.append(index < 0 ? nil : Record(key: key, encodedFields: slots[index].fields!))
+        }
+        if touched == Int.min { preconditionFailure("unreachable: keeps the touches") }
+        return records
+      }
+    }
+  }
+}
