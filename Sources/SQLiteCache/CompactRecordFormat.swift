@@ -199,7 +199,7 @@ struct CompactRecordFormat: RecordFormat {
           guard let id = EncodedValue.readVarint(stored, &offset), id >= 1 else { return .corrupt }
           guard id < UInt64(starts.count) else { return .unknownName }
           let valueStart = offset
-          guard EncodedValue.skip(stored, &offset) else { return .corrupt }
+          guard EncodedValue.skipInline(stored, &offset) else { return .corrupt }
           let name = starts[Int(id) - 1]..<starts[Int(id)]
           let valueLength = offset - valueStart
           guard scratch.count - count >= name.count + 10 + valueLength else { return nil }

@@ -17,13 +17,12 @@ final class Connection {
   let path: String
   private var statements = StatementCache()
 
-  /// Opens (and creates, unless `readOnly`) the database at `path`.
+  /// Opens the database at `path`, creating the file if absent.
   /// - Throws: ``SQLiteError`` when SQLite cannot open it.
-  init(path: String, readOnly: Bool = false) throws(SQLiteError) {
+  init(path: String) throws(SQLiteError) {
     var handle: OpaquePointer?
-    let flags =
-      (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE)
-      | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+    // EXRESCODE: calls return extended result codes (2067, not 19), which SQLiteError splits.
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
     let code = sqlite3_open_v2(path, &handle, flags, nil)
     guard code == SQLITE_OK, let handle else {
       // Even on failure SQLite usually returns a handle, which holds the message and must be closed.
@@ -70,11 +69,6 @@ final class Connection {
     return statement
   }
 
-  /// Finalizes every cached statement.
-  func clearStatementCache() {
-    statements.removeAll()
-  }
-
   /// The single integer a query returns (a `PRAGMA`, a `count(*)`).
   func integer(_ sql: String) throws(SQLiteError) -> Int64 {
     let statement = try cachedStatement(sql)
@@ -91,9 +85,6 @@ final class Connection {
     guard try statement.step() else { return nil }
     return try statement.text(at: 0)
   }
-
-  /// Rows changed by the most recent `INSERT`, `UPDATE` or `DELETE`.
-  var changes: Int { Int(sqlite3_changes64(handle)) }
 
   /// Whether a transaction is open (the connection is not in autocommit mode).
   var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }

@@ -48,6 +48,35 @@ enum EncodedValue {
     return Int(length)
   }
 
+  /// ``skip(_:_:)`` with the scalars handled inline, where a decoding loop spends its time; a
+  /// list (or anything odd) takes the general path.
+  @inline(__always)
+  static func skipInline(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> Bool {
+    guard offset < bytes.count else { return false }
+    switch bytes[offset] {
+    case nullTag, falseTag, trueTag:
+      offset += 1
+      return true
+    case intTag where bytes.count - offset >= 2 && bytes[offset + 1] < 0x80:
+      offset += 2
+      return true
+    case doubleTag:
+      guard bytes.count - offset >= 9 else { return false }
+      offset += 9
+      return true
+    case stringTag, referenceTag:
+      var position = offset + 1
+      guard position < bytes.count, bytes[position] < 0x80 else { return skip(bytes, &offset) }
+      let length = Int(bytes[position])
+      position += 1
+      guard bytes.count - position >= length else { return false }
+      offset = position + length
+      return true
+    default:
+      return skip(bytes, &offset)
+    }
+  }
+
   /// Moves `offset` past the value that starts there.
   ///
   /// No recursion: a list of n elements turns the one value still to skip into n, so a count of

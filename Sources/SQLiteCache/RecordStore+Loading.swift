@@ -10,7 +10,7 @@ extension RecordStore {
   /// A chunk of keys goes to SQLite as one JSON array, joined to `records` through
   /// [`json_each`](https://www.sqlite.org/json1.html#jeach):
   /// ```sql
-  /// SELECT records.key, records.data FROM json_each(?) AS wanted CROSS JOIN records ON records.key = wanted.value
+  /// SELECT wanted.key, records.data FROM json_each(?) AS wanted CROSS JOIN records ON records.key = wanted.value
   /// ```
   /// `CROSS JOIN` makes SQLite walk the array and look each key up in the primary key. The usual
   /// `key IN (?, ?, ...)` costs more: SQLite first copies the list into a temporary B-tree, and it
@@ -51,31 +51,36 @@ extension RecordStore {
 
   /// `WHERE key = ?`: one key.
   private mutating func loadOne(_ key: CacheKey, _ found: (CacheKey, [UInt8]) throws(SQLiteError) -> Void) throws(SQLiteError) {
-    let statement = try connection.cachedStatement("SELECT key, \(format.dataColumn) FROM records WHERE key = ?")
+    let statement = try connection.cachedStatement("SELECT \(format.dataColumn) FROM records WHERE key = ?")
     defer { statement.reset() }
     try statement.bind(key, at: 1)
-    try readRows(of: statement, found)
+    try readRows(of: statement, dataColumn: 0, key: { _ in key }, found)
   }
 
-  /// `json_each`: many keys in one statement.
+  /// `json_each`: many keys in one statement. A row comes back with the index of its key in the
+  /// array, so the caller's own key strings go into the result, not new ones made from the row.
   private mutating func loadMany(
     _ keys: some Collection<CacheKey>, _ found: (CacheKey, [UInt8]) throws(SQLiteError) -> Void
   ) throws(SQLiteError) {
     var json: [UInt8] = [UInt8(ascii: "[")]
     json.reserveCapacity(keys.reduce(2) { $0 + $1.utf8.count + 3 })
+    var jsonKeys: [CacheKey] = []
+    jsonKeys.reserveCapacity(keys.count)
     var keysWithNul: [CacheKey] = []
     for key in keys {
-      if json.count > 1 { json.append(UInt8(ascii: ",")) }
-      if !RecordJSON.appendKey(key, to: &json) {
-        if json.count > 1 { json.removeLast() }
+      if !jsonKeys.isEmpty { json.append(UInt8(ascii: ",")) }
+      if RecordJSON.appendKey(key, to: &json) {
+        jsonKeys.append(key)
+      } else {
+        if !jsonKeys.isEmpty { json.removeLast() }
         keysWithNul.append(key)
       }
     }
     json.append(UInt8(ascii: "]"))
 
-    if json.count > 2 {
+    if !jsonKeys.isEmpty {
       let statement = try connection.cachedStatement(
-        "SELECT records.key, records.\(format.dataColumn) FROM json_each(?) AS wanted "
+        "SELECT wanted.key, records.\(format.dataColumn) FROM json_each(?) AS wanted "
           + "CROSS JOIN records ON records.key = wanted.value")
       defer {
         statement.reset()
@@ -85,27 +90,28 @@ extension RecordStore {
       try json.withUnsafeBytes { json in
         Result { () throws(SQLiteError) in
           try statement.bindTextNoCopy(json, at: 1)
-          try readRows(of: statement, found)
+          try readRows(of: statement, dataColumn: 1, key: { jsonKeys[Int($0.int64(at: 0))] }, found)
         }
       }.get()
     }
     for key in keysWithNul { try loadOne(key, found) }
   }
 
-  /// Steps through rows of `key, data`, decoding each record. A record that names a field this
-  /// connection has not seen yet makes the format read what other connections added, once.
+  /// Steps through rows, decoding the record in `dataColumn` of each. A record that names a field
+  /// this connection has not seen yet makes the format read what other connections added, once.
   private mutating func readRows(
-    of statement: Statement, _ found: (CacheKey, [UInt8]) throws(SQLiteError) -> Void
+    of statement: Statement, dataColumn: Int32, key keyOfRow: (Statement) -> CacheKey,
+    _ found: (CacheKey, [UInt8]) throws(SQLiteError) -> Void
   ) throws(SQLiteError) {
     let storesText = format.storesText
     while try statement.step() {
-      let key = try statement.text(at: 0)
-      var fields = try statement.withBytes(at: 1, asText: storesText) { bytes throws(SQLiteError) in
+      let key = keyOfRow(statement)
+      var fields = try statement.withBytes(at: dataColumn, asText: storesText) { bytes throws(SQLiteError) in
         try format.decode(bytes, key: key)
       }
       if fields == nil {
         try format.refresh(from: connection)
-        fields = try statement.withBytes(at: 1, asText: storesText) { bytes throws(SQLiteError) in
+        fields = try statement.withBytes(at: dataColumn, asText: storesText) { bytes throws(SQLiteError) in
           try format.decode(bytes, key: key)
         }
       }

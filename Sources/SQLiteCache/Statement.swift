@@ -117,17 +117,6 @@ final class Statement {
     }
   }
 
-  /// Binds bytes as a BLOB (an empty buffer binds an empty blob, not NULL).
-  func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
-    let code =
-      if let base = bytes.baseAddress, !bytes.isEmpty {
-        sqlite3_bind_blob64(handle, index, base, UInt64(bytes.count), Self.transient)
-      } else {
-        sqlite3_bind_zeroblob(handle, index, 0)
-      }
-    try check(code)
-  }
-
   /// Binds bytes as a BLOB without copying them (`SQLITE_STATIC`).
   ///
   /// The bytes must stay where they are until the statement is reset and its bindings cleared.
@@ -148,9 +137,6 @@ final class Statement {
   func bindNull(at index: Int32) throws(SQLiteError) {
     try check(sqlite3_bind_null(handle, index))
   }
-
-  /// The number of `?` parameters.
-  var parameterCount: Int32 { sqlite3_bind_parameter_count(handle) }
 
   /// Sets every parameter back to NULL. (`sqlite3_clear_bindings` always returns `SQLITE_OK`.)
   func clearBindings() {
@@ -187,18 +173,12 @@ final class Statement {
 
   // MARK: Columns
 
-  var columnCount: Int32 { sqlite3_column_count(handle) }
-
   func int64(at column: Int32) -> Int64 {
     sqlite3_column_int64(handle, column)
   }
 
   func double(at column: Int32) -> Double {
     sqlite3_column_double(handle, column)
-  }
-
-  func isNull(at column: Int32) -> Bool {
-    sqlite3_column_type(handle, column) == SQLITE_NULL
   }
 
   /// The column as text (NULL as the empty string).

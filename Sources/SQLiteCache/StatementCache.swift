@@ -8,8 +8,6 @@ struct StatementCache {
     set { statements[sql] = newValue }
   }
 
-  var count: Int { statements.count }
-
   /// Finalizes every statement (each is finalized when its last reference goes).
   mutating func removeAll() {
     statements.removeAll()

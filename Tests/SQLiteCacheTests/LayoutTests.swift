@@ -120,7 +120,7 @@ struct LayoutTests {
     let column = layout == .compact ? "data" : "record"
     let plan = try cache.withConnection { connection throws(SQLiteError) in
       let statement = try Statement(
-        sql: "EXPLAIN QUERY PLAN SELECT records.key, records.\(column) FROM json_each(?) AS wanted "
+        sql: "EXPLAIN QUERY PLAN SELECT wanted.key, records.\(column) FROM json_each(?) AS wanted "
           + "CROSS JOIN records ON records.key = wanted.value",
         connection: connection, persistent: false)
       var details: [String] = []
