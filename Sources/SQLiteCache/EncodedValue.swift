@@ -3,22 +3,16 @@ import NormalizedCache
 /// Bounds-checked reading of ``RecordCodec``'s value encoding, for bytes that come from a database
 /// file and so cannot be trusted the way the store's own buffers are.
 ///
-/// The tags mirror the encoding ``RecordCodec`` documents (its constants are internal to
-/// `NormalizedCache`):
-/// ```
-/// value := 0x00 null | 0x01 false | 0x02 true | 0x03 zigzag-varint Int | 0x04 Double (8 bytes, little endian)
-///        | 0x05 varint(length) UTF-8 String | 0x06 varint(length) UTF-8 reference key
-///        | 0x07 varint(count) value*
-/// ```
+/// The tags are ``RecordCodec``'s own.
 enum EncodedValue {
-  static let nullTag: UInt8 = 0
-  static let falseTag: UInt8 = 1
-  static let trueTag: UInt8 = 2
-  static let intTag: UInt8 = 3
-  static let doubleTag: UInt8 = 4
-  static let stringTag: UInt8 = 5
-  static let referenceTag: UInt8 = 6
-  static let listTag: UInt8 = 7
+  static let nullTag = RecordCodec.nullTag
+  static let falseTag = RecordCodec.falseTag
+  static let trueTag = RecordCodec.trueTag
+  static let intTag = RecordCodec.intTag
+  static let doubleTag = RecordCodec.doubleTag
+  static let stringTag = RecordCodec.stringTag
+  static let referenceTag = RecordCodec.referenceTag
+  static let listTag = RecordCodec.listTag
 
   /// Reads a varint at `offset` and moves past it; nil when it runs past the end or past 64 bits.
   @inline(__always)

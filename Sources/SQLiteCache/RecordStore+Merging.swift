@@ -4,9 +4,8 @@ extension RecordStore {
   /// Merges records field by field (SPEC §2) in one transaction, rolled back if anything fails.
   ///
   /// 1. The records of the incoming keys that exist are loaded (``load(_:_:)``, 500 keys a statement).
-  /// 2. The incoming records merge into them through ``RecordSet/merge(records:)``, which applies
-  ///    ``RecordCodec/merge(existing:new:)`` field by field, exactly as ``InMemoryNormalizedCache``
-  ///    does, and reports the changed keys.
+  /// 2. The incoming records merge into them with ``RecordCodec/merge(existing:new:)``, field by
+  ///    field, exactly as ``InMemoryNormalizedCache`` does, and the changed keys are noted.
   /// 3. Only new and changed records are written, sorted by key: rows then arrive in the order of
   ///    the B-tree, which touches each page once and leaves pages full.
   /// - Returns: the changed keys `recordKey.fieldKey`.
@@ -20,19 +19,19 @@ extension RecordStore {
     var existing: [CacheKey: [UInt8]] = [:]
     try load(incoming.keys) { key, fields throws(SQLiteError) in existing[key] = fields }
 
-    var merged = RecordSet()
-    for (key, fields) in existing { merged.merge(record: Record(key: key, encodedFields: fields)) }
-    let changed = merged.merge(records: incoming)
-
+    // Field by field, as InMemoryNormalizedCache does: the same ChangedKeys, no copies for the unchanged.
+    var changed = ChangedKeys()
     var inserts: [Record] = []
     var updates: [Record] = []
     inserts.reserveCapacity(incoming.count - existing.count)
-    for record in merged {
+    for record in incoming {
       if let stored = existing[record.key] {
-        // An unchanged record still shares the buffer it was loaded into: == is then immediate.
-        if record.encodedFields != stored { updates.append(record) }
+        guard let (merged, fields) = RecordCodec.merge(existing: stored, new: record.encodedFields) else { continue }
+        updates.append(Record(key: record.key, encodedFields: merged))
+        changed.insert(fields: fields, of: record.key)
       } else {
         inserts.append(record)
+        changed.insertAllFields(of: record)
       }
     }
     inserts.sort { $0.key < $1.key }

@@ -35,20 +35,23 @@ public struct ChangedKeys: Sendable, Sequence, Equatable, CustomStringConvertibl
     }
   }
 
-  mutating func insertAllFields(of record: Record) {
+  /// Adds every field of a new record (a store's merge of a key it did not have).
+  public mutating func insertAllFields(of record: Record) {
     let fieldCount = record.fieldCount
     guard fieldCount > 0 else { return }
     entries.append(.record(record))
     count += fieldCount
   }
 
-  mutating func insert(fields: [String], of key: CacheKey) {
+  /// Adds the changed fields of an existing record.
+  public mutating func insert(fields: [String], of key: CacheKey) {
     guard !fields.isEmpty else { return }
     entries.append(.fields(key, fields))
     count += fields.count
   }
 
-  mutating func formUnion(_ other: ChangedKeys) {
+  /// Adds another merge's changes (of other records).
+  public mutating func formUnion(_ other: ChangedKeys) {
     entries += other.entries
     count += other.count
   }

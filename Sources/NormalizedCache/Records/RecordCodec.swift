@@ -17,14 +17,14 @@ import Darwin
 /// ```
 /// Every value has one encoding, so two values are equal exactly when their bytes are.
 public enum RecordCodec {
-  static let nullTag: UInt8 = 0
-  static let falseTag: UInt8 = 1
-  static let trueTag: UInt8 = 2
-  static let intTag: UInt8 = 3
-  static let doubleTag: UInt8 = 4
-  static let stringTag: UInt8 = 5
-  static let referenceTag: UInt8 = 6
-  static let listTag: UInt8 = 7
+  public static let nullTag: UInt8 = 0
+  public static let falseTag: UInt8 = 1
+  public static let trueTag: UInt8 = 2
+  public static let intTag: UInt8 = 3
+  public static let doubleTag: UInt8 = 4
+  public static let stringTag: UInt8 = 5
+  public static let referenceTag: UInt8 = 6
+  public static let listTag: UInt8 = 7
 
   // MARK: Varints
 
