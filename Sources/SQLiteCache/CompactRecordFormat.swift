@@ -11,12 +11,14 @@ import NormalizedCache
 /// - `WITHOUT ROWID` keeps each record in the leaf of one B-tree ordered by key, so the key is
 ///   stored once and a load is one descent (a rowid table with a `UNIQUE` key stores the key
 ///   twice and descends two trees). See [WITHOUT ROWID](https://www.sqlite.org/withoutrowid.html).
-/// - `data` is ``RecordCodec``'s encoding with two changes: a field's name becomes its number in
-///   `fields` (a varint, one byte for the first 127 names), and the value's length goes, since a
-///   value's own tags delimit it:
+/// - `data` is ``RecordCodec``'s encoding with three changes: a field's name becomes its number in
+///   `fields` (a varint, one byte for the first 127 names); the value's length goes, since a
+///   value's own tags delimit it; and a String or reference shorter than 32 bytes keeps its
+///   length in its tag byte (``EncodedValue/shortStringTag``, ``EncodedValue/shortReferenceTag``):
 ///   ```
 ///   data  := field*
-///   field := varint(fieldNumber) value        (value exactly as RecordCodec encodes it)
+///   field := varint(fieldNumber) value        (value as RecordCodec encodes it, but for:)
+///   value := 0x20|n UTF-8 String of n < 32 bytes | 0x40|n UTF-8 reference key of n < 32 bytes | ...
 ///   ```
 ///   The benchmark's records of ten fields (`related(first:3)` among them) shrink from 195 to
 ///   122 bytes, while turning them back into ``RecordCodec`` bytes on load is one pass of copying
@@ -120,9 +122,9 @@ struct CompactRecordFormat: RecordFormat {
         }
         output.storeBytes(of: UInt8(id), toByteOffset: count, as: UInt8.self)
         count += 1
-        (output + count).copyMemory(from: fields.baseAddress! + offset, byteCount: valueLength)
-        count += valueLength
-        offset += valueLength
+        let valueEnd = offset + valueLength
+        EncodedValue.compact(fields, &offset, into: output, &count)
+        precondition(offset == valueEnd, "a RecordCodec value longer than its length")
       }
       try body(UnsafeRawBufferPointer(start: output, count: count))
     }
@@ -168,8 +170,9 @@ struct CompactRecordFormat: RecordFormat {
       decode(stored, into: $0)
     }
     if decoded == nil {
-      // Each field grows by at most its name and a 10-byte length, and takes at least 2 stored bytes.
-      let bound = stored.count + (stored.count / 2 + 1) * (names.longestEntry + 10)
+      // Each field grows by at most its name and a 10-byte length, and takes at least 2 stored
+      // bytes; a value grows by at most twice its stored size (a short empty string: 1 byte to 2).
+      let bound = 2 * stored.count + (stored.count / 2 + 1) * (names.longestEntry + 10)
       decoded = withUnsafeTemporaryAllocation(byteCount: bound, alignment: 1) { decode(stored, into: $0) }
     }
     switch decoded {
@@ -198,23 +201,35 @@ struct CompactRecordFormat: RecordFormat {
         while offset < stored.count {
           guard let id = EncodedValue.readVarint(stored, &offset), id >= 1 else { return .corrupt }
           guard id < UInt64(starts.count) else { return .unknownName }
-          let valueStart = offset
-          guard EncodedValue.skipInline(stored, &offset) else { return .corrupt }
           let name = starts[Int(id) - 1]..<starts[Int(id)]
-          let valueLength = offset - valueStart
-          guard scratch.count - count >= name.count + 10 + valueLength else { return nil }
+          guard scratch.count - count >= name.count + 1 else { return nil }
           (output + count).copyMemory(from: arena.baseAddress! + name.lowerBound, byteCount: name.count)
           count += name.count
-          var length = valueLength
-          while length >= 0x80 {
-            output.storeBytes(of: UInt8(truncatingIfNeeded: length) | 0x80, toByteOffset: count, as: UInt8.self)
-            count += 1
-            length >>= 7
-          }
-          output.storeBytes(of: UInt8(length), toByteOffset: count, as: UInt8.self)
+          // One byte for the value's length, widened below in the rare case it needs more.
+          let lengthAt = count
           count += 1
-          (output + count).copyMemory(from: stored.baseAddress! + valueStart, byteCount: valueLength)
-          count += valueLength
+          let valueStart = offset
+          guard EncodedValue.expand(stored, &offset, into: output, &count, capacity: scratch.count) else {
+            // Malformed, or out of room: tell them apart by checking the value alone.
+            var probe = valueStart
+            return EncodedValue.skip(stored, &probe) ? nil : .corrupt
+          }
+          var length = count - lengthAt - 1
+          if length < 0x80 {
+            output.storeBytes(of: UInt8(length), toByteOffset: lengthAt, as: UInt8.self)
+          } else {
+            var prefix: [UInt8] = []
+            while length >= 0x80 {
+              prefix.append(UInt8(truncatingIfNeeded: length) | 0x80)
+              length >>= 7
+            }
+            prefix.append(UInt8(length))
+            guard scratch.count - count >= prefix.count - 1 else { return nil }
+            let value = output + lengthAt + 1
+            (value + prefix.count - 1).copyMemory(from: value, byteCount: count - lengthAt - 1)
+            prefix.withUnsafeBytes { (output + lengthAt).copyMemory(from: $0.baseAddress!, byteCount: prefix.count) }
+            count += prefix.count - 1
+          }
         }
         return .decoded([UInt8](UnsafeRawBufferPointer(start: output, count: count)))
       }

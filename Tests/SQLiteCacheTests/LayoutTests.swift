@@ -63,10 +63,11 @@ struct LayoutTests {
         "10:pages",
       ])
     // Book:2 is `title` (1) then "Emma", `pages` (10) then 474: number, value, number, value.
+    // "Emma" is short: one byte 0x20 | 4 holds its tag and length.
     let blob = try cache.withConnection { connection throws(SQLiteError) in
       try connection.text("SELECT hex(data) FROM records WHERE key = 'Book:2'")
     }
-    #expect(blob == "01" + "05" + "04" + "456D6D61" + "0A" + "03" + "B407")
+    #expect(blob == "01" + "24" + "456D6D61" + "0A" + "03" + "B407")
   }
 
   @Test("reopening a file with the other layout fails with a clear error", arguments: SQLiteNormalizedCache.Layout.allCases)
@@ -143,8 +144,8 @@ struct LayoutTests {
     try cache.merge(records: RecordSet(records: [Record(key: "Book:2", ["title": "Emma", "pages": 474])]))
     let stats = try cache.statistics()
     #expect(stats.recordCount == 1)
-    // Key (6 bytes) and blob (11 bytes, see `compactTables`).
-    #expect(stats.payloadBytes == 17)
+    // Key (6 bytes) and blob (10 bytes, see `compactTables`).
+    #expect(stats.payloadBytes == 16)
     #expect(stats.databaseBytes == 4 * 4_096)  // schema, records, fields, fields.name's index
     #expect((stats.walBytes ?? 0) > 0)
     #expect((stats.sqliteHeapBytes ?? 0) > 0)
@@ -166,5 +167,32 @@ struct LayoutTests {
     #expect(synchronous == 2)
     try cache.merge(records: RecordSet(records: [Record(key: "Item:1", ["a": 1])]))
     #expect(try cache.loadRecords(forKeys: ["Item:1"]).count == 1)
+  }
+}
+
+@Suite("The compact layout's short forms")
+struct CompactShortFormTests {
+  @Test(
+    "strings and references shorter than 32 bytes fold their length into the tag, and expand back exactly",
+    arguments: [0, 1, 31, 32, 200])
+  func roundTrip(length: Int) throws {
+    let text = String(repeating: "x", count: length)
+    let directory = try TemporaryDirectory()
+    let cache = try SQLiteNormalizedCache(path: directory.path("short.sqlite"))
+    let record = Record(key: "R", ["s": .string(text), "r": .reference(CacheKey(text)), "l": [.string(text), [.reference(CacheKey(text))], 7]])
+    try cache.merge(records: RecordSet(records: [record]))
+    #expect(try cache.loadRecords(forKeys: ["R"])["R"] == record)
+    let reopened = try SQLiteNormalizedCache(path: directory.path("short.sqlite"))
+    #expect(try reopened.loadRecords(forKeys: ["R"])["R"]?.encodedFields == record.encodedFields)
+  }
+
+  @Test("a record whose decoded form outgrows the stack scratch buffer reads back")
+  func largeRecord() throws {
+    let directory = try TemporaryDirectory()
+    let cache = try SQLiteNormalizedCache(path: directory.path("large.sqlite"))
+    // 600 empty strings: 1 stored byte each, 2 decoded, plus a value length of 2 bytes.
+    let record = Record(key: "R", ["many": .list(Array(repeating: .string(""), count: 600)), "x": 1])
+    try cache.merge(records: RecordSet(records: [record]))
+    #expect(try cache.loadRecords(forKeys: ["R"])["R"] == record)
   }
 }
