@@ -37,7 +37,7 @@ let package = Package(
 
     .testTarget(name: "GraphQLLanguageTests", dependencies: ["GraphQLLanguage"]),
     .testTarget(name: "NormalizedCacheTests", dependencies: ["NormalizedCache", "GraphQLLanguage"]),
-    .testTarget(name: "SQLiteCacheTests", dependencies: ["SQLiteCache", "NormalizedCache"]),
+    .testTarget(name: "SQLiteCacheTests", dependencies: ["SQLiteCache", "NormalizedCache", "GraphQLLanguage"]),
     .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "GraphQLLanguage", "NormalizedCache"]),
     .testTarget(name: "EndToEndTests", dependencies: ["cachebench"], exclude: ["Fixtures"]),
   ],

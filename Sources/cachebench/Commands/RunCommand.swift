@@ -26,7 +26,11 @@ enum RunCommand: Command {
   static func run(_ arguments: ParsedArguments) throws -> ExitCode {
     // Check every file before running any.
     var workloads: [Workload] = []
-    for path in arguments.positionals { workloads.append(try Workload.load(path)) }
+    for path in arguments.positionals {
+      let workload = try Workload.load(path)
+      try WorkloadChecker.check(workload)
+      workloads.append(workload)
+    }
     let options = RunOptions(
       quick: arguments.has("quick"), keepSamples: arguments.value("samples") != nil,
       progress: !arguments.has("no-progress"))

@@ -1,0 +1,203 @@
+import Foundation
+import Testing
+
+@Suite("cachebench run")
+struct RunCommandTests {
+  /// Runs quick.json twice at once (two processes), with samples.
+  static let runs: [(run: Run, csv: String, samples: String)] = {
+    let directory = try! temporaryDirectory()
+    let group = DispatchGroup()
+    nonisolated(unsafe) var results: [Int: (Run, String, String)] = [:]
+    let lock = NSLock()
+    for index in 0..<2 {
+      group.enter()
+      DispatchQueue.global().async {
+        let csv = directory + "/quick-\(index).csv"
+        let samples = directory + "/samples-\(index).csv"
+        let run = try! cachebench(["run", "Workloads/quick.json", "--out", csv, "--samples", samples, "--no-progress"])
+        lock.lock()
+        results[index] = (run, csv, samples)
+        lock.unlock()
+        group.leave()
+      }
+    }
+    group.wait()
+    return [results[0]!, results[1]!]
+  }()
+
+  static let stores = ["memory", "sqlite", "sqlite-apollo", "sqlite-memory"]
+  static let strategies = ["path", "typePolicy", "programmatic"]
+
+  @Test("quick.json writes rows for every store × key strategy, with every metric of SPEC §6")
+  func everyMetric() throws {
+    let (run, path, _) = Self.runs[0]
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.hasPrefix("quick (generator, seed 7, 2 repetitions)"))
+    #expect(run.stdout.contains("store          keys          records  dedup  write p50  write p99  read p50  read p99  loads/read  bytes/record"))
+    let csv = try CSVFile(path: path)
+    #expect(csv.header.joined(separator: ",") == metricColumns)
+    let common = [
+      "write/latency", "normalize/latency", "merge/latency", "read/latency", "write/allocations",
+      "write/allocated_bytes", "read/allocations", "read/allocated_bytes", "lookup/loads_per_read",
+      "lookup/keys_per_read", "lookup/hit_ratio", "lookup/load_time", "lookup/point_lookup",
+      "lookup/field_policy_lookup", "lookup/field_policy_hit_ratio", "footprint/bytes_per_record", "dedup/objects",
+      "dedup/records", "dedup/object_ratio", "dedup/response_bytes", "dedup/store_bytes", "dedup/byte_ratio",
+    ]
+    for store in Self.stores {
+      for keys in Self.strategies {
+        let metrics = Set(csv.rows.filter { $0["store"] == store && $0["keys"] == keys }.map { $0["phase"]! + "/" + $0["metric"]! })
+        var expected = common
+        if keys == "path" { expected.removeAll { $0.hasPrefix("lookup/field_policy") } }
+        expected += store == "memory" ? ["footprint/live_bytes"] : ["footprint/db_bytes", "footprint/sqlite_heap_bytes"]
+        for metric in expected { #expect(metrics.contains(metric), "\(store) × \(keys) lacks \(metric)") }
+      }
+    }
+    // Reads after all the writes hit every record they ask for.
+    for row in csv.rows where row["metric"] == "hit_ratio" { #expect(row["p50"] == "1") }
+    // A single value fills every statistic (SPEC §6).
+    for row in csv.rows where row["n"] == "1" {
+      #expect(Set(["min", "p50", "p90", "p99", "max", "mean", "stddev"].map { row[$0]! }).count == 1)
+    }
+  }
+
+  @Test("two runs give identical deterministic metrics")
+  func deterministic() throws {
+    func deterministicRows(_ path: String) throws -> [String] {
+      try CSVFile(path: path).rows.filter { $0["deterministic"] == "true" }.map { row in
+        ["workload", "variant", "store", "keys", "phase", "metric", "n", "min", "p50", "p90", "p99", "max", "mean"]
+          .map { row[$0]! }.joined(separator: ",")
+      }.sorted()
+    }
+    let first = try deterministicRows(Self.runs[0].csv)
+    let second = try deterministicRows(Self.runs[1].csv)
+    #expect(first.count > 200)
+    #expect(first == second)
+  }
+
+  @Test("--samples writes one row per sample: n of them for every metric row")
+  func samples() throws {
+    let samples = try CSVFile(path: Self.runs[0].samples)
+    #expect(samples.header.joined(separator: ",") == "run_id,workload,variant,store,keys,phase,metric,unit,index,value")
+    var counts: [String: Int] = [:]
+    for row in samples.rows {
+      counts[[row["store"]!, row["keys"]!, row["phase"]!, row["metric"]!].joined(separator: "/"), default: 0] += 1
+    }
+    for row in try CSVFile(path: Self.runs[0].csv).rows {
+      #expect(counts[[row["store"]!, row["keys"]!, row["phase"]!, row["metric"]!].joined(separator: "/")] == Int(row["n"]!))
+    }
+  }
+
+  @Test("the store-level benchmark and the calendar run with --quick")
+  func otherWorkloads() throws {
+    let directory = try temporaryDirectory()
+    let run = try cachebench([
+      "run", "Workloads/store-records.json", "Workloads/calendar.json", "--quick", "--out", directory + "/both.csv",
+      "--no-progress",
+    ])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("merge new/s"))
+    let rows = try CSVFile(path: directory + "/both.csv").rows
+    #expect(Set(rows.map { $0["workload"]! }) == ["store-records", "calendar"])
+    let calendarRecords = rows.filter { $0["workload"] == "calendar" && $0["metric"] == "records" && $0["store"] == "memory" }
+    // 5,929 / 2,163 / 1,109 records with QUERY_ROOT; the CSV counts records without the root.
+    #expect(Dictionary(uniqueKeysWithValues: calendarRecords.map { ($0["keys"]!, $0["p50"]!) }) == ["path": "5928", "typePolicy": "2162", "programmatic": "1108"])
+    #expect(rows.contains { $0["workload"] == "store-records" && $0["metric"] == "merge_new_per_record" && $0["store"] == "sqlite-compact" })
+  }
+
+  @Test("an output that cannot be written exits 74 and leaves nothing behind")
+  func unwritableOutput() throws {
+    let directory = try temporaryDirectory()
+    try "x".write(toFile: directory + "/file", atomically: true, encoding: .utf8)
+    let run = try cachebench(["run", "Workloads/store-records.json", "--quick", "--out", directory + "/file/out.csv", "--no-progress"])
+    #expect(run.status == 74)
+    #expect(run.stderr.hasPrefix("Error: cannot write \(directory)/file/out.csv: Not a directory\n"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["file"])
+  }
+
+  @Test(
+    "bad workload files: the error names the file and key, with the documented exit code",
+    arguments: [
+      (#"{"name": "w", "seed": 1, "generator": {"depth": 99}}"#, Int32(65), "Error: w.json:1:40: generator.depth: must be in 1...32, got 99\n"),
+      (#"{"name": "w", "seed": 1, "generator": {}, "extra": 1}"#, Int32(65), "Error: w.json:1:43: extra: unknown key\n"),
+      (#"{"name": "w", "seed": 1, "recorded": {"operations": [{"document": "none.graphql", "response": "r.json"}]}}"#, Int32(66), "Error: w.json: recorded.operations[0].document: cannot open 'none.graphql': No such file or directory\n"),
+      ("{not json", Int32(65), "Error: w.json:1:2: Expected a string key in an object, found 'n'\n"),
+    ])
+  func badWorkloads(text: String, status: Int32, stderr: String) throws {
+    let directory = try temporaryDirectory()
+    try text.write(toFile: directory + "/w.json", atomically: true, encoding: .utf8)
+    for command in ["validate", "run"] {
+      let run = try cachebench([command, "w.json"], in: directory)
+      #expect(run.status == status)
+      #expect(run.stderr.hasPrefix(stderr), "\(command): \(run.stderr)")
+    }
+  }
+
+  @Test("validate accepts every shipped workload")
+  func validateShipped() throws {
+    let run = try cachebench(["validate"] + ["quick", "default", "large", "duplication-sweep", "calendar", "store-records"].map { "Workloads/\($0).json" })
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains("Workloads/duplication-sweep.json: ok (duplication-sweep, generator, 30 configurations)"))
+  }
+
+  @Test("generate writes files that a recorded workload replays")
+  func generateAndReplay() throws {
+    let directory = try temporaryDirectory()
+    let generate = try cachebench(["generate", "Workloads/quick.json", "--out", directory + "/generated"])
+    #expect(generate.status == 0, "\(generate.stderr)")
+    #expect(generate.stdout.hasPrefix("wrote 40 responses of 4 operations to"))
+    let files = try FileManager.default.contentsOfDirectory(atPath: directory + "/generated").sorted()
+    #expect(files == ["extensions.graphqls", "operations", "responses", "schema.graphqls", "workload.json"])
+    let replay = try cachebench(["run", directory + "/generated/workload.json", "--quick", "--out", directory + "/replay.csv", "--no-progress"])
+    #expect(replay.status == 0, "\(replay.stderr)")
+    let replayed = try CSVFile(path: directory + "/replay.csv").rows
+    // The same responses, recorded: the same objects as the synthetic run of quick.json.
+    let synthetic = try CSVFile(path: Self.runs[0].csv).rows
+    func objects(_ rows: [[String: String]]) -> String? {
+      rows.first { $0["store"] == "memory" && $0["keys"] == "typePolicy" && $0["metric"] == "objects" }?["p50"]
+    }
+    #expect(objects(replayed) != nil)
+    #expect(objects(replayed) == objects(synthetic))
+  }
+}
+
+@Suite("cachebench compare")
+struct CompareCommandTests {
+  /// A results file with one timing and one deterministic metric.
+  func write(_ directory: String, _ name: String, latency: Double, records: Double) throws -> String {
+    let rows = [
+      "r,2026-11-22T00:00:00Z,abc,h,w,,memory,path,write,latency,ns,lower,false,5,\(latency),\(latency),\(latency),\(latency),\(latency),\(latency),0",
+      "r,2026-11-22T00:00:00Z,abc,h,w,,memory,path,dedup,records,count,lower,true,1,\(records),\(records),\(records),\(records),\(records),\(records),\(records)",
+    ]
+    let path = directory + "/" + name
+    try ([metricColumns] + rows).joined(separator: "\n").appending("\n").write(toFile: path, atomically: true, encoding: .utf8)
+    return path
+  }
+
+  @Test("no regression exits 0; a slower p50 beyond the threshold, or a changed deterministic metric, exits 2")
+  func gate() throws {
+    let directory = try temporaryDirectory()
+    let baseline = try write(directory, "base.csv", latency: 1000, records: 50)
+    let same = try cachebench(["compare", baseline, try write(directory, "same.csv", latency: 1050, records: 50)])
+    #expect(same.status == 0)
+    let slower = try cachebench(["compare", baseline, try write(directory, "slow.csv", latency: 1300, records: 50), "--out", directory + "/verdicts.csv"])
+    #expect(slower.status == 2)
+    #expect(slower.stdout.hasPrefix("Regressions (1):\n"))
+    #expect(slower.stdout.contains("w         memory  path  write  latency    1.0 µs   1.3 µs  +30.0%"))
+    #expect(FileManager.default.fileExists(atPath: directory + "/verdicts.csv"))
+    let lenient = try cachebench(["compare", baseline, directory + "/slow.csv", "--threshold", "50"])
+    #expect(lenient.status == 0)
+    let fatter = try cachebench(["compare", baseline, try write(directory, "fat.csv", latency: 1000, records: 51)])
+    #expect(fatter.status == 2)
+  }
+
+  @Test("a missing file exits 66, a malformed one 65, a bad threshold 64")
+  func errors() throws {
+    let directory = try temporaryDirectory()
+    let baseline = try write(directory, "base.csv", latency: 1000, records: 50)
+    #expect(try cachebench(["compare", baseline, directory + "/none.csv"]).status == 66)
+    try "not,a,results,file\n".write(toFile: directory + "/bad.csv", atomically: true, encoding: .utf8)
+    #expect(try cachebench(["compare", baseline, directory + "/bad.csv"]).status == 65)
+    #expect(try cachebench(["compare", baseline, baseline, "--threshold", "ten"]).status == 64)
+    #expect(try cachebench(["compare", baseline]).status == 64)
+  }
+}
