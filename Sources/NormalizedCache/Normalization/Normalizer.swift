@@ -83,7 +83,7 @@ private struct Walk {
       let recordValue: RecordValue
       do {
         if let child = field.child {
-          recordValue = try complete(value, plan: child, pathKey: key + "." + field.fieldKey, field: field)
+          recordValue = try complete(value, plan: child, path: PathKey(base: key, component: field.fieldKey), field: field)
         } else {
           recordValue = try leaf(value, field: field)
         }
@@ -101,7 +101,7 @@ private struct Walk {
 
   /// The value of a field with a selection: null, a reference to the object's record, or a list of them.
   private mutating func complete(
-    _ value: JSONValue, plan selectionPlan: SelectionPlan, pathKey: String, field: PlannedField
+    _ value: JSONValue, plan selectionPlan: SelectionPlan, path: PathKey, field: PlannedField
   ) throws(NormalizationError) -> RecordValue {
     switch value {
     case .null:
@@ -109,7 +109,7 @@ private struct Walk {
     case .object(let child):
       objectCount += 1
       let typename = child["__typename"]?.stringValue ?? selectionPlan.inferredType
-      let key = cacheKey(for: child, typename: typename, pathKey: pathKey)
+      let key = cacheKey(for: child, typename: typename, path: path)
       try object(child, plan: selectionPlan, key: key, typename: typename)
       return .reference(CacheReference(key))
     case .array(let elements):
@@ -117,7 +117,7 @@ private struct Walk {
       values.reserveCapacity(elements.count)
       for (index, element) in elements.enumerated() {
         do {
-          values.append(try complete(element, plan: selectionPlan, pathKey: pathKey + "." + String(index), field: field))
+          values.append(try complete(element, plan: selectionPlan, path: path.appending(index), field: field))
         } catch {
           throw NormalizationError(error.message, path: [String(index)] + error.path)
         }
@@ -148,11 +148,11 @@ private struct Walk {
   }
 
   /// The key of an object: programmatic, then type policy, then path, as the strategy allows.
-  private mutating func cacheKey(for object: JSONObject, typename: String?, pathKey: String) -> CacheKey {
-    guard let typename else { return pathKey }
+  private mutating func cacheKey(for object: JSONObject, typename: String?, path: PathKey) -> CacheKey {
+    guard let typename else { return path.key }
     switch strategy {
     case .path:
-      return pathKey
+      return path.key
     case .programmatic(let resolver):
       if let info = resolver(objectType(typename), ObjectData(object)) { return info.cacheKey(typename: typename) }
       fallthrough
@@ -162,7 +162,7 @@ private struct Walk {
       {
         return typename + ":" + id
       }
-      return pathKey
+      return path.key
     }
   }
 
@@ -171,6 +171,35 @@ private struct Walk {
     let type = ObjectType(name: name, schema: plan.schema)
     objectTypes[name] = type
     return type
+  }
+}
+
+/// A path key not yet spelled out: `Book:bk123` + `author`, then list indexes. Most objects get a
+/// key of their own under a policy, so the string is built only for those that fall back to it.
+private struct PathKey {
+  let base: CacheKey
+  let component: String
+  var indexes: [Int] = []
+
+  init(base: CacheKey, component: String) {
+    self.base = base
+    self.component = component
+  }
+
+  func appending(_ index: Int) -> PathKey {
+    var copy = self
+    copy.indexes.append(index)
+    return copy
+  }
+
+  /// `base.component.i.j`.
+  var key: CacheKey {
+    var key = base + "." + component
+    for index in indexes {
+      key += "."
+      key += String(index)
+    }
+    return key
   }
 }
 

@@ -45,9 +45,16 @@ public final class OperationPlan {
 
   /// The fields to write or read for an object of this runtime type (nil: unknown).
   func selection(_ plan: SelectionPlan, runtimeType: String?) throws(NormalizationError) -> PlannedSelection {
-    if let cached = plan.byType[runtimeType ?? ""] { return cached }
+    let type = runtimeType ?? ""
+    // Objects at one place are mostly of one type: compare with the last before hashing.
+    if let last = plan.last, last.type == type { return last.selection }
+    if let cached = plan.byType[type] {
+      plan.last = (type, cached)
+      return cached
+    }
     let collected = try collect(plan, runtimeType: runtimeType)
-    plan.byType[runtimeType ?? ""] = collected
+    plan.byType[type] = collected
+    plan.last = (type, collected)
     return collected
   }
 
@@ -150,6 +157,8 @@ final class SelectionPlan {
   /// is an object type.
   let inferredType: String?
   var byType: [String: PlannedSelection] = [:]
+  /// The selection used last, and its type.
+  var last: (type: String, selection: PlannedSelection)?
 
   init(selections: [[Selection]], staticType: String?, schema: Schema) {
     self.selections = selections
@@ -163,14 +172,22 @@ final class SelectionPlan {
 }
 
 /// The fields of an object of one runtime type.
-struct PlannedSelection {
+///
+/// Classes, not structs: the walks copy them for every object, and a copy is then one retain
+/// instead of one for each string and array inside.
+final class PlannedSelection {
   let fields: [PlannedField]
   /// Whether `__typename` is selected explicitly.
   let selectsTypename: Bool
+
+  init(fields: [PlannedField], selectsTypename: Bool) {
+    self.fields = fields
+    self.selectsTypename = selectsTypename
+  }
 }
 
 /// One field to write or read.
-struct PlannedField {
+final class PlannedField {
   let responseKey: String
   let name: String
   let arguments: [Argument]
@@ -183,4 +200,18 @@ struct PlannedField {
   let isConditional: Bool
   /// Another field of the selection, under another alias, has the same field key.
   let repeatsFieldKey: Bool
+
+  init(
+    responseKey: String, name: String, arguments: [Argument], fieldKey: String, definition: FieldDefinition?,
+    child: SelectionPlan?, isConditional: Bool, repeatsFieldKey: Bool
+  ) {
+    self.responseKey = responseKey
+    self.name = name
+    self.arguments = arguments
+    self.fieldKey = fieldKey
+    self.definition = definition
+    self.child = child
+    self.isConditional = isConditional
+    self.repeatsFieldKey = repeatsFieldKey
+  }
 }

@@ -137,21 +137,30 @@ private struct Execution {
 
   /// Loads one level's records in one call, fills their objects, and returns the next level.
   private mutating func resolve(_ level: [Pending]) throws -> [Pending] {
+    // Each distinct key once; each pending object remembers where its record comes back.
     var keys: [CacheKey] = []
-    var seen: Set<CacheKey> = []
+    var positions: [Int] = []
+    var firstPosition: [CacheKey: Int] = [:]
     keys.reserveCapacity(level.count)
-    for pending in level where seen.insert(pending.key).inserted { keys.append(pending.key) }
-    let loaded = try reader.cache.loadRecordsInOrder(forKeys: keys)
-    var records: [CacheKey: Record] = [:]
-    records.reserveCapacity(keys.count)
-    for record in loaded { if let record { records[record.key] = record } }
+    positions.reserveCapacity(level.count)
+    for pending in level {
+      if let position = firstPosition[pending.key] {
+        positions.append(position)
+      } else {
+        firstPosition[pending.key] = keys.count
+        positions.append(keys.count)
+        keys.append(pending.key)
+      }
+    }
+    let records = try reader.cache.loadRecordsInOrder(forKeys: keys)
+    let found = records.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
     statistics.loads += 1
     statistics.keysRequested += keys.count
-    statistics.hits += records.count
-    statistics.misses += keys.count - records.count
+    statistics.hits += found
+    statistics.misses += keys.count - found
     var next: [Pending] = []
-    for pending in level {
-      guard let record = records[pending.key] else {
+    for (pending, position) in zip(level, positions) {
+      guard let record = records[position] else {
         throw Miss(miss: CacheMiss(recordKey: pending.key, fieldKey: nil, path: pending.path))
       }
       try fill(pending, record: record, next: &next)

@@ -147,8 +147,13 @@ public struct Record: Sendable, CustomStringConvertible {
       }
     }
 
+    /// The record, its buffer trimmed to size when growing left much unused: stores keep the
+    /// buffer as it is.
     public func build() -> Record {
-      Record(key: key, encodedFields: bytes)
+      if bytes.capacity - bytes.count > 32 {
+        return Record(key: key, encodedFields: bytes.withUnsafeBufferPointer { Array($0) })
+      }
+      return Record(key: key, encodedFields: bytes)
     }
   }
 }
