@@ -20,8 +20,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 PANELS = [
-    ("write", "latency", "write latency (µs, p50)", 1e-3),
-    ("read", "latency", "read latency (µs, p50)", 1e-3),
+    ("write", "latency", "write latency (µs, p50 to p90)", 1e-3),
+    ("read", "latency", "read latency (µs, p50 to p90)", 1e-3),
     ("footprint", "bytes_per_record", "bytes per record", 1.0),
     ("dedup", "object_ratio", "objects per record (dedup)", 1.0),
 ]
@@ -95,7 +95,8 @@ def main():
                 labels.append(store if is_store_benchmark else f"{store}\n{keys}")
                 heights.append(float(row["p50"]) * scale)
                 errors.append(max(0.0, (float(row["p90"]) - float(row["p50"])) * scale))
-            axis.bar(range(len(labels)), heights, yerr=errors, capsize=3, color="#4c72b0")
+            # One-sided bars: from the median up to p90.
+            axis.bar(range(len(labels)), heights, yerr=[[0.0] * len(errors), errors], capsize=3, color="#4c72b0")
             axis.set_xticks(range(len(labels)))
             axis.set_xticklabels(labels, fontsize=7, rotation=30, ha="right")
         axis.grid(axis="y", alpha=0.3)

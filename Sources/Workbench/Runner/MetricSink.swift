@@ -25,7 +25,15 @@ struct MetricSink {
     _ scope: Scope, _ phase: Phase, _ metric: String, unit: MetricUnit, better: Better = .lower,
     deterministic: Bool, samples values: [Double]
   ) {
-    guard let summary = Summary(values) else { return }
+    guard var summary = Summary(values) else { return }
+    if unit == .ns {
+      // Interpolated percentiles of nanoseconds carry float noise (2079784.0999999999): a tenth
+      // of a nanosecond is more than any clock here resolves.
+      func round(_ value: Double) -> Double { (value * 10).rounded() / 10 }
+      summary = Summary(
+        n: summary.n, min: round(summary.min), p50: round(summary.p50), p90: round(summary.p90), p99: round(summary.p99),
+        max: round(summary.max), mean: round(summary.mean), stddev: round(summary.stddev))
+    }
     let key = MetricKey(
       workload: workload, variant: scope.variant, store: scope.store, keys: scope.keys, phase: phase, metric: metric)
     rows.append(MetricRow(run: run, key: key, unit: unit, better: better, deterministic: deterministic, summary: summary))
