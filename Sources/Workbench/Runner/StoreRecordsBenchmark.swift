@@ -102,20 +102,7 @@ struct StoreRecordsBenchmark {
       sink.add(scope, .lookup, "load_all_per_key", unit: .ns, deterministic: false, samples: loadAll)
       sink.add(scope, .lookup, "point_lookup", unit: .ns, deterministic: false, samples: points)
       sink.add(scope, .lookup, "allocations_per_batch", unit: .count, deterministic: true, value: Double(loadAllocations))
-      let storeBytes: Int
-      switch spec.kind {
-      case .memory:
-        storeBytes = footprint.liveBytes
-        sink.add(scope, .footprint, "live_bytes", unit: .bytes, deterministic: true, value: Double(footprint.liveBytes))
-      case .sqlite:
-        storeBytes = footprint.databaseBytes
-        sink.add(scope, .footprint, "db_bytes", unit: .bytes, deterministic: true, value: Double(footprint.databaseBytes))
-        sink.add(scope, .footprint, "wal_bytes", unit: .bytes, deterministic: true, value: Double(footprint.walBytes))
-        sink.add(scope, .footprint, "sqlite_heap_bytes", unit: .bytes, deterministic: true, value: Double(footprint.sqliteHeapBytes))
-        footprint.addCheckpointed(to: &sink, scope, records: recordCount)
-      }
-      sink.add(scope, .footprint, "bytes_per_record", unit: .bytes, deterministic: true, value: Double(storeBytes) / Double(recordCount))
-      sink.add(scope, .footprint, "payload_bytes", unit: .bytes, deterministic: true, value: Double(footprint.payloadBytes))
+      let storeBytes = footprint.addRows(to: &sink, scope, kind: spec.kind, records: recordCount)
       sink.add(scope, .dedup, "records", unit: .count, deterministic: true, value: Double(recordCount))
       sink.add(scope, .dedup, "store_bytes", unit: .bytes, deterministic: true, value: Double(storeBytes))
     }

@@ -175,20 +175,7 @@ struct StrategyMeasurement {
         scope, .lookup, "field_policy_hit_ratio", unit: .ratio, better: .higher, deterministic: true,
         value: policyTimes.isEmpty ? 0 : Double(policyHits) / Double(policyTimes.count))
     }
-    let storeBytes: Int
-    switch spec.kind {
-    case .memory:
-      storeBytes = footprint.liveBytes
-      sink.add(scope, .footprint, "live_bytes", unit: .bytes, deterministic: true, value: Double(footprint.liveBytes))
-    case .sqlite:
-      storeBytes = footprint.databaseBytes
-      sink.add(scope, .footprint, "db_bytes", unit: .bytes, deterministic: true, value: Double(footprint.databaseBytes))
-      sink.add(scope, .footprint, "wal_bytes", unit: .bytes, deterministic: true, value: Double(footprint.walBytes))
-      sink.add(scope, .footprint, "sqlite_heap_bytes", unit: .bytes, deterministic: true, value: Double(footprint.sqliteHeapBytes))
-      footprint.addCheckpointed(to: &sink, scope, records: recordCount)
-    }
-    sink.add(scope, .footprint, "bytes_per_record", unit: .bytes, deterministic: true, value: recordCount == 0 ? 0 : Double(storeBytes) / Double(recordCount))
-    sink.add(scope, .footprint, "payload_bytes", unit: .bytes, deterministic: true, value: Double(footprint.payloadBytes))
+    let storeBytes = footprint.addRows(to: &sink, scope, kind: spec.kind, records: recordCount)
     sink.add(scope, .dedup, "objects", unit: .count, better: .higher, deterministic: true, value: Double(objects))
     sink.add(scope, .dedup, "records", unit: .count, deterministic: true, value: Double(records))
     sink.add(scope, .dedup, "object_ratio", unit: .ratio, better: .higher, deterministic: true, value: records == 0 ? 0 : Double(objects) / Double(records))
@@ -235,22 +222,6 @@ struct Footprint {
   /// SQLite: the database file after a checkpoint that empties the WAL: the steady state.
   var checkpointedBytes: Int?
 
-  /// Checkpoints a SQLite store and records its size then; nothing for other stores.
-  mutating func checkpoint(_ store: any NormalizedCache) throws {
-    guard let sqlite = store as? SQLiteNormalizedCache else { return }
-    try sqlite.checkpoint()
-    let statistics = try sqlite.statistics()
-    checkpointedBytes = (statistics.databaseBytes ?? 0) + (statistics.walBytes ?? 0)
-  }
-
-  func addCheckpointed(to sink: inout MetricSink, _ scope: MetricSink.Scope, records: Int) {
-    guard let checkpointedBytes else { return }
-    sink.add(scope, .footprint, "db_bytes_checkpointed", unit: .bytes, deterministic: true, value: Double(checkpointedBytes))
-    sink.add(
-      scope, .footprint, "bytes_per_record_checkpointed", unit: .bytes, deterministic: true,
-      value: records == 0 ? 0 : Double(checkpointedBytes) / Double(records))
-  }
-
   init() {}
 
   init(liveBytes: Int, statistics: StoreStatistics) {
@@ -259,6 +230,41 @@ struct Footprint {
     databaseBytes = (statistics.databaseBytes ?? 0) + walBytes
     sqliteHeapBytes = statistics.sqliteHeapBytes ?? 0
     payloadBytes = statistics.payloadBytes
+  }
+
+  /// Checkpoints a SQLite store and records its size then; nothing for other stores.
+  mutating func checkpoint(_ store: any NormalizedCache) throws {
+    guard let sqlite = store as? SQLiteNormalizedCache else { return }
+    try sqlite.checkpoint()
+    let statistics = try sqlite.statistics()
+    checkpointedBytes = (statistics.databaseBytes ?? 0) + (statistics.walBytes ?? 0)
+  }
+
+  /// The footprint rows of a store (SPEC §5): live bytes for the memory store; database, WAL,
+  /// heap and checkpointed bytes for SQLite; bytes per record and payload for both.
+  /// - Returns: the store's bytes, what `bytes_per_record` divides.
+  func addRows(to sink: inout MetricSink, _ scope: MetricSink.Scope, kind: StoreSpec.Kind, records: Int) -> Int {
+    func add(_ metric: String, _ value: Double) {
+      sink.add(scope, .footprint, metric, unit: .bytes, deterministic: true, value: value)
+    }
+    let storeBytes: Int
+    switch kind {
+    case .memory:
+      storeBytes = liveBytes
+      add("live_bytes", Double(liveBytes))
+    case .sqlite:
+      storeBytes = databaseBytes
+      add("db_bytes", Double(databaseBytes))
+      add("wal_bytes", Double(walBytes))
+      add("sqlite_heap_bytes", Double(sqliteHeapBytes))
+      if let checkpointedBytes {
+        add("db_bytes_checkpointed", Double(checkpointedBytes))
+        add("bytes_per_record_checkpointed", records == 0 ? 0 : Double(checkpointedBytes) / Double(records))
+      }
+    }
+    add("bytes_per_record", records == 0 ? 0 : Double(storeBytes) / Double(records))
+    add("payload_bytes", Double(payloadBytes))
+    return storeBytes
   }
 }
 

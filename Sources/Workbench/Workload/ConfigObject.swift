@@ -91,7 +91,7 @@ struct ConfigObject {
   func finish() throws(WorkloadError) {
     for key in object.keys where !used.contains(key) {
       var message = "unknown key"
-      if let suggestion = Self.nearest(key, in: Array(used)) { message += "; did you mean \"\(suggestion)\"?" }
+      if let suggestion = Suggestion.nearest(to: key, in: Array(used)) { message += "; did you mean \"\(suggestion)\"?" }
       throw error(key, message)
     }
   }
@@ -100,22 +100,4 @@ struct ConfigObject {
     double == double.rounded() && abs(double) < 1e15 ? String(Int(double)) : String(double)
   }
 
-  static func nearest(_ word: String, in candidates: [String]) -> String? {
-    func distance(_ a: [Character], _ b: [Character]) -> Int {
-      if a.isEmpty { return b.count }
-      if b.isEmpty { return a.count }
-      var previous = Array(0...b.count)
-      for i in 1...a.count {
-        var current = [i] + Array(repeating: 0, count: b.count)
-        for j in 1...b.count {
-          current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-        }
-        previous = current
-      }
-      return previous[b.count]
-    }
-    let scored = candidates.sorted().map { ($0, distance(Array(word.lowercased()), Array($0.lowercased()))) }
-    guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= 2 else { return nil }
-    return best.0
-  }
 }

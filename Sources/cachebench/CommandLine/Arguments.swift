@@ -1,3 +1,5 @@
+import Workbench
+
 /// What a command accepts: its options, its positional arguments and its help text.
 struct CommandSpec {
   let name: String
@@ -117,28 +119,8 @@ struct ParsedArguments {
     }
   }
 
-  /// The candidate within edit distance 2 (or sharing a long prefix), if any.
   static func nearest(to word: String, in candidates: [String]) -> String? {
-    let scored = candidates.map { ($0, editDistance(word.lowercased(), $0.lowercased())) }
-    guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
-    if best.1 <= 2 || (best.1 <= word.count / 2 && word.count >= 4) { return best.0 }
-    return nil
-  }
-
-  static func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a)
-    let b = Array(b)
-    if a.isEmpty { return b.count }
-    if b.isEmpty { return a.count }
-    var previous = Array(0...b.count)
-    for i in 1...a.count {
-      var current = [i] + Array(repeating: 0, count: b.count)
-      for j in 1...b.count {
-        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-      }
-      previous = current
-    }
-    return previous[b.count]
+    Suggestion.nearest(to: word, in: candidates)
   }
 }
 
