@@ -34,6 +34,7 @@ final class TimedCache: NormalizedCache {
     return records
   }
 
+  @discardableResult
   func merge(records: RecordSet) throws -> ChangedKeys { try base.merge(records: records) }
   func removeRecord(for key: CacheKey) throws { try base.removeRecord(for: key) }
   func removeRecords(matching pattern: String) throws { try base.removeRecords(matching: pattern) }
