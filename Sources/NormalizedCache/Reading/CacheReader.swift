@@ -87,6 +87,28 @@ private final class ObjectNode {
   var members: [(key: String, value: Slot)] = []
 }
 
+/// A response path as a chain back to the root: one node per object placed, spelled out as an
+/// array only for a miss or a field-policy provider.
+private final class ResponsePath {
+  let parent: ResponsePath?
+  let component: String
+
+  init(_ parent: ResponsePath?, _ component: String) {
+    self.parent = parent
+    self.component = component
+  }
+
+  static func components(_ path: ResponsePath?) -> [String] {
+    var components: [String] = []
+    var node = path
+    while let current = node {
+      components.append(current.component)
+      node = current.parent
+    }
+    return components.reversed()
+  }
+}
+
 private indirect enum Slot {
   case value(JSONValue)
   case object(ObjectNode)
@@ -106,7 +128,7 @@ private struct Execution {
     let key: CacheKey
     let plan: SelectionPlan
     let node: ObjectNode
-    let path: [String]
+    let path: ResponsePath?
   }
 
   struct Miss: Error {
@@ -124,7 +146,7 @@ private struct Execution {
 
   mutating func run() throws -> ReadResult {
     let root = ObjectNode()
-    var level = [Pending(key: plan.rootKey, plan: plan.root, node: root, path: [])]
+    var level = [Pending(key: plan.rootKey, plan: plan.root, node: root, path: nil)]
     do {
       while !level.isEmpty {
         level = try resolve(level)
@@ -161,7 +183,7 @@ private struct Execution {
     var next: [Pending] = []
     for (pending, position) in zip(level, positions) {
       guard let record = records[position] else {
-        throw Miss(miss: CacheMiss(recordKey: pending.key, fieldKey: nil, path: pending.path))
+        throw Miss(miss: CacheMiss(recordKey: pending.key, fieldKey: nil, path: ResponsePath.components(pending.path)))
       }
       try fill(pending, record: record, next: &next)
     }
@@ -176,16 +198,18 @@ private struct Execution {
     let selection = try plan.selection(pending.plan, runtimeType: runtimeType)
     pending.node.members.reserveCapacity(selection.fields.count)
     for field in selection.fields {
-      let path = pending.path + [field.responseKey]
+      // Built only when the field has a selection (its objects carry it) or misses.
+      var path: ResponsePath { ResponsePath(pending.path, field.responseKey) }
       if let child = field.child, reader.useFieldPolicies,
-        let keys = try policyKeys(for: field, parentType: runtimeType ?? pending.plan.staticType, path: path)
+        let keys = try policyKeys(for: field, parentType: runtimeType ?? pending.plan.staticType, path: pending.path)
       {
+        let fieldPath = path
         switch keys {
         case .single(let key):
-          pending.node.members.append((field.responseKey, placeholder(for: key, plan: child, path: path, next: &next)))
+          pending.node.members.append((field.responseKey, placeholder(for: key, plan: child, path: fieldPath, next: &next)))
         case .list(let keys):
           let slots = keys.enumerated().map { index, key in
-            placeholder(for: key, plan: child, path: path + [String(index)], next: &next)
+            placeholder(for: key, plan: child, path: ResponsePath(fieldPath, String(index)), next: &next)
           }
           pending.node.members.append((field.responseKey, .list(slots)))
         }
@@ -193,21 +217,21 @@ private struct Execution {
       }
       guard let value = record[field.fieldKey] else {
         if field.isConditional { continue }
-        throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: path))
+        throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: ResponsePath.components(path)))
       }
       if let child = field.child {
         pending.node.members.append(
           (field.responseKey, try slot(for: value, plan: child, record: record, field: field, path: path, next: &next)))
       } else {
         guard let json = Self.leafJSON(value) else {
-          throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: path))
+          throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: ResponsePath.components(path)))
         }
         pending.node.members.append((field.responseKey, .value(json)))
       }
     }
   }
 
-  private func placeholder(for key: CacheKey, plan child: SelectionPlan, path: [String], next: inout [Pending]) -> Slot {
+  private func placeholder(for key: CacheKey, plan child: SelectionPlan, path: ResponsePath, next: inout [Pending]) -> Slot {
     let node = ObjectNode()
     next.append(Pending(key: key, plan: child, node: node, path: path))
     return .object(node)
@@ -215,7 +239,7 @@ private struct Execution {
 
   /// The value of a field with a selection: null, an object to load at the next level, or a list.
   private func slot(
-    for value: RecordValue, plan child: SelectionPlan, record: Record, field: PlannedField, path: [String],
+    for value: RecordValue, plan child: SelectionPlan, record: Record, field: PlannedField, path: ResponsePath,
     next: inout [Pending]
   ) throws -> Slot {
     switch value {
@@ -227,17 +251,18 @@ private struct Execution {
       var slots: [Slot] = []
       slots.reserveCapacity(values.count)
       for (index, element) in values.enumerated() {
-        slots.append(try slot(for: element, plan: child, record: record, field: field, path: path + [String(index)], next: &next))
+        slots.append(
+          try slot(for: element, plan: child, record: record, field: field, path: ResponsePath(path, String(index)), next: &next))
       }
       return .list(slots)
     default:
       // A scalar where the operation selects an object: the cache cannot answer this field.
-      throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: path))
+      throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: ResponsePath.components(path)))
     }
   }
 
   /// The key or keys a field policy gives this field, provider first, then the directive.
-  private func policyKeys(for field: PlannedField, parentType: String?, path: [String]) throws -> FieldPolicyKeys.Result? {
+  private func policyKeys(for field: PlannedField, parentType: String?, path parentPath: ResponsePath?) throws -> FieldPolicyKeys.Result? {
     guard let parentType, let definition = field.definition else { return nil }
     let returnTypeName = definition.type.namedType
     let returnsList = definition.type.isList
@@ -248,6 +273,7 @@ private struct Execution {
       if let value = try plan.variables.resolve(argument.value) { arguments.append(key: argument.name, value: value) }
     }
     if let provider = reader.fieldPolicyProvider {
+      let path = ResponsePath.components(parentPath) + [field.responseKey]
       let policyField = FieldPolicyField(
         parentType: parentType, name: field.name, returnTypeName: returnTypeName, returnsList: returnsList)
       if returnsList {
