@@ -57,6 +57,12 @@ extension RecordStore {
     try readRows(of: statement, dataColumn: 0, key: { _ in key }, found)
   }
 
+  /// The statement of a batched load: the keys as one JSON array, joined to the table through
+  /// `json_each`, each a search of the primary key (or of the apollo layout's unique index).
+  static func batchLoadSQL(dataColumn: String) -> String {
+    "SELECT wanted.key, records.\(dataColumn) FROM json_each(?) AS wanted CROSS JOIN records ON records.key = wanted.value"
+  }
+
   /// `json_each`: many keys in one statement. A row comes back with the index of its key in the
   /// array, so the caller's own key strings go into the result, not new ones made from the row.
   private mutating func loadMany(
@@ -79,9 +85,7 @@ extension RecordStore {
     json.append(UInt8(ascii: "]"))
 
     if !jsonKeys.isEmpty {
-      let statement = try connection.cachedStatement(
-        "SELECT wanted.key, records.\(format.dataColumn) FROM json_each(?) AS wanted "
-          + "CROSS JOIN records ON records.key = wanted.value")
+      let statement = try connection.cachedStatement(Self.batchLoadSQL(dataColumn: format.dataColumn))
       defer {
         statement.reset()
         statement.clearBindings()

@@ -40,13 +40,10 @@ struct JSONTests {
       ("{\"a\": 1", "r.json:1:8: Expected ',' or '}' after an object member, found end of input"),
     ])
   func malformed(text: String, message: String) {
-    #expect {
+    let error = #expect(throws: GraphQLError.self) {
       try JSONParser.parse(text, file: "r.json")
-    } throws: { error in
-      let description = (error as? GraphQLError)?.description
-      if description != message { print("got: \(description ?? "nil")") }
-      return description == message
     }
+    #expect(error?.description == message)
   }
 
   @Test("writes compact and pretty JSON that reads back equal")

@@ -149,13 +149,10 @@ struct NormalizerTests {
       ("{ author { name } }", #"{"data": 3}"#, "the response's \"data\" is an integer, not an object"),
     ])
   func errors(query: String, response: String, message: String) {
-    #expect {
+    let error = #expect(throws: NormalizationError.self) {
       try normalize(query, response)
-    } throws: { error in
-      let description = (error as? NormalizationError)?.description
-      if description != message { print("got: \(description ?? "\(error)")") }
-      return description == message
     }
+    #expect(error?.description == message)
   }
 
   @Test("counts the objects of a response, the root data object not included")

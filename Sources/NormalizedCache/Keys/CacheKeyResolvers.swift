@@ -12,7 +12,7 @@ public typealias CacheKeyResolver = @Sendable (ObjectType, ObjectData) -> CacheK
 /// resolvers.register("sku") { type, object in
 ///   type.name == "Product" ? object.string("sku").map { CacheKeyInfo(id: $0) } : nil
 /// }
-/// let normalizer = Normalizer(schema: schema, strategy: .programmatic(try resolvers.resolver(named: "sku")))
+/// let normalizer = Normalizer(strategy: .programmatic(try resolvers.resolver(named: "sku")))
 /// ```
 public struct CacheKeyResolvers: Sendable {
   private var table: [String: CacheKeyResolver] = [:]
