@@ -28,17 +28,41 @@ let package = Package(
     .target(name: "NormalizedCache", dependencies: ["GraphQLLanguage"]),
     .target(name: "SQLiteCache", dependencies: ["NormalizedCache", "CSQLite"]),
 
-    // The workbench around it.
+    // The workbench around it. Dependencies run downward only, and SwiftPM enforces them: the
+    // results know nothing of how they were measured, measurement nothing of workloads, and only
+    // the runner drives stores and key strategies.
+    .target(name: "Results", dependencies: ["NormalizedCache"]),
+    .target(name: "Measurement", dependencies: ["Results", "CJemalloc"]),
+    .target(name: "Generator", dependencies: ["Results", "GraphQLLanguage"]),
+    .target(
+      name: "Workloads",
+      dependencies: ["Results", "Generator", "GraphQLLanguage", "NormalizedCache", "SQLiteCache"]
+    ),
     .target(
       name: "Workbench",
-      dependencies: ["GraphQLLanguage", "NormalizedCache", "SQLiteCache", "CJemalloc"]
+      dependencies: [
+        "Workloads", "Measurement", "Results", "Generator", "GraphQLLanguage", "NormalizedCache", "SQLiteCache",
+      ]
     ),
-    .executableTarget(name: "cachebench", dependencies: ["Workbench"]),
+    .executableTarget(
+      name: "cachebench",
+      dependencies: ["Workbench", "Workloads", "Results", "GraphQLLanguage", "NormalizedCache"]
+    ),
 
     .testTarget(name: "GraphQLLanguageTests", dependencies: ["GraphQLLanguage"]),
     .testTarget(name: "NormalizedCacheTests", dependencies: ["NormalizedCache", "GraphQLLanguage"]),
     .testTarget(name: "SQLiteCacheTests", dependencies: ["SQLiteCache", "NormalizedCache", "GraphQLLanguage"]),
-    .testTarget(name: "WorkbenchTests", dependencies: ["Workbench", "GraphQLLanguage", "NormalizedCache"]),
+    .testTarget(name: "ResultsTests", dependencies: ["Results", "NormalizedCache"]),
+    .testTarget(name: "MeasurementTests", dependencies: ["Measurement", "Results"]),
+    .testTarget(name: "GeneratorTests", dependencies: ["Generator", "Results", "GraphQLLanguage", "NormalizedCache"]),
+    .testTarget(
+      name: "WorkloadsTests",
+      dependencies: ["Workloads", "Generator", "Results", "GraphQLLanguage", "NormalizedCache", "SQLiteCache"]
+    ),
+    .testTarget(
+      name: "WorkbenchTests",
+      dependencies: ["Workbench", "Workloads", "Measurement", "Results", "NormalizedCache", "SQLiteCache", "GraphQLLanguage"]
+    ),
     .testTarget(name: "EndToEndTests", dependencies: ["cachebench"], exclude: ["Fixtures"]),
   ],
   swiftLanguageModes: [.v6]

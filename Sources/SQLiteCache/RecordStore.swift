@@ -99,7 +99,7 @@ struct RecordStore {
 
   // MARK: Statistics
 
-  func statistics() throws(SQLiteError) -> StoreStatistics {
+  func statistics() throws(SQLiteError) -> SQLiteNormalizedCache.Statistics {
     let column = format.dataColumn
     let statement = try connection.cachedStatement(
       "SELECT count(*), total(length(CAST(key AS BLOB)) + length(CAST(\(column) AS BLOB))) FROM records")
@@ -111,9 +111,9 @@ struct RecordStore {
     let payload = Int(statement.double(at: 1))
     let pageCount = try connection.integer("PRAGMA page_count")
     let pageSize = try connection.integer("PRAGMA page_size")
-    return StoreStatistics(
+    return SQLiteNormalizedCache.Statistics(
       recordCount: count, payloadBytes: payload, databaseBytes: Int(pageCount * pageSize),
-      walBytes: walBytes(), sqliteHeapBytes: Int(sqlite3_memory_used()))
+      walBytes: walBytes(), heapBytes: Int(sqlite3_memory_used()))
   }
 
   /// The size of the `-wal` file; 0 when there is none (another journal mode, or in memory).

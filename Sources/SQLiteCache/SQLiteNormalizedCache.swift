@@ -89,8 +89,21 @@ public final class SQLiteNormalizedCache: NormalizedCache {
   /// Record count and payload (keys plus stored record bytes), `page_count × page_size`, the
   /// size of the `-wal` file (0 if none), and `sqlite3_memory_used()`.
   /// - Complexity: O(n): counting reads every record.
-  public func statistics() throws(SQLiteError) -> StoreStatistics {
+  public func statistics() throws(SQLiteError) -> Statistics {
     try store.withLock { store throws(SQLiteError) in try store.statistics() }
+  }
+
+  /// Counts and sizes of what a ``SQLiteNormalizedCache`` holds.
+  public struct Statistics: Sendable, Hashable {
+    public var recordCount: Int
+    /// Bytes of keys and stored records.
+    public var payloadBytes: Int
+    /// `page_count × page_size` of the main database file.
+    public var databaseBytes: Int
+    /// The size of the `-wal` file; 0 when there is none.
+    public var walBytes: Int
+    /// `sqlite3_memory_used()`: SQLite's heap in this process.
+    public var heapBytes: Int
   }
 
   /// Copies the write-ahead log into the database file and truncates it, so that the file alone

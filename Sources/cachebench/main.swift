@@ -1,4 +1,5 @@
 import Foundation
+import Results
 
 /// `cachebench <command>`: the workbench's command line (SPEC §7).
 struct CommandEntry {

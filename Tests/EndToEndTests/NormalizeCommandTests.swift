@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 let normalizeUsage =
-  "Usage: cachebench normalize --operation <Q.graphql> --response <R.json> [--schema <F.graphqls> ...] [--variables <V.json>] [--operation-name <name>] [--keys path|typePolicy|programmatic] [--resolver <name>] [--format json|entries]\n"
+  "Usage: cachebench normalize --operation <Q.graphql> --response <R.json> [--schema <F.graphqls> ...] [--document <F.graphql> ...] [--variables <V.json>] [--operation-name <name>] [--keys path|typePolicy|programmatic] [--resolver <name>] [--format json|entries]\n"
 
 @Suite("cachebench normalize")
 struct NormalizeCommandTests {

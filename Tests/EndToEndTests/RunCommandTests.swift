@@ -147,7 +147,14 @@ struct RunCommandTests {
     #expect(generate.stdout.hasPrefix("wrote 40 responses of 4 operations to"))
     let files = try FileManager.default.contentsOfDirectory(atPath: directory + "/generated").sorted()
     #expect(files == ["extensions.graphqls", "operations", "responses", "schema.graphqls", "workload.json"])
-    let replay = try cachebench(["run", directory + "/generated/workload.json", "--quick", "--out", directory + "/replay.csv", "--no-progress"])
+    // Every response, once: --quick would keep a tenth of them.
+    let manifestPath = directory + "/generated/workload.json"
+    var manifest = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifestPath))) as? [String: Any])
+    manifest["repetitions"] = 1
+    manifest["warmup"] = 0
+    try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: manifestPath))
+    let replay = try cachebench(["run", manifestPath, "--out", directory + "/replay.csv", "--no-progress"])
     #expect(replay.status == 0, "\(replay.stderr)")
     let replayed = try CSVFile(path: directory + "/replay.csv").rows
     // The same responses, recorded: the same objects as the synthetic run of quick.json.

@@ -25,7 +25,7 @@ struct ConcurrencyTests {
             try store.merge(records: RecordSet(records: [Record(key: "Shared:1", ["lastTask": .int(task % 2)])]))
             let loaded = try store.loadRecords(forKeys: records.map(\.key) + ["Shared:1"])
             #expect(loaded.count == 11)
-            _ = try store.statistics()
+            _ = try store.recordCount()
           }
           return changedCount
         }
@@ -34,7 +34,7 @@ struct ConcurrencyTests {
       for try await count in group { total += count }
       #expect(total == tasks * recordsPerTask * 2)
     }
-    #expect(try store.statistics().recordCount == tasks * recordsPerTask + 1)
+    #expect(try store.recordCount() == tasks * recordsPerTask + 1)
     let keys = (0..<tasks).flatMap { task in (0..<recordsPerTask).map { "Item:\(task)-\($0)" } }
     #expect(try store.loadRecords(forKeys: keys).count == keys.count)
   }

@@ -73,8 +73,8 @@ struct MeasurementTests {
     let points = min(count, 20_000)
     let pointLoads = try clock.measure { for key in keys.prefix(points) { _ = try cache.loadRecords(forKeys: [key]) } }
 
-    let withWAL = Double(walStatistics.databaseBytes! + walStatistics.walBytes!) / Double(count)
-    let checkpointed = Double(statistics.databaseBytes! + statistics.walBytes!) / Double(count)
+    let withWAL = Double(walStatistics.databaseBytes + walStatistics.walBytes) / Double(count)
+    let checkpointed = Double(statistics.databaseBytes + statistics.walBytes) / Double(count)
     print(
       """
       \(layout) (\(count) records, WAL): merge \(Self.rate(count, merge)), merge unchanged \(Self.rate(count, remerge)), \

@@ -47,7 +47,7 @@ struct StoreConfiguration: Sendable, CustomTestStringConvertible {
   }
 
   /// A fresh, empty store; `directory` holds its file.
-  func makeStore(in directory: TemporaryDirectory) throws -> any NormalizedCache {
+  func makeStore(in directory: TemporaryDirectory) throws -> any InspectableStore {
     switch kind {
     case .inMemory:
       InMemoryNormalizedCache()
@@ -57,7 +57,7 @@ struct StoreConfiguration: Sendable, CustomTestStringConvertible {
   }
 
   /// The store of the file ``makeStore(in:)`` created, opened again.
-  func reopenStore(in directory: TemporaryDirectory) throws -> any NormalizedCache {
+  func reopenStore(in directory: TemporaryDirectory) throws -> any InspectableStore {
     precondition(isOnFile)
     return try SQLiteNormalizedCache(path: directory.path("cache.sqlite"), options: options!)
   }
@@ -87,4 +87,21 @@ extension NormalizedCache {
   func presentKeys(_ keys: [CacheKey]) throws -> Set<CacheKey> {
     Set(try loadRecords(forKeys: keys).keys)
   }
+}
+
+/// A store under test that can say how much it holds: each store answers from its own
+/// statistics, since the cache protocol holds cache operations only.
+protocol InspectableStore: NormalizedCache {
+  func recordCount() throws -> Int
+  func payloadBytes() throws -> Int
+}
+
+extension InMemoryNormalizedCache: InspectableStore {
+  func recordCount() -> Int { statistics().recordCount }
+  func payloadBytes() -> Int { statistics().payloadBytes }
+}
+
+extension SQLiteNormalizedCache: InspectableStore {
+  func recordCount() throws -> Int { try statistics().recordCount }
+  func payloadBytes() throws -> Int { try statistics().payloadBytes }
 }

@@ -84,8 +84,16 @@ public final class InMemoryNormalizedCache: NormalizedCache {
     }
   }
 
-  public func statistics() -> StoreStatistics {
-    state.withLock { StoreStatistics(recordCount: $0.records.count, payloadBytes: $0.payloadBytes) }
+  /// How many records the store holds, and their payload.
+  public func statistics() -> Statistics {
+    state.withLock { Statistics(recordCount: $0.records.count, payloadBytes: $0.payloadBytes) }
+  }
+
+  /// Counts and sizes of what an ``InMemoryNormalizedCache`` holds.
+  public struct Statistics: Sendable, Hashable {
+    public var recordCount: Int
+    /// Bytes of keys and encoded fields held: the payload, before any overhead of the store.
+    public var payloadBytes: Int
   }
 
   /// Every key, for tests and listings.

@@ -25,39 +25,12 @@ public protocol NormalizedCache: AnyObject, Sendable {
 
   /// Removes every record.
   func clear() throws
-
-  /// What the store holds, for the workbench.
-  func statistics() throws -> StoreStatistics
 }
 
 extension NormalizedCache {
   public func loadRecordsInOrder(forKeys keys: [CacheKey]) throws -> [Record?] {
     let records = try loadRecords(forKeys: keys)
     return keys.map { records[$0] }
-  }
-}
-
-/// Counts and sizes a store reports about itself.
-public struct StoreStatistics: Sendable, Hashable {
-  public var recordCount: Int
-  /// Bytes of keys and encoded fields held: the payload, before any overhead of the store.
-  public var payloadBytes: Int
-  /// SQLite: `page_count × page_size` of the main database file.
-  public var databaseBytes: Int?
-  /// SQLite in WAL mode: the size of the `-wal` file.
-  public var walBytes: Int?
-  /// SQLite: `sqlite3_memory_used()`, the library's heap in this process.
-  public var sqliteHeapBytes: Int?
-
-  public init(
-    recordCount: Int, payloadBytes: Int, databaseBytes: Int? = nil, walBytes: Int? = nil,
-    sqliteHeapBytes: Int? = nil
-  ) {
-    self.recordCount = recordCount
-    self.payloadBytes = payloadBytes
-    self.databaseBytes = databaseBytes
-    self.walBytes = walBytes
-    self.sqliteHeapBytes = sqliteHeapBytes
   }
 }
 

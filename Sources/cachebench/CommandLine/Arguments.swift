@@ -1,4 +1,4 @@
-import Workbench
+import Results
 
 /// What a command accepts: its options, its positional arguments and its help text.
 struct CommandSpec {
@@ -37,9 +37,11 @@ struct OptionSpec {
 }
 
 /// Wrong usage: printed as `Error: message` and the usage line, exit code 64.
-struct UsageError: Error {
+struct UsageError: Error, ExitCodeCarrying {
   let message: String
   let usage: String?
+
+  var exitCode: ExitCode { .usage }
 }
 
 /// The options and positional arguments of one invocation, in the order given.
@@ -74,39 +76,9 @@ struct ParsedArguments {
         occurrences.append(("help", nil))
         continue
       }
-      var name = String(argument.drop(while: { $0 == "-" }))
-      var inlineValue: String?
-      if let equals = name.firstIndex(of: "=") {
-        inlineValue = String(name[name.index(after: equals)...])
-        name = String(name[..<equals])
-      }
-      guard argument.hasPrefix("--"), let option = options.first(where: { $0.name == name }) else {
-        var message = "Unknown option '\(argument.split(separator: "=").first.map(String.init) ?? argument)'."
-        if let suggestion = Self.nearest(to: name, in: options.map(\.name)) {
-          message += " Did you mean '--\(suggestion)'?"
-        }
-        throw UsageError(message: message, usage: spec.usage)
-      }
-      var value: String?
-      if option.valueName != nil {
-        if let inlineValue {
-          value = inlineValue
-        } else if index < arguments.count {
-          value = arguments[index]
-          index += 1
-        } else {
-          throw UsageError(message: "Missing value for '--\(name) \(option.valueName!)'.", usage: spec.usage)
-        }
-        if let allowed = option.allowed, let given = value, !allowed.contains(given) {
-          var message = "The value '\(given)' is invalid for '--\(name)'; expected one of: \(allowed.joined(separator: ", "))."
-          if let suggestion = Self.nearest(to: given, in: allowed) { message += " Did you mean '\(suggestion)'?" }
-          throw UsageError(message: message, usage: spec.usage)
-        }
-      } else if inlineValue != nil {
-        throw UsageError(message: "The flag '--\(name)' takes no value.", usage: spec.usage)
-      }
+      let (option, value) = try Self.option(argument, following: arguments, at: &index, spec: spec, options: options)
       if !option.repeatable, option.name != "help", has(option.name) {
-        throw UsageError(message: "The option '--\(name)' was given more than once.", usage: spec.usage)
+        throw UsageError(message: "The option '--\(option.name)' was given more than once.", usage: spec.usage)
       }
       occurrences.append((option.name, value))
     }
@@ -117,6 +89,45 @@ struct ParsedArguments {
     if positionals.count > spec.maximumPositionals {
       throw UsageError(message: "Unexpected argument '\(positionals[spec.maximumPositionals])'.", usage: spec.usage)
     }
+  }
+
+  /// The option `argument` names and its value, taken inline (`--name=value`) or from the next
+  /// argument, which `index` then moves past.
+  private static func option(
+    _ argument: String, following arguments: [String], at index: inout Int, spec: CommandSpec, options: [OptionSpec]
+  ) throws(UsageError) -> (OptionSpec, String?) {
+    var name = String(argument.drop(while: { $0 == "-" }))
+    var inlineValue: String?
+    if let equals = name.firstIndex(of: "=") {
+      inlineValue = String(name[name.index(after: equals)...])
+      name = String(name[..<equals])
+    }
+    guard argument.hasPrefix("--"), let option = options.first(where: { $0.name == name }) else {
+      var message = "Unknown option '\(argument.split(separator: "=").first.map(String.init) ?? argument)'."
+      if let suggestion = Self.nearest(to: name, in: options.map(\.name)) {
+        message += " Did you mean '--\(suggestion)'?"
+      }
+      throw UsageError(message: message, usage: spec.usage)
+    }
+    var value: String?
+    if option.valueName != nil {
+      if let inlineValue {
+        value = inlineValue
+      } else if index < arguments.count {
+        value = arguments[index]
+        index += 1
+      } else {
+        throw UsageError(message: "Missing value for '--\(name) \(option.valueName!)'.", usage: spec.usage)
+      }
+      if let allowed = option.allowed, let given = value, !allowed.contains(given) {
+        var message = "The value '\(given)' is invalid for '--\(name)'; expected one of: \(allowed.joined(separator: ", "))."
+        if let suggestion = Self.nearest(to: given, in: allowed) { message += " Did you mean '\(suggestion)'?" }
+        throw UsageError(message: message, usage: spec.usage)
+      }
+    } else if inlineValue != nil {
+      throw UsageError(message: "The flag '--\(name)' takes no value.", usage: spec.usage)
+    }
+    return (option, value)
   }
 
   static func nearest(to word: String, in candidates: [String]) -> String? {

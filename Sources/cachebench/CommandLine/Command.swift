@@ -1,7 +1,11 @@
 import Foundation
-import GraphQLLanguage
-import NormalizedCache
-import Workbench
+import Results
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// One subcommand of `cachebench`.
 protocol Command {
@@ -11,7 +15,7 @@ protocol Command {
 }
 
 /// An error with a message for the user and the exit code it means.
-struct CommandError: Error {
+struct CommandError: Error, ExitCodeCarrying {
   let message: String
   let exitCode: ExitCode
 
@@ -23,14 +27,9 @@ struct CommandError: Error {
 
 /// Writes errors to stderr as `Error: ...` followed by the usage line, and picks their exit code.
 enum Reporter {
+  /// The code an error carries (``ExitCodeCarrying``); 1 for any other.
   static func exitCode(for error: Error) -> ExitCode {
-    switch error {
-    case is UsageError: .usage
-    case let error as CommandError: error.exitCode
-    case is InputError: .noInput
-    case is GraphQLError, is NormalizationError: .dataError
-    default: Workbench.exitCodeValue(for: error).flatMap(ExitCode.init(rawValue:)) ?? .failure
-    }
+    ExitCode(for: error)
   }
 
   static func message(for error: Error) -> String {
@@ -48,6 +47,17 @@ enum Reporter {
     if error is UsageError { text += "  See 'cachebench \(usage.map { String($0.prefix(while: { $0 != " " })) } ?? "") --help'.\n" }
     FileHandle.standardError.write(Data(text.utf8))
     return exitCode(for: error)
+  }
+}
+
+extension ExitCode {
+  /// Ends the process with this code.
+  func exit() -> Never {
+    #if canImport(Glibc)
+      Glibc.exit(rawValue)
+    #else
+      Darwin.exit(rawValue)
+    #endif
   }
 }
 

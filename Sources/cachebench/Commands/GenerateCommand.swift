@@ -1,5 +1,7 @@
 import Foundation
-import Workbench
+import Generator
+import Results
+import Workloads
 
 /// `cachebench generate`: writes a synthetic workload's files, replayable as a recorded workload.
 enum GenerateCommand: Command {
@@ -25,13 +27,7 @@ enum GenerateCommand: Command {
       throw CommandError("\(workload.file): generate needs a workload with a \"generator\" section, not \"\(workload.source.kindName)\"", .dataError)
     }
     let synthetic = try Generator.make(seed: workload.seed, config: config)
-    do {
-      try synthetic.write(to: URL(fileURLWithPath: out), name: workload.name + "-recorded")
-    } catch let error as ExitCodeCarrying {
-      throw error
-    } catch {
-      throw CommandError("cannot write to '\(out)': \(error)", .cantCreate)
-    }
+    try synthetic.write(to: URL(fileURLWithPath: out), name: workload.name + "-recorded")
     writeStandardOutput("wrote \(synthetic.responseCount) responses of \(synthetic.operations.count) operations to \(out); replay with: cachebench run \(out)/workload.json\n")
     return .success
   }

@@ -1,6 +1,7 @@
 import GraphQLLanguage
 import NormalizedCache
-import Workbench
+import Results
+import Workloads
 
 /// `cachebench normalize`: normalizes responses and prints the records (SPEC §7).
 enum NormalizeCommand: Command {
@@ -8,7 +9,7 @@ enum NormalizeCommand: Command {
     name: "normalize",
     abstract: "Normalize responses into records and print them.",
     usage:
-      "normalize --operation <Q.graphql> --response <R.json> [--schema <F.graphqls> ...] [--variables <V.json>] [--operation-name <name>] [--keys path|typePolicy|programmatic] [--resolver <name>] [--format json|entries]",
+      "normalize --operation <Q.graphql> --response <R.json> [--schema <F.graphqls> ...] [--document <F.graphql> ...] [--variables <V.json>] [--operation-name <name>] [--keys path|typePolicy|programmatic] [--resolver <name>] [--format json|entries]",
     options: [
       OptionSpec(
         "operation", value: "file",
@@ -54,34 +55,31 @@ enum NormalizeCommand: Command {
     let variables = try perOperation(arguments.values("variables"), count: operations.count, option: "variables")
     let operationNames = try perOperation(arguments.values("operation-name"), count: operations.count, option: "operation-name")
     let strategy = try keyStrategy(arguments)
-    var schemaSources: [Source] = []
-    for path in arguments.values("schema") { schemaSources.append(try InputFile.source(path)) }
-    let schema = try Schema(parsing: schemaSources)
-    var extraDocuments: [Source] = []
-    for path in arguments.values("document") { extraDocuments.append(try InputFile.source(path)) }
+    let schema = try Schema.load(arguments.values("schema"))
     let format = arguments.value("format").flatMap(RecordListing.init(rawValue:)) ?? .json
 
     var records = RecordSet()
     for (index, operationPath) in operations.enumerated() {
-      let document = try ExecutableDocument(parsing: [try InputFile.source(operationPath)] + extraDocuments)
-      var variableValues: JSONObject = [:]
-      if let path = variables[index] {
-        guard case .object(let object) = try InputFile.json(path) else {
-          throw CommandError("\(path): variables must be a JSON object", .dataError)
-        }
-        variableValues = object
-      }
+      let operation = RecordedOperation(
+        documents: [operationPath] + arguments.values("document"), operationName: operationNames[index],
+        variables: try variables[index].map(variableValues) ?? [:], response: responses[index])
+      let loaded = try operation.load(schema: schema)
       do {
-        let plan = try OperationPlan(
-          document: document, operationName: operationNames[index], schema: schema, variables: variableValues)
-        let response = try InputFile.json(responses[index])
-        records.merge(records: try Normalizer(strategy: strategy).normalize(response, plan: plan).records)
-      } catch let error as NormalizationError {
-        throw CommandError("\(responses[index]): \(error)", .dataError)
+        records.merge(records: try Normalizer(strategy: strategy).normalize(loaded.response, plan: loaded.plan).records)
+      } catch {
+        throw InputDataError(file: operation.response, message: "\(error)")
       }
     }
     writeStandardOutput(format.render(records))
     return .success
+  }
+
+  /// The variables in a JSON file.
+  private static func variableValues(_ path: String) throws -> JSONObject {
+    guard case .object(let object) = try InputFile.json(path) else {
+      throw InputDataError(file: path, message: "variables must be a JSON object")
+    }
+    return object
   }
 
   /// An option given never, once (for every operation), or once per operation.

@@ -1,5 +1,6 @@
-import Foundation
+import Results
 import Workbench
+import Workloads
 
 /// `cachebench run`: runs workloads, prints a table, writes the CSV (SPEC §6, §7).
 enum RunCommand: Command {
@@ -10,7 +11,7 @@ enum RunCommand: Command {
     options: [
       OptionSpec("out", value: "FILE.csv", help: "Where to write the metrics. Default: results/<workload name>.csv for each workload."),
       OptionSpec("samples", value: "FILE.csv", help: "Also write every sample, one row each."),
-      OptionSpec("quick", help: "Shrink each workload (a tenth of the responses, one repetition) for a smoke test."),
+      OptionSpec("quick", help: "Shrink each workload for a smoke test: a tenth of the responses or records, one repetition, no warm-up."),
       OptionSpec("no-progress", help: "No progress lines on stderr."),
     ],
     positionalName: "<workload>", positionalHelp: "Workload files (JSON, see README).", minimumPositionals: 1,
@@ -42,7 +43,7 @@ enum RunCommand: Command {
       writeStandardOutput(result.table)
       if arguments.value("out") == nil {
         let path = "results/\(workload.name).csv"
-        try ensureDirectory(of: path)
+        try AtomicFile.createDirectory(for: path)
         try ResultsFile.write(result.rows, to: path)
         writeStandardOutput("wrote \(result.rows.count) rows to \(path)\n")
       }
@@ -50,26 +51,15 @@ enum RunCommand: Command {
       allSamples += result.samples
     }
     if let path = arguments.value("out") {
-      try ensureDirectory(of: path)
+      try AtomicFile.createDirectory(for: path)
       try ResultsFile.write(allRows, to: path)
       writeStandardOutput("wrote \(allRows.count) rows to \(path)\n")
     }
     if let path = arguments.value("samples") {
-      try ensureDirectory(of: path)
+      try AtomicFile.createDirectory(for: path)
       try ResultsFile.write(allSamples, to: path)
       writeStandardOutput("wrote \(allSamples.count) samples to \(path)\n")
     }
     return .success
-  }
-
-  /// Creates the directory an output goes into, when it is missing.
-  static func ensureDirectory(of path: String) throws {
-    let directory = (path as NSString).deletingLastPathComponent
-    guard !directory.isEmpty, !FileManager.default.fileExists(atPath: directory) else { return }
-    do {
-      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    } catch {
-      throw CommandError("cannot create directory '\(directory)' for '\(path)': \(error.localizedDescription)", .cantCreate)
-    }
   }
 }

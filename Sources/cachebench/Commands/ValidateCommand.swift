@@ -1,6 +1,5 @@
-import GraphQLLanguage
-import NormalizedCache
-import Workbench
+import Results
+import Workloads
 
 /// `cachebench validate`: checks workload files without running them.
 enum ValidateCommand: Command {
@@ -20,7 +19,9 @@ enum ValidateCommand: Command {
       let workload = try Workload.load(path)
       try WorkloadChecker.check(workload)
       let variants = try workload.variants.count
-      let configurations = variants * workload.stores.count * (workload.source.kindName == "storeRecords" ? 1 : workload.keys.count)
+      var strategies = workload.keys.count
+      if case .storeRecords = workload.source { strategies = 1 }
+      let configurations = variants * workload.stores.count * strategies
       writeStandardOutput("\(path): ok (\(workload.name), \(workload.source.kindName), \(configurations) configuration\(configurations == 1 ? "" : "s"))\n")
     }
     return .success

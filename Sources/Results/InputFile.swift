@@ -1,0 +1,59 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// An input file that could not be opened or read (exit code 66).
+///
+/// Prints as `cannot open 'baseline.csv': No such file or directory`.
+public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
+  public let path: String
+  public let reason: String
+
+  public init(path: String, reason: String) {
+    self.path = path
+    self.reason = reason
+  }
+
+  /// The error of a failed system call, by its errno.
+  public init(path: String, code: Int32) {
+    self.init(path: path, reason: String(cString: strerror(code)))
+  }
+
+  public var description: String { "cannot open '\(path)': \(reason)" }
+}
+
+/// Reading the files the user names: workloads, operations, schemas, responses, results CSVs.
+/// The one place that reads a whole file.
+public enum InputFile {
+  /// The bytes of the file at `path`.
+  ///
+  /// ```swift
+  /// let bytes = try InputFile.bytes("Workloads/quick.json")
+  /// ```
+  ///
+  /// - Throws: ``InputError`` with the path and the system's reason (`No such file or directory`,
+  ///   `Is a directory`, `Permission denied`).
+  public static func bytes(_ path: String) throws(InputError) -> [UInt8] {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw InputError(path: path, code: errno) }
+    defer { _ = close(descriptor) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw InputError(path: path, code: errno)
+      }
+      if count == 0 { return bytes }
+      bytes.append(contentsOf: chunk[0..<count])
+    }
+  }
+}
+
+/// `read(2)`, out of reach of ``InputFile``'s names.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+  read(descriptor, buffer, count)
+}

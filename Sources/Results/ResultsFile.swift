@@ -1,0 +1,33 @@
+/// Results CSVs on disk: rows written atomically, rows read back with errors that name the file.
+///
+/// ```swift
+/// try ResultsFile.write(rows, to: "results/books.csv")          // [MetricRow]
+/// try ResultsFile.write(samples, to: "results/books-samples.csv")  // [SampleRow]
+/// let baseline = try ResultsFile.read(MetricRow.self, from: "baseline.csv")
+/// ```
+public enum ResultsFile {
+  /// Writes the header and `rows` to `path` atomically (see ``AtomicFile``).
+  ///
+  /// - Throws: ``OutputError``.
+  public static func write<Row: CSVRepresentable>(_ rows: [Row], to path: String)
+    throws(OutputError)
+  {
+    try AtomicFile.write(CSV.document(rows), to: path)
+  }
+
+  /// Reads the rows of a CSV file written by ``write(_:to:)`` (or by hand).
+  ///
+  /// - Throws: ``InputError`` when the file cannot be opened or read; ``CSVError`` (with the path,
+  ///   the line and the column) when it is not valid UTF-8 CSV with the columns of `Row`.
+  public static func read<Row: CSVRepresentable>(_ type: Row.Type, from path: String) throws
+    -> [Row]
+  {
+    let bytes = try InputFile.bytes(path)
+    guard let text = String(validating: bytes, as: UTF8.self) else {
+      let valid = String(decoding: bytes, as: UTF8.self)
+      let line = valid.prefix { $0 != "\u{FFFD}" }.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
+      throw CSVError(file: path, line: line, message: "not UTF-8 text")
+    }
+    return try CSV.rows(type, from: text, file: path)
+  }
+}

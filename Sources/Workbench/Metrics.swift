@@ -1,0 +1,53 @@
+import Results
+
+/// The metrics `cachebench run` reports (SPEC §5, §6), each defined once: the same operation is
+/// always behind the same name.
+extension Metric {
+  // Write and read, per response.
+  /// Normalizing one response and merging its records.
+  static let writeLatency = Metric(.write, "latency", unit: .ns, deterministic: false)
+  static let normalizeLatency = Metric(.normalize, "latency", unit: .ns, deterministic: false)
+  static let mergeLatency = Metric(.merge, "latency", unit: .ns, deterministic: false)
+  /// Reading one operation back from the store.
+  static let readLatency = Metric(.read, "latency", unit: .ns, deterministic: false)
+
+  // Allocations, counted in a pass of their own.
+  static let writeAllocations = Metric(.write, "allocations", unit: .count, deterministic: true)
+  static let writeAllocatedBytes = Metric(.write, "allocated_bytes", unit: .bytes, deterministic: true)
+  static let readAllocations = Metric(.read, "allocations", unit: .count, deterministic: true)
+  static let readAllocatedBytes = Metric(.read, "allocated_bytes", unit: .bytes, deterministic: true)
+
+  // Lookups.
+  static let loadsPerRead = Metric(.lookup, "loads_per_read", unit: .count, deterministic: true)
+  static let keysPerRead = Metric(.lookup, "keys_per_read", unit: .count, deterministic: true)
+  static let hitRatio = Metric(.lookup, "hit_ratio", unit: .ratio, better: .higher, deterministic: true)
+  /// Time inside the store's loads during one read.
+  static let loadTime = Metric(.lookup, "load_time", unit: .ns, deterministic: false)
+  /// `loadRecords(forKeys:)` of one random existing key.
+  static let pointLookup = Metric(.lookup, "point_lookup", unit: .ns, deterministic: false)
+  /// A read of one entity through a root field's `@fieldPolicy`.
+  static let fieldPolicyLookup = Metric(.lookup, "field_policy_lookup", unit: .ns, deterministic: false)
+  static let fieldPolicyHitRatio = Metric(
+    .lookup, "field_policy_hit_ratio", unit: .ratio, better: .higher, deterministic: true)
+
+  // Deduplication.
+  static let objects = Metric(.dedup, "objects", unit: .count, better: .higher, deterministic: true)
+  static let records = Metric(.dedup, "records", unit: .count, deterministic: true)
+  static let objectRatio = Metric(.dedup, "object_ratio", unit: .ratio, better: .higher, deterministic: true)
+  static let responseBytes = Metric(.dedup, "response_bytes", unit: .bytes, better: .higher, deterministic: true)
+  static let storeBytes = Metric(.dedup, "store_bytes", unit: .bytes, deterministic: true)
+  static let byteRatio = Metric(.dedup, "byte_ratio", unit: .ratio, better: .higher, deterministic: true)
+
+  // The store-level benchmark.
+  static let mergeNewPerRecord = Metric(.merge, "merge_new_per_record", unit: .ns, deterministic: false)
+  static let mergeUnchangedPerRecord = Metric(.merge, "merge_unchanged_per_record", unit: .ns, deterministic: false)
+  static let mergeAllocationsPerRecord = Metric(.merge, "allocations_per_record", unit: .count, deterministic: true)
+  static let loadBatchPerKey = Metric(.lookup, "load_batch_per_key", unit: .ns, deterministic: false)
+  static let loadAllPerKey = Metric(.lookup, "load_all_per_key", unit: .ns, deterministic: false)
+  static let loadAllocationsPerBatch = Metric(.lookup, "allocations_per_batch", unit: .count, deterministic: true)
+
+  /// A footprint row: `live_bytes`, `db_bytes`, `bytes_per_record`, ...
+  static func footprint(_ name: String) -> Metric {
+    Metric(.footprint, name, unit: .bytes, deterministic: true)
+  }
+}

@@ -1,0 +1,201 @@
+import Generator
+import GraphQLLanguage
+import Measurement
+import NormalizedCache
+import Results
+import Workloads
+
+/// Measures one store under one key strategy on one variant's responses (SPEC §5):
+/// 1. an allocation pass, untimed: allocations per write and per read, lookup counts, every
+///    read-back checked against its response, and the keys written;
+/// 2. warm-up and measured repetitions on fresh stores, through the ``Harness``: write,
+///    normalize, merge and read latency, time in store loads, point lookups, field-policy
+///    lookups, and the footprint after the writes.
+struct StrategyMeasurement {
+  let source: PreparedSource
+  let spec: StoreSpec
+  let strategy: KeyStrategy
+  let workload: Workload
+  let scope: MetricSink.Scope
+  let factory: StoreFactory
+  let progress: Progress
+
+  private var useFieldPolicies: Bool { strategy.name != .path }
+  private var normalizer: Normalizer { Normalizer(strategy: strategy) }
+
+  func run(into sink: inout MetricSink) throws {
+    let counted = try countAllocations()
+    let keys = counted.writtenKeys.sorted()
+    let lookups = Lookups(
+      pointKeys: pointLookupKeys(keys),
+      fieldPolicies: try FieldPolicyLookups.make(
+        schema: source.schema, keys: keys, count: useFieldPolicies ? workload.read.fieldPolicyLookups : 0,
+        seed: workload.seed ^ 0xF1E1D))
+    var footprint: Footprint?
+    var fieldPolicyHits = 0
+    let harness = Harness(warmup: workload.warmup, repetitions: workload.repetitions)
+    let timings = try harness.run(make: { try factory.make(spec) }, cleanUp: factory.removeFiles) { store, repetition in
+      footprint = try measureWrites(store, &repetition)
+      try measureReads(store, &repetition)
+      let hits = try measureLookups(store, &repetition, lookups: lookups)
+      if repetition.isMeasured {
+        fieldPolicyHits += hits
+        footprint?.settledBytes = try store.settledBytes()
+      }
+    }
+    sink.add(scope, timings)
+    sink.add(scope, counted.samples)
+    sink.add(scope, .hitRatio, value: MetricSink.ratio(counted.hits, counted.keysRequested))
+    if !lookups.fieldPolicies.isEmpty {
+      sink.add(scope, .fieldPolicyHitRatio, value: MetricSink.ratio(fieldPolicyHits, timings[.fieldPolicyLookup].count))
+    }
+    guard let footprint else { return }
+    for row in footprint.rows { sink.add(scope, .footprint(row.metric), value: row.value) }
+    addDedupRows(to: &sink, counted: counted, footprint: footprint)
+  }
+
+  // MARK: 1. The allocation pass
+
+  /// What the allocation pass counted and saw.
+  private struct Counted {
+    var samples = MetricSamples()
+    var objects = 0
+    var writtenKeys: Set<CacheKey> = []
+    var rootKeys: Set<CacheKey> = []
+    var hits = 0
+    var keysRequested = 0
+  }
+
+  /// Writes every response into a fresh store, reading each back right after its write: what
+  /// this response wrote must read back exactly.
+  private func countAllocations() throws -> Counted {
+    let counter = try AllocationCounter()
+    let normalizer = normalizer
+    var counted = Counted()
+    defer { factory.removeFiles() }
+    let store = try factory.make(spec)
+    let reader = CacheReader(cache: store, useFieldPolicies: useFieldPolicies)
+    for (index, item) in source.items.enumerated() {
+      progress.update("counting allocations, response \(index + 1)/\(source.items.count)")
+      let write = try counter.counted {
+        let normalized = try normalizer.normalize(item.response, plan: item.plan)
+        try store.merge(records: normalized.records)
+        return normalized
+      }
+      counted.samples.append(Double(write.count), to: .writeAllocations)
+      counted.samples.append(Double(write.bytes), to: .writeAllocatedBytes)
+      counted.objects += write.result.objectCount
+      counted.rootKeys.insert(item.plan.rootKey)
+      for record in write.result.records { counted.writtenKeys.insert(record.key) }
+      let read = try counter.counted { try reader.read(item.plan) }
+      counted.samples.append(Double(read.count), to: .readAllocations)
+      counted.samples.append(Double(read.bytes), to: .readAllocatedBytes)
+      try verify(read.result, item, strictly: true)
+      counted.samples.append(Double(read.result.statistics.loads), to: .loadsPerRead)
+      counted.samples.append(Double(read.result.statistics.keysRequested), to: .keysPerRead)
+      counted.hits += read.result.statistics.hits
+      counted.keysRequested += read.result.statistics.keysRequested
+    }
+    return counted
+  }
+
+  // MARK: 2. The timed repetitions
+
+  /// The keys and field-policy reads every repetition looks up.
+  private struct Lookups {
+    let pointKeys: [CacheKey]
+    let fieldPolicies: [FieldPolicyLookup]
+  }
+
+  /// Every response written into the store; returns the footprint after the writes.
+  private func measureWrites(_ store: any StoreFootprint, _ repetition: inout Repetition) throws -> Footprint {
+    let normalizer = normalizer
+    for (index, item) in source.items.enumerated() {
+      progress.update("\(repetition.label), write \(index + 1)/\(source.items.count)")
+      let start = MonotonicClock.now()
+      let normalized = try normalizer.normalize(item.response, plan: item.plan)
+      let middle = MonotonicClock.now()
+      try store.merge(records: normalized.records)
+      let end = MonotonicClock.now()
+      repetition.record(middle - start, as: .normalizeLatency)
+      repetition.record(end - middle, as: .mergeLatency)
+      repetition.record(end - start, as: .writeLatency)
+    }
+    return try store.footprint(liveBytes: repetition.isMeasured ? try repetition.liveBytes() : 0)
+  }
+
+  /// Every operation read back: timed on the store itself, then read again through a
+  /// ``LoadTimer`` for the time inside the store's loads.
+  private func measureReads(_ store: any NormalizedCache, _ repetition: inout Repetition) throws {
+    let reader = CacheReader(cache: store, useFieldPolicies: useFieldPolicies)
+    for (index, item) in source.items.enumerated() {
+      progress.update("\(repetition.label), read \(index + 1)/\(source.items.count)")
+      let result = try repetition.time(.readLatency) { try reader.read(item.plan) }
+      try verify(result, item, strictly: workload.read.verify)
+    }
+    let timer = LoadTimer(store)
+    let timedReader = CacheReader(cache: timer, useFieldPolicies: useFieldPolicies)
+    for item in source.items {
+      _ = try timedReader.read(item.plan)
+      repetition.record(timer.takeLoadNanoseconds(), as: .loadTime)
+    }
+  }
+
+  /// Point lookups of random existing keys, and reads of single entities through field policies.
+  /// - Returns: how many field-policy reads found their entity.
+  private func measureLookups(_ store: any NormalizedCache, _ repetition: inout Repetition, lookups: Lookups) throws -> Int {
+    progress.update("\(repetition.label), point lookups")
+    for key in lookups.pointKeys {
+      let found = try repetition.time(.pointLookup) { try store.loadRecords(forKeys: [key]) }
+      guard found[key] != nil else {
+        throw RunError("point lookup of \(key) in \(spec.label) under \(strategy.name.rawValue) found nothing")
+      }
+    }
+    let reader = CacheReader(cache: store, useFieldPolicies: true)
+    var hits = 0
+    for lookup in lookups.fieldPolicies {
+      let result = try repetition.time(.fieldPolicyLookup) { try reader.read(lookup.plan) }
+      if result.data != nil { hits += 1 }
+    }
+    return hits
+  }
+
+  // MARK: 3. Rows and checks
+
+  /// Objects written against records stored, response bytes against store bytes.
+  private func addDedupRows(to sink: inout MetricSink, counted: Counted, footprint: Footprint) {
+    let records = footprint.recordCount - counted.rootKeys.count
+    let responseBytes = source.responseBytes
+    sink.add(scope, .objects, value: Double(counted.objects))
+    sink.add(scope, .records, value: Double(records))
+    sink.add(scope, .objectRatio, value: MetricSink.ratio(counted.objects, records))
+    sink.add(scope, .responseBytes, value: Double(responseBytes))
+    sink.add(scope, .storeBytes, value: Double(footprint.storeBytes))
+    sink.add(scope, .byteRatio, value: MetricSink.ratio(responseBytes, footprint.storeBytes))
+  }
+
+  /// Every read-back must equal the selected part of its response (SPEC §5): checked right after
+  /// each write in the allocation pass, and again after all the writes unless the workload says
+  /// `"read": {"verify": false}` (for recorded responses that disagree on the entities they share,
+  /// where a later response rightly changes what an earlier one reads back).
+  private func verify(_ result: ReadResult, _ item: ResponseItem, strictly: Bool) throws {
+    guard strictly else { return }
+    let context =
+      "\(workload.name)\(scope.variant.isEmpty ? "" : " [\(scope.variant)]"), \(spec.label) × \(strategy.name.rawValue), \(item.label)"
+    guard let data = result.data else {
+      throw RunError("\(context): the read-back missed: \(result.miss.map(\.description) ?? "?")")
+    }
+    let expected = try item.expectedReadBack()
+    if data != expected {
+      let difference = JSONDifference.first(between: .object(expected), and: .object(data)) ?? "somewhere"
+      throw RunError("\(context): the read-back differs from the response at \(difference)")
+    }
+  }
+
+  /// Random existing keys, from the workload's seed.
+  private func pointLookupKeys(_ keys: [CacheKey]) -> [CacheKey] {
+    guard !keys.isEmpty, workload.read.pointLookups > 0 else { return [] }
+    var random = SplitMix64(seed: workload.seed ^ 0x9E37)
+    return (0..<workload.read.pointLookups).map { _ in keys[Int(random.next() % UInt64(keys.count))] }
+  }
+}

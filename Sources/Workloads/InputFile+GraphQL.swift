@@ -1,0 +1,48 @@
+import GraphQLLanguage
+import NormalizedCache
+import Results
+
+extension InputFile {
+  /// A text file as a ``Source`` named by the path, for GraphQL documents.
+  ///
+  /// - Throws: ``InputError`` when it cannot be read.
+  public static func source(_ path: String) throws(InputError) -> Source {
+    Source(name: path, text: String(decoding: try bytes(path), as: UTF8.self))
+  }
+
+  /// A JSON file.
+  ///
+  /// - Throws: ``InputError`` when it cannot be read, ``GraphQLError`` (with line and column) when
+  ///   it is not JSON.
+  public static func json(_ path: String) throws -> JSONValue {
+    try JSONParser.parse(try bytes(path), file: path)
+  }
+}
+
+/// Input data that does not fit: a response that does not match its operation, an operation that
+/// cannot be planned. Exit code 65.
+///
+/// Prints as `r.json: missing field "b" at data.a`.
+public struct InputDataError: Error, Sendable, Hashable, CustomStringConvertible, ExitCodeCarrying {
+  /// The file at fault.
+  public let file: String
+  public let message: String
+
+  public init(file: String, message: String) {
+    self.file = file
+    self.message = message
+  }
+
+  public var description: String { "\(file): \(message)" }
+  public var exitCode: ExitCode { .dataError }
+}
+
+extension GraphQLError: ExitCodeCarrying {
+  /// Malformed GraphQL or JSON is bad input data.
+  public var exitCode: ExitCode { .dataError }
+}
+
+extension NormalizationError: ExitCodeCarrying {
+  /// A response that does not fit its operation is bad input data.
+  public var exitCode: ExitCode { .dataError }
+}

@@ -1,0 +1,26 @@
+extension Workload {
+  /// A smaller version for a smoke test (`run --quick`): a tenth of the responses (generated or
+  /// recorded) or of the store records, one repetition, no warm-up, fewer lookups.
+  ///
+  /// At least two generated responses, one recorded operation and 100 store records are kept.
+  public func quick() -> Workload {
+    var copy = self
+    switch source {
+    case .generator(var config):
+      config.responses = max(2, config.responses / 10)
+      copy.source = .generator(config)
+    case .storeRecords(var config):
+      config.count = max(100, config.count / 10)
+      config.pointLoads = min(config.pointLoads, 1_000)
+      copy.source = .storeRecords(config)
+    case .recorded(var recorded):
+      recorded.operations = Array(recorded.operations.prefix(max(1, recorded.operations.count / 10)))
+      copy.source = .recorded(recorded)
+    }
+    copy.repetitions = 1
+    copy.warmup = 0
+    copy.read.pointLookups = min(read.pointLookups, 100)
+    copy.read.fieldPolicyLookups = min(read.fieldPolicyLookups, 20)
+    return copy
+  }
+}

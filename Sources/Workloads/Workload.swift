@@ -1,0 +1,121 @@
+import Results
+import GraphQLLanguage
+import NormalizedCache
+import SQLiteCache
+import Generator
+
+/// One workload file (SPEC §4): where the responses come from, which stores and key strategies to
+/// measure, and how.
+public struct Workload: Sendable {
+  /// The file it was read from; paths inside are relative to its directory.
+  public let file: String
+  public let name: String
+  public let seed: UInt64
+  public let description: String?
+  public var source: Source
+  /// The key strategies to measure, resolved: the programmatic one carries its resolver.
+  public let keys: [KeyStrategy]
+  /// The name of the programmatic strategy's resolver, as the file gives it (for messages).
+  public let resolver: String
+  public let stores: [StoreSpec]
+  public let sweep: Sweep?
+  public var repetitions: Int
+  public var warmup: Int
+  public var read: ReadSettings
+
+  public enum Source: Sendable {
+    /// Synthetic responses from the generator.
+    case generator(GeneratorConfig)
+    /// Real recorded responses.
+    case recorded(RecordedSource)
+    /// The store-level benchmark: records built directly, no normalizer.
+    case storeRecords(StoreRecordsConfig)
+
+    public var kindName: String {
+      switch self {
+      case .generator: "generator"
+      case .recorded: "recorded"
+      case .storeRecords: "storeRecords"
+      }
+    }
+  }
+
+  /// One knob and the values to run it at: `{"generator.duplication": [0, 0.5, 0.9]}`.
+  public struct Sweep: Sendable {
+    public let knob: GeneratorConfig.Knob
+    public let values: [JSONValue]
+
+    /// The variant name of one point: `duplication=0.5`.
+    public func variant(_ value: JSONValue) -> String {
+      "\(knob.rawValue)=\(FieldKey.render(json: value))"
+    }
+  }
+
+  public struct ReadSettings: Sendable {
+    /// Check every read-back against the response it came from (a mismatch is an error).
+    public var verify = true
+    /// Lookups of one random existing key each.
+    public var pointLookups = 1000
+    /// Reads of one entity through a root field's field policy.
+    public var fieldPolicyLookups = 200
+  }
+
+  /// The variants to run: one per sweep value, or one unnamed.
+  public var variants: [(name: String, source: Source)] {
+    get throws {
+      guard let sweep else { return [("", source)] }
+      guard case .generator(let base) = source else { return [("", source)] }
+      var result: [(String, Source)] = []
+      for value in sweep.values {
+        var config = base
+        do {
+          try config.set(sweep.knob, to: value)
+          try config.validate()
+        } catch {
+          throw WorkloadError(
+            file: file, location: nil, keyPath: "sweep.generator.\(sweep.knob.rawValue)",
+            message: error.problems.map(\.message).joined(separator: "; "))
+        }
+        result.append((sweep.variant(value), .generator(config)))
+      }
+      return result
+    }
+  }
+}
+
+/// A store to measure: `{"kind": "sqlite", "journal": "wal", "layout": "compact", "label": "sqlite-wal"}`.
+public struct StoreSpec: Sendable, Hashable {
+  public enum Kind: Sendable, Hashable {
+    /// ``InMemoryNormalizedCache``.
+    case memory
+    /// ``SQLiteNormalizedCache`` with these options, on a file in a temporary directory or, with
+    /// `inMemoryDatabase`, on `:memory:`.
+    case sqlite(SQLiteNormalizedCache.Options, inMemoryDatabase: Bool)
+
+    /// `memory` or `sqlite`, as workload files spell it.
+    public var name: String {
+      switch self {
+      case .memory: "memory"
+      case .sqlite: "sqlite"
+      }
+    }
+  }
+
+  public let kind: Kind
+  /// The name of the store in results; default: the kind's name.
+  public let label: String
+
+  public init(kind: Kind, label: String? = nil) {
+    self.kind = kind
+    self.label = label ?? kind.name
+  }
+}
+
+/// The store-level benchmark: `count` records of the ten-field `Item` shape, merged and loaded
+/// without the normalizer.
+public struct StoreRecordsConfig: Sendable {
+  public var count = 100_000
+  /// Keys per load in the batched-load phase.
+  public var batch = 100
+  public var pointLoads = 10_000
+}

@@ -1,0 +1,38 @@
+import GraphQLLanguage
+import NormalizedCache
+import Results
+
+/// The deeper checks of `cachebench validate`: for a recorded workload, that every file it names
+/// exists, parses and fits its operation; for a generator, that every sweep point is in range.
+public enum WorkloadChecker {
+  /// - Throws: ``WorkloadError`` naming the key whose file is missing (exit 66) or does not fit
+  ///   (65); ``GraphQLError`` with the line and column in a file that does not parse.
+  public static func check(_ workload: Workload) throws {
+    _ = try workload.variants
+    guard case .recorded(let recorded) = workload.source else { return }
+    func error(_ keyPath: String, _ message: String, _ exitCode: ExitCode) -> WorkloadError {
+      WorkloadError(file: workload.file, location: nil, keyPath: keyPath, message: message, exitCode: exitCode)
+    }
+    let schema: Schema
+    do {
+      schema = try recorded.loadSchema()
+    } catch let input as InputError {
+      let index = recorded.schema.firstIndex(of: input.path) ?? 0
+      throw error("recorded.schema[\(index)]", input.description, .noInput)
+    }
+    for (index, operation) in recorded.operations.enumerated() {
+      let keyPath = "recorded.operations[\(index)]"
+      do {
+        let loaded = try operation.load(schema: schema)
+        _ = try Normalizer(strategy: .path).normalize(loaded.response, plan: loaded.plan)
+      } catch let input as InputError {
+        let key = input.path == operation.response ? ".response" : ".document"
+        throw error(keyPath + key, input.description, .noInput)
+      } catch let mismatch as NormalizationError {
+        throw error(keyPath, "\(operation.response): \(mismatch)", .dataError)
+      } catch let data as InputDataError {
+        throw error(keyPath, data.description, .dataError)
+      }
+    }
+  }
+}

@@ -1,0 +1,270 @@
+import Foundation
+import Generator
+import GraphQLLanguage
+import NormalizedCache
+import Results
+import SQLiteCache
+
+extension Workload {
+  /// Reads and checks a workload file.
+  ///
+  /// ```swift
+  /// var resolvers = CacheKeyResolvers.builtIn
+  /// resolvers.register("sku") { type, object in object.string("sku").map { CacheKeyInfo(id: $0) } }
+  /// let workload = try Workload.load("Workloads/shop.json", resolvers: resolvers)
+  /// ```
+  ///
+  /// - Parameter resolvers: where the file's `resolver` is looked up; the built-ins by default.
+  /// - Throws: ``InputError`` when the file cannot be read; ``GraphQLError`` when it is not JSON;
+  ///   ``WorkloadError`` naming the line and key path of an unknown key, a wrong type or an
+  ///   out-of-range value.
+  public static func load(_ path: String, resolvers: CacheKeyResolvers = .builtIn) throws -> Workload {
+    let (value, locations) = try JSONParser.parseWithKeyLocations(try InputFile.bytes(path), file: path)
+    guard case .object(let object) = value else {
+      throw WorkloadError(file: path, location: nil, keyPath: "", message: "a workload must be a JSON object, not \(value.kindDescription)")
+    }
+    var decoder = WorkloadDecoder(root: ConfigObject(object, path: "", file: path, locations: locations), resolvers: resolvers)
+    return try decoder.decode()
+  }
+}
+
+/// Reads a workload file's sections, each in a function of its own, with the key path and line of
+/// any error.
+private struct WorkloadDecoder {
+  var root: ConfigObject
+  let resolvers: CacheKeyResolvers
+
+  init(root: ConfigObject, resolvers: CacheKeyResolvers) {
+    self.root = root
+    self.resolvers = resolvers
+  }
+
+  /// A path inside the file, resolved against the file's directory.
+  func resolve(_ path: String) -> String {
+    let directory = (root.file as NSString).deletingLastPathComponent
+    return path.hasPrefix("/") || directory.isEmpty ? path : (directory as NSString).appendingPathComponent(path)
+  }
+
+  mutating func decode() throws(WorkloadError) -> Workload {
+    let name = try root.requiredString("name")
+    guard !name.isEmpty, !name.contains("/") else { throw root.error("name", "must be a non-empty name without \"/\"") }
+    guard let seed = try root.int("seed", in: 0...Int.max) else { throw root.error("seed", "is required") }
+    let description = try root.string("description")
+    let source = try decodeSource()
+    let (keys, resolver) = try decodeKeys()
+    let stores = try decodeStores()
+    let sweep = try decodeSweep(source: source)
+    let repetitions = try root.int("repetitions", in: 1...1000) ?? 3
+    let warmup = try root.int("warmup", in: 0...1000) ?? 1
+    let read = try decodeRead()
+    try root.finish()
+    let workload = Workload(
+      file: root.file, name: name, seed: UInt64(seed), description: description, source: source, keys: keys,
+      resolver: resolver, stores: stores, sweep: sweep, repetitions: repetitions, warmup: warmup, read: read)
+    do {
+      _ = try workload.variants
+    } catch let error as WorkloadError {
+      throw WorkloadError(
+        file: root.file, location: root.locations[error.keyPath] ?? root.locations["sweep"], keyPath: error.keyPath,
+        message: error.message)
+    } catch {
+      throw root.error("sweep", "\(error)")
+    }
+    return workload
+  }
+
+  /// `generator`, `recorded` or `storeRecords`: exactly one.
+  mutating func decodeSource() throws(WorkloadError) -> Workload.Source {
+    let sources = ["generator", "recorded", "storeRecords"].filter { root.has($0) }
+    guard sources.count == 1 else {
+      throw root.error(
+        nil,
+        sources.isEmpty
+          ? "needs one of \"generator\", \"recorded\" or \"storeRecords\""
+          : "has both \"\(sources[0])\" and \"\(sources[1])\"; give one")
+    }
+    switch sources[0] {
+    case "generator":
+      guard let generator = try root.object("generator") else { throw root.error("generator", "must be an object") }
+      do {
+        return .generator(try GeneratorConfig(json: generator.object))
+      } catch {
+        let problem = error.problems[0]
+        throw generator.error(problem.knob, problem.message)
+      }
+    case "recorded":
+      guard var recorded = try root.object("recorded") else { throw root.error("recorded", "must be an object") }
+      return .recorded(try decodeRecorded(&recorded))
+    default:
+      guard var records = try root.object("storeRecords") else { throw root.error("storeRecords", "must be an object") }
+      var config = StoreRecordsConfig()
+      config.count = try records.int("count", in: 1...100_000_000) ?? config.count
+      config.batch = try records.int("batch", in: 1...1_000_000) ?? config.batch
+      config.pointLoads = try records.int("pointLoads", in: 0...100_000_000) ?? config.pointLoads
+      try records.finish()
+      return .storeRecords(config)
+    }
+  }
+
+  /// `keys` and `resolver`, resolved into strategies: the programmatic one carries its resolver.
+  mutating func decodeKeys() throws(WorkloadError) -> ([KeyStrategy], String) {
+    var names = KeyStrategyName.allCases
+    if let array = try root.array("keys") {
+      names = []
+      for (index, element) in array.enumerated() {
+        guard case .string(let text) = element, let name = KeyStrategyName(rawValue: text) else {
+          let known = KeyStrategyName.allCases.map(\.rawValue).joined(separator: ", ")
+          throw root.error("keys", "element \(index) must be one of \(known), got \(FieldKey.render(json: element))")
+        }
+        if names.contains(name) { throw root.error("keys", "lists \"\(text)\" twice") }
+        names.append(name)
+      }
+      if names.isEmpty { throw root.error("keys", "must name at least one strategy") }
+    }
+    let resolverName = try root.string("resolver") ?? "id"
+    let resolver: CacheKeyResolver
+    do {
+      resolver = try resolvers.resolver(named: resolverName)
+    } catch {
+      throw root.error(
+        "resolver", "unknown key resolver \"\(resolverName)\"; known resolvers: \(resolvers.names.joined(separator: ", "))")
+    }
+    let strategies = names.map { name -> KeyStrategy in
+      switch name {
+      case .path: .path
+      case .typePolicy: .typePolicy
+      case .programmatic: .programmatic(resolver)
+      }
+    }
+    return (strategies, resolverName)
+  }
+
+  /// `stores`: a memory and a SQLite store unless the file lists its own.
+  mutating func decodeStores() throws(WorkloadError) -> [StoreSpec] {
+    guard let array = try root.array("stores") else {
+      return [StoreSpec(kind: .memory), StoreSpec(kind: .sqlite(SQLiteNormalizedCache.Options(), inMemoryDatabase: false))]
+    }
+    var stores: [StoreSpec] = []
+    for (index, element) in array.enumerated() {
+      guard case .object(let object) = element else { throw root.error("stores", "element \(index) must be an object") }
+      var store = ConfigObject(object, path: "stores[\(index)]", file: root.file, locations: root.locations)
+      let spec = try Self.decodeStore(&store)
+      if stores.contains(where: { $0.label == spec.label }) {
+        throw store.error("label", "\"\(spec.label)\" names two stores; give each a label")
+      }
+      stores.append(spec)
+    }
+    if stores.isEmpty { throw root.error("stores", "must list at least one store") }
+    return stores
+  }
+
+  /// One store: `{"kind": "sqlite", "layout": "apollo", "journal": "wal", "synchronous": "normal",
+  /// "location": "file", "label": "sqlite-apollo"}`, SQLite's options straight into its `Options`.
+  static func decodeStore(_ store: inout ConfigObject) throws(WorkloadError) -> StoreSpec {
+    let kindName = try store.string("kind")
+    guard kindName == "memory" || kindName == "sqlite" else {
+      guard let kindName else { throw store.error("kind", "is required (memory or sqlite)") }
+      throw store.error("kind", "must be one of memory, sqlite, got \"\(kindName)\"")
+    }
+    let label = try store.string("label")
+    var kind = StoreSpec.Kind.memory
+    if kindName == "sqlite" {
+      var options = SQLiteNormalizedCache.Options()
+      options.layout = try store.choice("layout", of: SQLiteNormalizedCache.Layout.self) ?? options.layout
+      options.journalMode = try store.choice("journal", of: SQLiteNormalizedCache.JournalMode.self) ?? options.journalMode
+      options.synchronous = try store.choice("synchronous", of: SQLiteNormalizedCache.Synchronous.self) ?? options.synchronous
+      var inMemory = false
+      if let location = try store.string("location") {
+        guard location == "file" || location == ":memory:" else {
+          throw store.error("location", "must be \"file\" or \":memory:\", got \"\(location)\"")
+        }
+        inMemory = location == ":memory:"
+      }
+      kind = .sqlite(options, inMemoryDatabase: inMemory)
+    }
+    try store.finish()
+    if let label, label.isEmpty || label.contains(",") { throw store.error("label", "must be non-empty, without commas") }
+    return StoreSpec(kind: kind, label: label)
+  }
+
+  /// `sweep`: one generator knob and its values.
+  mutating func decodeSweep(source: Workload.Source) throws(WorkloadError) -> Workload.Sweep? {
+    guard var sweep = try root.object("sweep") else { return nil }
+    let keys = sweep.object.keys
+    guard keys.count == 1, let key = keys.first else { throw root.error("sweep", "must have exactly one knob") }
+    guard key.hasPrefix("generator."), let knob = GeneratorConfig.Knob(rawValue: String(key.dropFirst("generator.".count)))
+    else {
+      let knobs = GeneratorConfig.Knob.allCases.map(\.rawValue).joined(separator: ", ")
+      throw sweep.error(key, "is not a generator knob; write \"generator.<knob>\", knobs: \(knobs)")
+    }
+    guard case .generator = source else { throw sweep.error(key, "a sweep needs a \"generator\" source") }
+    guard let values = try sweep.array(key), !values.isEmpty else { throw sweep.error(key, "must list at least one value") }
+    try sweep.finish()
+    return Workload.Sweep(knob: knob, values: values)
+  }
+
+  /// `read`: verification and lookup counts.
+  mutating func decodeRead() throws(WorkloadError) -> Workload.ReadSettings {
+    var read = Workload.ReadSettings()
+    guard var object = try root.object("read") else { return read }
+    read.verify = try object.bool("verify") ?? read.verify
+    read.pointLookups = try object.int("pointLookups", in: 0...100_000_000) ?? read.pointLookups
+    read.fieldPolicyLookups = try object.int("fieldPolicyLookups", in: 0...100_000_000) ?? read.fieldPolicyLookups
+    try object.finish()
+    return read
+  }
+
+  /// `recorded`: schema files and operations, paths resolved against the workload's directory.
+  func decodeRecorded(_ recorded: inout ConfigObject) throws(WorkloadError) -> RecordedSource {
+    var schema: [String] = []
+    for (index, element) in (try recorded.array("schema") ?? []).enumerated() {
+      guard case .string(let path) = element else { throw recorded.error("schema", "element \(index) must be a file name") }
+      schema.append(resolve(path))
+    }
+    guard let array = try recorded.array("operations"), !array.isEmpty else {
+      throw recorded.error("operations", "must list at least one operation")
+    }
+    var operations: [RecordedOperation] = []
+    for (index, element) in array.enumerated() {
+      guard case .object(let object) = element else { throw recorded.error("operations", "element \(index) must be an object") }
+      var operation = ConfigObject(
+        object, path: "\(recorded.path).operations[\(index)]", file: recorded.file, locations: recorded.locations)
+      operations.append(try decodeOperation(&operation))
+    }
+    try recorded.finish()
+    return RecordedSource(schema: schema, operations: operations)
+  }
+
+  /// One recorded operation: `{"document": ..., "operationName": ..., "variables": {...}, "response": ...}`.
+  func decodeOperation(_ operation: inout ConfigObject) throws(WorkloadError) -> RecordedOperation {
+    var documents: [String] = []
+    switch operation.value("document") {
+    case .string(let path)?: documents = [resolve(path)]
+    case .array(let paths)?:
+      for path in paths {
+        guard case .string(let text) = path else { throw operation.error("document", "must be a file name or a list of them") }
+        documents.append(resolve(text))
+      }
+    default: throw operation.error("document", "is required: the operation's file, or a list of files")
+    }
+    if documents.isEmpty { throw operation.error("document", "must name at least one file") }
+    let operationName = try operation.string("operationName")
+    let variables = try operation.object("variables")?.object ?? [:]
+    let response = resolve(try operation.requiredString("response"))
+    try operation.finish()
+    return RecordedOperation(documents: documents, operationName: operationName, variables: variables, response: response)
+  }
+}
+
+extension ConfigObject {
+  /// A string that must be one of `T`'s raw values.
+  mutating func choice<T: RawRepresentable & CaseIterable>(
+    _ key: String, of type: T.Type
+  ) throws(WorkloadError) -> T? where T.RawValue == String {
+    guard let text = try string(key) else { return nil }
+    guard let value = T(rawValue: text) else {
+      throw error(key, "must be one of \(T.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(text)\"")
+    }
+    return value
+  }
+}

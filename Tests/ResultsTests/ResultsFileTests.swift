@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+
+@testable import Results
+
+@Suite("results files: atomic writing and reading back")
+struct ResultsFileTests {
+  @Test("a write leaves the file and no temporary file")
+  func write() throws {
+    let directory = try Fixtures.scratchDirectory()
+    defer { Fixtures.remove(directory) }
+    let path = directory + "/books.csv"
+    let rows = [Fixtures.row(p50: 812), Fixtures.row("allocations", p50: 12, unit: .count)]
+    try ResultsFile.write(rows, to: path)
+    #expect(try Fixtures.contents(of: directory) == ["books.csv"])
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == CSV.document(rows))
+    #expect(try ResultsFile.read(MetricRow.self, from: path) == rows)
+    let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+    #expect(mode == 0o644)
+  }
+
+  @Test("a write replaces an existing file whole")
+  func replace() throws {
+    let directory = try Fixtures.scratchDirectory()
+    defer { Fixtures.remove(directory) }
+    let path = directory + "/books.csv"
+    try AtomicFile.write(String(repeating: "old\n", count: 1000), to: path)
+    try AtomicFile.write("new\n", to: path)
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "new\n")
+    #expect(try Fixtures.contents(of: directory) == ["books.csv"])
+  }
+
+  @Test("a bare file name writes in the current directory's terms")
+  func split() {
+    #expect(AtomicFile.split("books.csv") == (".", "books.csv"))
+    #expect(AtomicFile.split("/books.csv") == ("/", "books.csv"))
+    #expect(AtomicFile.split("results/books.csv") == ("results", "books.csv"))
+  }
+
+  @Test("writing into a missing directory fails with the path and leaves nothing")
+  func missingDirectory() throws {
+    let directory = try Fixtures.scratchDirectory()
+    defer { Fixtures.remove(directory) }
+    let path = directory + "/missing/books.csv"
+    #expect(throws: OutputError(path: path, operation: "create a temporary file", code: ENOENT)) {
+      try ResultsFile.write([Fixtures.row(p50: 1)], to: path)
+    }
+    do {
+      try AtomicFile.write("x", to: path)
+    } catch {
+      #expect(error.description == "cannot write \(path): No such file or directory")
+    }
+    #expect(try Fixtures.contents(of: directory) == [])
+  }
+
+  @Test("a failed rename leaves what was there and removes the temporary file")
+  func failedRename() throws {
+    // The destination is a non-empty directory: the temporary file is written, and the rename fails.
+    let directory = try Fixtures.scratchDirectory()
+    defer { Fixtures.remove(directory) }
+    let path = directory + "/books.csv"
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    try AtomicFile.write("old\n", to: path + "/kept.txt")
+    do {
+      try AtomicFile.write("new\n", to: path)
+      Issue.record("the rename over a directory succeeded")
+    } catch {
+      #expect(error.path == path)
+      #expect(error.operation == "rename into place")
+    }
+    #expect(try Fixtures.contents(of: directory) == ["books.csv"])
+    #expect(try Fixtures.contents(of: path) == ["kept.txt"])
+    #expect(try String(contentsOfFile: path + "/kept.txt", encoding: .utf8) == "old\n")
+  }
+
+  @Test("reading a missing file fails with its path")
+  func missingFile() throws {
+    let directory = try Fixtures.scratchDirectory()
+    defer { Fixtures.remove(directory) }
+    let path = directory + "/baseline.csv"
+    #expect(throws: InputError(path: path, code: ENOENT)) {
+      _ = try ResultsFile.read(MetricRow.self, from: path)
+    }
+    #expect(
+      InputError(path: path, code: ENOENT).description
+        == "cannot open '\(path)': No such file or directory")
+  }
+
+  @Test("a malformed file fails with its path and line")
+  func malformedFile() throws {
+    let directory = try Fixtures.scratchDirectory()
+    defer { Fixtures.remove(directory) }
+    let path = directory + "/baseline.csv"
+    try AtomicFile.write(CSV.line(MetricRow.columns) + "\"unterminated\n", to: path)
+    do {
+      _ = try ResultsFile.read(MetricRow.self, from: path)
+      Issue.record("read a malformed file")
+    } catch {
+      #expect("\(error)" == "\(path):2:1: unterminated quoted field")
+    }
+  }
+
+  @Test("a file that is not UTF-8 fails with the line of the first bad byte")
+  func notUTF8() throws {
+    let directory = try Fixtures.scratchDirectory()
+    defer { Fixtures.remove(directory) }
+    let path = directory + "/baseline.csv"
+    try Data("a,b\n1,".utf8 + [0xFF] + Data("\n".utf8)).write(to: URL(fileURLWithPath: path))
+    do {
+      _ = try ResultsFile.read(MetricRow.self, from: path)
+      Issue.record("read a file that is not UTF-8")
+    } catch {
+      #expect("\(error)" == "\(path):2: not UTF-8 text")
+    }
+  }
+}
+
+@Suite("samples CSV")
+struct SampleRowTests {
+  @Test("one row per sample, indexed from 0, in the documented columns")
+  func rows() throws {
+    let rows = SampleRow.rows(runID: "r1", key: Fixtures.key(), unit: .ns, samples: [812, 790.5])
+    #expect(
+      CSV.document(rows) == """
+        run_id,workload,variant,store,keys,phase,metric,unit,index,value
+        r1,books,,memory,path,write,latency,ns,0,812
+        r1,books,,memory,path,write,latency,ns,1,790.5
+
+        """)
+    #expect(try CSV.rows(SampleRow.self, from: CSV.document(rows), file: "s.csv") == rows)
+  }
+}

@@ -1,0 +1,146 @@
+import Foundation
+import GraphQLLanguage
+import NormalizedCache
+import Results
+import SQLiteCache
+import Testing
+import Workloads
+
+@testable import Workbench
+
+/// Writes a workload file into a fresh directory, loads it, runs it quickly, and removes the directory.
+private func run(_ text: String) throws -> WorkloadResult {
+  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("runner-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: directory) }
+  let path = directory.appendingPathComponent("w.json").path
+  try text.write(toFile: path, atomically: true, encoding: .utf8)
+  let info = RunInfo(runID: "test", timestamp: "2026-11-23T00:00:00Z", gitRev: "abc", host: "h")
+  return try WorkloadRunner.run(Workload.load(path), options: RunOptions(progress: false), run: info)
+}
+
+private let smallGenerator = #"""
+  {"name": "small", "seed": 3, "generator": {"responses": 6, "operations": 2, "depth": 2, "types": 4, "poolSize": 8},
+   "stores": [{"kind": "memory"}, {"kind": "sqlite", "label": "sqlite"}],
+   "repetitions": 2, "warmup": 1, "read": {"pointLookups": 10, "fieldPolicyLookups": 5}}
+  """#
+
+/// Allocation counts are process-wide and other suites run meanwhile, so these tests check what
+/// does not depend on them; the end-to-end tests compare two runs' deterministic rows.
+@Suite("The runner")
+struct RunnerTests {
+  @Test("a metric name means one thing: one phase, unit, direction and determinism across benchmarks")
+  func oneDefinitionPerName() throws {
+    let rows =
+      try run(smallGenerator).rows
+      + run(#"{"name": "records", "seed": 1, "storeRecords": {"count": 200, "batch": 50, "pointLoads": 20}, "repetitions": 1, "warmup": 0}"#).rows
+    var definitions: [String: Set<String>] = [:]
+    for row in rows {
+      definitions["\(row.key.phase.rawValue)/\(row.key.metric)", default: []].insert(
+        "\(row.unit.rawValue) \(row.better.rawValue) \(row.deterministic)")
+    }
+    #expect(definitions.values.allSatisfy { $0.count == 1 })
+    #expect(definitions["lookup/point_lookup"] == ["ns lower false"])
+  }
+
+  @Test("the footprint rows are the memory store's live bytes, or SQLite's database, WAL and heap")
+  func footprintRows() throws {
+    let rows = try run(smallGenerator).rows
+    func names(_ store: String) -> [String] {
+      rows.filter { $0.key.store == store && $0.key.keys == .typePolicy && $0.key.phase == .footprint }.map(\.key.metric)
+    }
+    #expect(names("memory") == ["live_bytes", "bytes_per_record", "payload_bytes"])
+    #expect(
+      names("sqlite") == [
+        "db_bytes", "wal_bytes", "sqlite_heap_bytes", "db_bytes_checkpointed", "bytes_per_record_checkpointed",
+        "bytes_per_record", "payload_bytes",
+      ])
+    let records = try #require(rows.first { $0.key.store == "memory" && $0.key.keys == .path && $0.key.metric == "records" })
+    let objects = try #require(rows.first { $0.key.store == "memory" && $0.key.keys == .path && $0.key.metric == "objects" })
+    // Path keys deduplicate nothing: one record per object.
+    #expect(records.summary.p50 == objects.summary.p50)
+  }
+}
+
+@Suite("Store footprints")
+struct StoreFootprintTests {
+  static let records = RecordSet(records: [
+    Record(key: "Book:1", ["title": "Emma", "pages": 474]), Record(key: "Book:2", ["title": "Dune"]),
+  ])
+
+  @Test("the memory store reports the live bytes it is given, and its records and payload")
+  func memory() throws {
+    let store = InMemoryNormalizedCache()
+    try store.merge(records: Self.records)
+    let footprint = store.footprint(liveBytes: 1_000)
+    #expect(footprint.recordCount == 2)
+    #expect(footprint.storeBytes == 1_000)
+    #expect(footprint.payloadBytes == store.statistics().payloadBytes)
+    #expect(footprint.rows.map(\.metric) == ["live_bytes", "bytes_per_record", "payload_bytes"])
+    #expect(footprint.rows.map(\.value)[0...1] == [1_000, 500])
+    #expect(try store.settledBytes() == nil)
+  }
+
+  @Test("the SQLite store reports its database with the WAL, and settles by a checkpoint")
+  func sqlite() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("footprint-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = try SQLiteNormalizedCache(path: directory.appendingPathComponent("f.sqlite").path)
+    try store.merge(records: Self.records)
+    let statistics = try store.statistics()
+    let footprint = try store.footprint(liveBytes: 1_000)
+    #expect(statistics.walBytes > 0)
+    #expect(footprint.storeBytes == statistics.databaseBytes + statistics.walBytes)
+    #expect(footprint.details.map(\.metric) == ["db_bytes", "wal_bytes", "sqlite_heap_bytes"])
+    let settled = try #require(try store.settledBytes())
+    #expect(try store.statistics().walBytes == 0)
+    #expect(settled == (try store.statistics().databaseBytes))
+  }
+}
+
+@Suite("Load timer")
+struct LoadTimerTests {
+  @Test("forwards loads and merges to the store, and hands over the time spent loading once")
+  func forwards() throws {
+    let store = InMemoryNormalizedCache()
+    let timer = LoadTimer(store)
+    try timer.merge(records: RecordSet(records: [Record(key: "A", ["x": 1])]))
+    #expect(try timer.loadRecords(forKeys: ["A", "B"]).keys.sorted() == ["A"])
+    #expect(try timer.loadRecordsInOrder(forKeys: ["B", "A"]).map { $0?.key } == [nil, "A"])
+    _ = timer.takeLoadNanoseconds()
+    #expect(timer.takeLoadNanoseconds() == 0)
+    try timer.clear()
+    #expect(store.statistics().recordCount == 0)
+  }
+}
+
+@Suite("Runner helpers")
+struct RunnerHelperTests {
+  @Test(
+    "JSONDifference names the first path where a read-back differs",
+    arguments: [
+      (#"{"a": [1, {"b": "x"}]}"#, #"{"a": [1, {"b": "y"}]}"#, #"data.a.1.b: "x" in the response, "y" read back"#),
+      (#"{"a": 1, "b": 2}"#, #"{"a": 1}"#, "data.b: missing from the read-back"),
+      (#"{"a": 1}"#, #"{"a": 1, "c": 3}"#, "data.c: not in the response"),
+      (#"{"a": [1, 2]}"#, #"{"a": [1]}"#, "data.a: 2 elements in the response, 1 read back"),
+    ])
+  func difference(expected: String, actual: String, message: String) throws {
+    let difference = JSONDifference.first(
+      between: try JSONParser.parse(expected, file: "e"), and: try JSONParser.parse(actual, file: "a"))
+    #expect(difference == message)
+  }
+
+  @Test("identical values have no difference")
+  func noDifference() throws {
+    let value = try JSONParser.parse(#"{"a": [1, {"b": null}]}"#, file: "v")
+    #expect(JSONDifference.first(between: value, and: value) == nil)
+  }
+
+  @Test("key-field values split on unescaped plus signs", arguments: [
+    ("123", ["123"]), (#"Ray+Bradbury"#, ["Ray", "Bradbury"]), (#"a\+b+c\\d"#, ["a+b", #"c\d"#]), ("", [""]),
+  ])
+  func splitEscaped(id: String, parts: [String]) {
+    #expect(FieldPolicyLookups.splitEscaped(id) == parts)
+  }
+}

@@ -1,0 +1,175 @@
+import Foundation
+import Generator
+import GraphQLLanguage
+import NormalizedCache
+import Testing
+
+import SQLiteCache
+
+@testable import Workloads
+
+/// Writes a workload file into a fresh directory and loads it.
+private func load(_ text: String, file: String = "w.json", extraFiles: [String: String] = [:]) throws -> Workload {
+  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("workload-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: directory) }
+  for (name, contents) in extraFiles {
+    try contents.write(to: directory.appendingPathComponent(name), atomically: true, encoding: .utf8)
+  }
+  let path = directory.appendingPathComponent(file).path
+  try text.write(toFile: path, atomically: true, encoding: .utf8)
+  let workload = try Workload.load(path)
+  try WorkloadChecker.check(workload)
+  return workload
+}
+
+/// The error's text with the temporary directory removed.
+private func message(of error: Error) -> String {
+  let text = "\(error)"
+  return text.replacingOccurrences(of: #"/[^ ]*/workload-[0-9A-F-]+/"#, with: "", options: .regularExpression)
+}
+
+@Suite("Workload files")
+struct WorkloadFileTests {
+  @Test("a generator workload with every section reads back as written")
+  func generatorWorkload() throws {
+    let workload = try load(
+      """
+      {"name": "w", "seed": 9, "generator": {"responses": 10, "duplication": 0.25, "listLength": {"min": 1, "max": 3}},
+       "keys": ["typePolicy", "path"], "resolver": "interface-group",
+       "stores": [{"kind": "memory", "label": "mem"}, {"kind": "sqlite", "layout": "apollo", "journal": "delete", "synchronous": "full", "location": ":memory:"}],
+       "sweep": {"generator.duplication": [0, 0.9]}, "repetitions": 4, "warmup": 2,
+       "read": {"verify": false, "pointLookups": 5, "fieldPolicyLookups": 6}}
+      """)
+    #expect(workload.name == "w")
+    #expect(workload.seed == 9)
+    #expect(workload.keys.map(\.name) == [.typePolicy, .path])
+    #expect(workload.resolver == "interface-group")
+    #expect(workload.stores == [
+      StoreSpec(kind: .memory, label: "mem"),
+      StoreSpec(kind: .sqlite(.init(layout: .apollo, journalMode: .delete, synchronous: .full), inMemoryDatabase: true)),
+    ])
+    #expect(workload.repetitions == 4)
+    #expect(workload.warmup == 2)
+    #expect(workload.read.verify == false)
+    #expect(workload.read.pointLookups == 5)
+    let variants = try workload.variants
+    #expect(variants.map(\.name) == ["duplication=0", "duplication=0.9"])
+    guard case .generator(let config) = variants[1].source else {
+      Issue.record("not a generator")
+      return
+    }
+    #expect(config.duplication == 0.9)
+    #expect(config.responses == 10)
+    #expect(config.listLength == GeneratorConfig.Bounds(1, 3))
+  }
+
+  @Test("defaults: all three strategies, the id resolver, memory and SQLite, 3 repetitions after 1 warm-up")
+  func defaults() throws {
+    let workload = try load(#"{"name": "w", "seed": 1, "storeRecords": {}}"#)
+    #expect(workload.keys.map(\.name) == [.path, .typePolicy, .programmatic])
+    #expect(workload.resolver == "id")
+    #expect(workload.stores == [StoreSpec(kind: .memory), StoreSpec(kind: .sqlite(.init(), inMemoryDatabase: false))])
+    #expect(workload.stores.map(\.label) == ["memory", "sqlite"])
+    #expect(workload.repetitions == 3)
+    #expect(workload.warmup == 1)
+  }
+
+  @Test("a recorded workload resolves its files against its own directory")
+  func recorded() throws {
+    let workload = try load(
+      #"{"name": "r", "seed": 1, "recorded": {"schema": [], "operations": [{"document": "q.graphql", "response": "r.json", "variables": {"x": 1}}]}}"#,
+      extraFiles: ["q.graphql": "query Q($x: Int) { a(x: $x) }", "r.json": #"{"data": {"a": 2}}"#])
+    guard case .recorded(let recorded) = workload.source else {
+      Issue.record("not recorded")
+      return
+    }
+    #expect(recorded.operations[0].documents[0].hasSuffix("/q.graphql"))
+    #expect(recorded.operations[0].variables == ["x": 1])
+  }
+
+  @Test(
+    "bad workload files name the file, line, column and key path",
+    arguments: [
+      (#"{"name": "w", "seed": 1, "generator": {}, "colour": "red"}"#, "w.json:1:43: colour: unknown key"),
+      (#"{"name": "w", "seed": 1, "generator": {}, "store": []}"#, #"w.json:1:43: store: unknown key; did you mean "stores"?"#),
+      (#"{"name": "w", "seed": "one", "generator": {}}"#, "w.json:1:15: seed: must be an integer, not a string"),
+      (#"{"seed": 1, "generator": {}}"#, "w.json: name: is required"),
+      (#"{"name": "w", "seed": 1}"#, #"w.json: needs one of "generator", "recorded" or "storeRecords""#),
+      (
+        "{\"name\": \"w\", \"seed\": 1,\n \"generator\": {\"duplication\": 1.5}}",
+        "w.json:2:16: generator.duplication: must be in 0...1, got 1.5"
+      ),
+      (
+        "{\"name\": \"w\", \"seed\": 1,\n \"generator\": {\"depht\": 3}}",
+        "w.json:2:16: generator.depht: is not a generator knob; known knobs: responses, operations, depth, fanOut, listLength, listShare, types, fieldsPerType, poolSize, duplication, zipf, keyedShare, compositeKeyShare, interfaces, unions, stringLength"
+      ),
+      (
+        "{\"name\": \"w\", \"seed\": 1, \"generator\": {},\n \"stores\": [{\"kind\": \"memory\"}, {\"kind\": \"redis\"}]}",
+        "w.json:2:34: stores[1].kind: must be one of memory, sqlite, got \"redis\""
+      ),
+      (
+        "{\"name\": \"w\", \"seed\": 1, \"generator\": {},\n \"stores\": [{\"kind\": \"sqlite\", \"journal\": \"wall\"}]}",
+        "w.json:2:32: stores[0].journal: must be one of delete, truncate, persist, memory, wal, off, got \"wall\""
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "keys": ["path", "byId"]}"#,
+        "w.json:1:43: keys: element 1 must be one of path, typePolicy, programmatic, got byId"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "resolver": "isbn"}"#,
+        #"w.json:1:43: resolver: unknown key resolver "isbn"; known resolvers: id, interface-group, seed-books"#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "sweep": {"generator.duplication": [0, 2]}}"#,
+        "w.json:1:53: sweep.generator.duplication: must be in 0...1, got 2.0"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "repetitions": 0}"#,
+        "w.json:1:43: repetitions: must be between 1 and 1000, got 0"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "read": {"verify": "yes"}}"#,
+        "w.json:1:52: read.verify: must be true or false, not a string"
+      ),
+      ("{\"name\": \"w\",\n \"seed\": 1, }", "w.json:2:13: Expected a string key in an object, found '}'"),
+      ("[1]", "w.json: a workload must be a JSON object, not an array"),
+    ])
+  func badFiles(text: String, expected: String) {
+    let error = #expect(throws: (any Error).self) { try load(text) }
+    #expect(error.map(message(of:)) == expected)
+  }
+
+  @Test("a recorded workload naming a missing response is an input error (66) at its key")
+  func missingResponse() {
+    let error = #expect(throws: WorkloadError.self) {
+      try load(
+        #"{"name": "r", "seed": 1, "recorded": {"operations": [{"document": "q.graphql", "response": "gone.json"}]}}"#,
+        extraFiles: ["q.graphql": "{ a }"])
+    }
+    #expect(error?.exitCode == .noInput)
+    #expect(error.map(message(of:)) == "w.json: recorded.operations[0].response: cannot open 'gone.json': No such file or directory")
+  }
+
+  @Test("a recorded response that does not fit its operation is bad data (65) naming the response")
+  func responseMismatch() {
+    let error = #expect(throws: WorkloadError.self) {
+      try load(
+        #"{"name": "r", "seed": 1, "recorded": {"operations": [{"document": "q.graphql", "response": "r.json"}]}}"#,
+        extraFiles: ["q.graphql": "{ a { b } }", "r.json": #"{"a": {"c": 1}}"#])
+    }
+    #expect(error?.exitCode == .dataError)
+    #expect(error.map(message(of:)) == #"w.json: recorded.operations[0]: r.json: missing field "b" at data.a"#)
+  }
+
+  @Test("every shipped workload is valid")
+  func shippedWorkloads() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent()
+    for name in ["quick", "default", "large", "duplication-sweep", "calendar", "store-records"] {
+      let workload = try Workload.load(root.appendingPathComponent("Workloads/\(name).json").path)
+      try WorkloadChecker.check(workload)
+      #expect(workload.name == name)
+    }
+  }
+}
