@@ -15,7 +15,7 @@
 /// standard library's `Clock` protocol.
 public enum MonotonicClock {
   /// Nanoseconds since an arbitrary fixed point (boot, on Linux). Only differences mean anything.
-  @inline(__always)
+  @inlinable @inline(__always)
   public static func now() -> UInt64 {
     #if canImport(Darwin)
       return clock_gettime_nsec_np(CLOCK_UPTIME_RAW)
@@ -31,7 +31,7 @@ public enum MonotonicClock {
   /// Runs `body` once and returns how long it took, in nanoseconds.
   ///
   /// - Throws: what `body` throws.
-  @inline(__always)
+  @inlinable @inline(__always)
   public static func time(_ body: () throws -> Void) rethrows -> UInt64 {
     let start = now()
     try body()
@@ -45,7 +45,7 @@ public enum MonotonicClock {
   /// ```
   ///
   /// - Throws: what `body` throws.
-  @inline(__always)
+  @inlinable @inline(__always)
   public static func timed<T>(_ body: () throws -> T) rethrows -> (result: T, ns: UInt64) {
     let start = now()
     let result = try body()

@@ -1,36 +1,40 @@
 extension Comparison {
-  /// The comparison for a terminal: a table of regressions, a table of improvements, and a summary
-  /// line. Metrics that did not change, and added or removed ones, are only counted.
+  /// The comparison for a terminal: a table each of regressions, improvements and advisory timing
+  /// changes, and a summary line. Unchanged, added and removed metrics are only counted.
   ///
   /// ```
   /// Regressions (1):
-  /// workload  store   keys  phase  metric   baseline  current  change
-  /// --------  ------  ----  -----  -------  --------  -------  ------
-  /// books     memory  path  write  latency   10.0 µs  12.0 µs  +20.0%
+  /// workload  store   keys  phase  metric       statistic  baseline  current  change
+  /// --------  ------  ----  -----  -----------  ---------  --------  -------  ---------------
+  /// books     memory  path  write  allocations  max              12       13  +1 (+8.3%)
   ///
-  /// 1 regressed, 0 improved, 3 unchanged, 0 added, 0 removed (threshold 10%; deterministic metrics must be equal)
+  /// 1 regressed, 0 improved, 3 unchanged, 0 advisory, 0 inconclusive, 0 added, 0 removed (...)
   /// ```
   public func report() -> String {
     var text = ""
-    for (title, verdicts) in [("Regressions", regressions), ("Improvements", improvements)]
-    where !verdicts.isEmpty {
+    let sections: [(VerdictStatus, String)] = [
+      (.regressed, "Regressions"),
+      (.improved, "Improvements (better than the baseline: refresh it)"),
+      (.advisory, "Timing changes (advisory: one run per side cannot tell a change from noise)"),
+    ]
+    for (status, title) in sections {
+      let verdicts = verdicts(status)
+      guard !verdicts.isEmpty else { continue }
       text += "\(title) (\(verdicts.count)):\n"
       text += Self.table(verdicts).render()
       text += "\n"
     }
-    let counts = VerdictStatus.regressionOrder.map { "\(count($0)) \($0.rawValue)" }
+    let counts = VerdictStatus.allCases.map { "\(count($0)) \($0.rawValue)" }
     text += counts.joined(separator: ", ") + " (\(thresholdDescription))\n"
     return text
   }
 
-  /// `threshold 10%; deterministic metrics must be equal`.
+  /// `deterministic metrics on every statistic, tolerance 0; timings advisory beyond 10%`.
   var thresholdDescription: String {
-    let timing = "threshold \(HumanFormat.count(options.threshold * 100))%"
-    let deterministic =
-      options.deterministicTolerance == 0
-      ? "deterministic metrics must be equal"
-      : "deterministic tolerance \(HumanFormat.count(options.deterministicTolerance * 100))%"
-    return "\(timing); \(deterministic)"
+    let tolerance =
+      options.deterministicTolerance == 0 ? "0" : "\(HumanFormat.count(options.deterministicTolerance * 100))%"
+    return "deterministic metrics on every statistic, tolerance \(tolerance); "
+      + "timings advisory beyond \(HumanFormat.count(options.threshold * 100))%"
   }
 
   /// One line per verdict; the variant column only when some metric has a variant.
@@ -39,7 +43,7 @@ extension Comparison {
     var columns: [TextTable.Column] = ["workload"]
     if showVariant { columns.append("variant") }
     columns += [
-      "store", "keys", "phase", "metric",
+      "store", "keys", "phase", "metric", "statistic",
       TextTable.Column("baseline", alignment: .right),
       TextTable.Column("current", alignment: .right),
       TextTable.Column("change", alignment: .right),
@@ -48,34 +52,39 @@ extension Comparison {
       var row = [verdict.key.workload]
       if showVariant { row.append(verdict.key.variant) }
       row += [
-        verdict.key.store, verdict.key.keys.rawValue, verdict.key.phase.rawValue,
-        verdict.key.metric,
+        verdict.key.store, verdict.key.keys.rawValue, verdict.key.phase.rawValue, verdict.key.metric,
+        verdict.statistic.rawValue,
         verdict.baseline.map { HumanFormat.value($0, unit: verdict.unit) } ?? "",
         verdict.current.map { HumanFormat.value($0, unit: verdict.unit) } ?? "",
-        verdict.ratio.map { HumanFormat.change(ratio: $0) } ?? "",
+        change(verdict),
       ]
       return row
     }
     return TextTable(columns: columns, rows: rows)
   }
+
+  /// `+1 (+8.3%)` for a deterministic metric: the absolute delta first, since a percentage of a
+  /// large count rounds a real change to `0.0%`; `+20.0%` for a timing.
+  static func change(_ verdict: Verdict) -> String {
+    guard let delta = verdict.delta else { return "" }
+    let percent = verdict.ratio.map { HumanFormat.change(ratio: $0) }
+    guard verdict.deterministic else { return percent ?? "" }
+    let absolute = (delta > 0 ? "+" : "") + HumanFormat.value(delta, unit: verdict.unit)
+    return percent.map { "\(absolute) (\($0))" } ?? absolute
+  }
 }
 
-extension VerdictStatus {
-  /// The order the summary counts them in.
-  static let regressionOrder: [VerdictStatus] = [
-    .regressed, .improved, .unchanged, .added, .removed,
-  ]
-}
-
-/// The comparison as CSV (`compare --out`): one row per verdict.
+/// The comparison as CSV (`compare --out`): one row per verdict, SPEC §8's columns and then the
+/// statistic the values are.
 ///
-/// Columns: `workload,variant,store,keys,phase,metric,unit,better,deterministic,baseline_p50,
-/// current_p50,ratio,status`; `baseline_p50` is empty for an added metric, `current_p50` for a
-/// removed one, `ratio` (current / baseline) when either is missing or the baseline is 0.
+/// Columns: `workload,variant,store,keys,phase,metric,unit,better,deterministic,baseline,current,
+/// ratio,ci_low,ci_high,p_value,status,statistic`; `baseline` is empty for an added metric,
+/// `current` for a removed one, `ratio` (current / baseline) when either is missing or the
+/// baseline is 0. `ci_low`, `ci_high` and `p_value` are empty: one run per side gives none.
 extension Verdict: CSVRepresentable {
   public static let columns = [
     "workload", "variant", "store", "keys", "phase", "metric", "unit", "better", "deterministic",
-    "baseline_p50", "current_p50", "ratio", "status",
+    "baseline", "current", "ratio", "ci_low", "ci_high", "p_value", "status", "statistic",
   ]
 
   public var csvFields: [String] {
@@ -83,19 +92,20 @@ extension Verdict: CSVRepresentable {
       key.workload, key.variant, key.store, key.keys.rawValue, key.phase.rawValue, key.metric,
       unit.rawValue, better.rawValue, deterministic ? "true" : "false",
       baseline.map(CSVNumber.format) ?? "", current.map(CSVNumber.format) ?? "",
-      ratio.map(CSVNumber.format) ?? "", status.rawValue,
+      ratio.map(CSVNumber.format) ?? "", "", "", "", status.rawValue, statistic.rawValue,
     ]
   }
 
-  /// Reads a verdict back; `ratio` is derived from the medians, so its column is not read.
+  /// Reads a verdict back; `ratio` is derived from the values, so its column is not read.
   public init(csvFields row: CSVFields) throws(CSVError) {
     self.init(
       key: try MetricKey(csvFields: row),
       unit: try row.value("unit", as: MetricUnit.self),
       better: try row.value("better", as: Better.self),
       deterministic: try row.boolean("deterministic"),
-      baseline: try row.optionalNumber("baseline_p50"),
-      current: try row.optionalNumber("current_p50"),
+      statistic: try row.value("statistic", as: Summary.Statistic.self),
+      baseline: try row.optionalNumber("baseline"),
+      current: try row.optionalNumber("current"),
       status: try row.value("status", as: VerdictStatus.self))
   }
 }

@@ -1,27 +1,26 @@
 /// The regression gate behind `cachebench compare`: a baseline run's metrics against a current
-/// run's, one verdict per metric. Pure: rows in, verdicts out.
+/// run's, one verdict per metric (SPEC §8). Pure: rows in, verdicts out.
 ///
 /// ```swift
 /// let comparison = try Comparison(
-///   baseline: ResultsFile.read(MetricRow.self, from: "baseline.csv"),
-///   current: ResultsFile.read(MetricRow.self, from: "current.csv"),
-///   options: ComparisonOptions(thresholdPercent: 10)
+///   baseline: ResultsFile.read(MetricRow.self, from: "Baselines/quick.csv"),
+///   current: ResultsFile.read(MetricRow.self, from: "current.csv")
 /// )
 /// print(comparison.report())
 /// exit(comparison.hasRegressions ? 2 : 0)
 /// ```
 ///
-/// Rows are joined on ``MetricKey`` (workload, variant, store, keys, phase, metric), and their
-/// medians (`p50`) compared; `b` is the baseline's, `c` the current run's, `t` the threshold:
-/// - a timing (`deterministic=false`) metric with `better=lower` regressed when `c > b × (1 + t)`
-///   and improved when `c < b × (1 − t)`; with `better=higher`, regressed when `c < b × (1 − t)`
-///   and improved when `c > b × (1 + t)`. A change of exactly the threshold is unchanged.
-/// - a deterministic metric (counts, bytes, ratios that do not vary run to run) must be equal: a
-///   change of more than ``ComparisonOptions/deterministicTolerance`` (0 by default, up to a
-///   relative 10⁻⁹ that absorbs floating-point noise in derived ratios) is a regression, **in
-///   either direction**. The gate cannot tell an intended saving from a change of behaviour (fewer
-///   records may mean objects went missing); accept an intended change by renewing the baseline.
-/// - a metric in the current run only is `added`, in the baseline only `removed`; neither fails
+/// Rows are joined on ``MetricKey`` (workload, variant, store, keys, phase, metric).
+/// - A deterministic metric (counts, bytes, ratios: `deterministic=true`) is compared on every
+///   statistic, in the order `n, min, p50, p90, p99, max, mean`. It `regressed` when any statistic
+///   is worse beyond ``ComparisonOptions/deterministicTolerance`` (0 by default, up to a relative
+///   10⁻⁹ that absorbs floating-point noise in derived ratios), or when `n` differs; otherwise it
+///   `improved` when any statistic is better: an intended saving, which asks for a baseline
+///   refresh. The verdict names the first statistic that decided it.
+/// - A timing (`deterministic=false`) is never judged from one run per side: whole runs shift by
+///   10-25% on a shared machine, so a change beyond the threshold is `advisory`, shown but never
+///   failing, and a smaller one `unchanged`. Its statistic is `p50`.
+/// - A metric in the current run only is `added`, in the baseline only `removed`; neither fails
 ///   the gate.
 ///
 /// Verdicts come in the current run's row order, then the removed metrics in the baseline's.
@@ -41,7 +40,7 @@ public struct Comparison: Sendable, Hashable {
     var verdicts: [Verdict] = []
     for row in current {
       guard let old = baselineByKey[row.key] else {
-        verdicts.append(Verdict(row: row, baseline: nil, current: row.summary.p50, status: .added))
+        verdicts.append(Verdict(row: row, statistic: .p50, baseline: nil, current: row.summary.p50, status: .added))
         continue
       }
       if old.unit != row.unit {
@@ -52,47 +51,66 @@ public struct Comparison: Sendable, Hashable {
         throw .changedDefinition(
           row.key, column: "better", baseline: old.better.rawValue, current: row.better.rawValue)
       }
-      let status = Self.status(
-        baseline: old.summary.p50, current: row.summary.p50, better: row.better,
-        deterministic: row.deterministic, options: options)
+      let (statistic, status) = Self.judge(baseline: old, current: row, options: options)
       verdicts.append(
-        Verdict(row: row, baseline: old.summary.p50, current: row.summary.p50, status: status))
+        Verdict(
+          row: row, statistic: statistic, baseline: old.summary[statistic], current: row.summary[statistic],
+          status: status))
     }
     for row in baseline where currentByKey[row.key] == nil {
-      verdicts.append(Verdict(row: row, baseline: row.summary.p50, current: nil, status: .removed))
+      verdicts.append(Verdict(row: row, statistic: .p50, baseline: row.summary.p50, current: nil, status: .removed))
     }
     self.options = options
     self.verdicts = verdicts
   }
 
-  /// The verdict on one metric whose median went from `baseline` to `current` (see ``Comparison``).
+  /// The verdict on one metric present on both sides, and the statistic that decided it.
+  public static func judge(
+    baseline: MetricRow, current: MetricRow, options: ComparisonOptions
+  ) -> (Summary.Statistic, VerdictStatus) {
+    guard current.deterministic || baseline.deterministic else {
+      let status = status(
+        baseline: baseline.summary.p50, current: current.summary.p50, better: current.better,
+        deterministic: false, options: options)
+      return (.p50, status)
+    }
+    if baseline.summary.n != current.summary.n { return (.n, .regressed) }
+    let statuses = Summary.Statistic.judged.map { statistic in
+      (
+        statistic,
+        status(
+          baseline: baseline.summary[statistic], current: current.summary[statistic], better: current.better,
+          deterministic: true, options: options)
+      )
+    }
+    return statuses.first { $0.1 == .regressed } ?? statuses.first { $0.1 == .improved } ?? (.p50, .unchanged)
+  }
+
+  /// The verdict on one statistic that went from `baseline` to `current` (see ``Comparison``):
+  /// for a deterministic metric, worse beyond the tolerance is `regressed` and better `improved`;
+  /// for a timing, a change beyond the threshold either way is `advisory`.
   public static func status(
     baseline: Double, current: Double, better: Better, deterministic: Bool,
     options: ComparisonOptions
   ) -> VerdictStatus {
-    if deterministic {
-      let tolerance = Swift.max(
-        options.deterministicTolerance, ComparisonOptions.floatingPointNoise)
-      return abs(current - baseline) <= tolerance * abs(baseline) ? .unchanged : .regressed
-    }
-    let higherBound = baseline * (1 + options.threshold)
-    let lowerBound = baseline * (1 - options.threshold)
-    switch better {
-    case .lower:
-      if current > higherBound { return .regressed }
-      if current < lowerBound { return .improved }
-    case .higher:
-      if current < lowerBound { return .regressed }
-      if current > higherBound { return .improved }
-    }
+    let tolerance =
+      deterministic
+      ? Swift.max(options.deterministicTolerance, ComparisonOptions.floatingPointNoise) : options.threshold
+    let bound = tolerance * abs(baseline)
+    let worse = better == .lower ? current - baseline : baseline - current
+    if !deterministic { return abs(current - baseline) > bound ? .advisory : .unchanged }
+    if worse > bound { return .regressed }
+    if -worse > bound { return .improved }
     return .unchanged
   }
 
   /// Whether any metric regressed: the gate fails (exit code 2).
   public var hasRegressions: Bool { verdicts.contains { $0.status == .regressed } }
 
-  public var regressions: [Verdict] { verdicts.filter { $0.status == .regressed } }
-  public var improvements: [Verdict] { verdicts.filter { $0.status == .improved } }
+  /// The verdicts of one status, in order.
+  public func verdicts(_ status: VerdictStatus) -> [Verdict] {
+    verdicts.filter { $0.status == status }
+  }
 
   /// How many verdicts have `status`.
   public func count(_ status: VerdictStatus) -> Int {
@@ -110,17 +128,39 @@ public struct Comparison: Sendable, Hashable {
   }
 }
 
+extension Summary {
+  /// The statistics of a row, by the names of its CSV columns.
+  public enum Statistic: String, Sendable, Hashable, CaseIterable {
+    case n, min, p50, p90, p99, max, mean
+
+    /// The statistics a deterministic metric is judged on, in order (all but `n`, which must be
+    /// equal).
+    static let judged: [Statistic] = [.min, .p50, .p90, .p99, .max, .mean]
+  }
+
+  public subscript(statistic: Statistic) -> Double {
+    switch statistic {
+    case .n: Double(n)
+    case .min: min
+    case .p50: p50
+    case .p90: p90
+    case .p99: p99
+    case .max: max
+    case .mean: mean
+    }
+  }
+}
+
 /// How far a metric may move before it counts as changed.
 public struct ComparisonOptions: Sendable, Hashable {
-  /// The default threshold, 10%: on a shared machine the median of a timing moves by a few percent
-  /// from run to run; 10% stays above that noise and still catches a real slowdown.
+  /// The default threshold, 10%: a timing's p50 that moves further is shown as `advisory`.
   public static let defaultThresholdPercent = 10.0
 
   /// The relative tolerance of deterministic metrics at tolerance 0: the last bits of a ratio that
   /// a different compiler computes in another order.
   static let floatingPointNoise = 1e-9
 
-  /// The relative change of a timing median that counts (0.10 for 10%).
+  /// The relative change of a timing median that is shown (0.10 for 10%).
   public var threshold: Double
   /// The relative change of a deterministic metric that counts; 0, the default, means equal.
   public var deterministicTolerance: Double
@@ -144,37 +184,50 @@ public struct ComparisonOptions: Sendable, Hashable {
 
 /// What became of one metric between the baseline and the current run.
 public enum VerdictStatus: String, Sendable, Hashable, CaseIterable {
-  case improved, unchanged, regressed, added, removed
+  /// Worse: fails the gate.
+  case regressed
+  /// Better: refresh the baseline.
+  case improved
+  case unchanged
+  /// A timing changed beyond the threshold, from one run per side: shown, never failing.
+  case advisory
+  /// Reserved for repeated runs that cannot tell (SPEC §8).
+  case inconclusive
+  case added, removed
 }
 
-/// The verdict on one metric: its medians on both sides and what the gate makes of them.
+/// The verdict on one metric: the statistic that decided it on both sides, and what the gate
+/// makes of it.
 public struct Verdict: Sendable, Hashable {
   public var key: MetricKey
   public var unit: MetricUnit
   public var better: Better
   public var deterministic: Bool
-  /// The baseline's `p50`; nil for an added metric.
+  /// The statistic `baseline` and `current` are: `p50` for timings, added and removed metrics.
+  public var statistic: Summary.Statistic
+  /// The baseline's value; nil for an added metric.
   public var baseline: Double?
-  /// The current run's `p50`; nil for a removed metric.
+  /// The current run's value; nil for a removed metric.
   public var current: Double?
   public var status: VerdictStatus
 
   public init(
-    key: MetricKey, unit: MetricUnit, better: Better, deterministic: Bool, baseline: Double?,
-    current: Double?, status: VerdictStatus
+    key: MetricKey, unit: MetricUnit, better: Better, deterministic: Bool, statistic: Summary.Statistic = .p50,
+    baseline: Double?, current: Double?, status: VerdictStatus
   ) {
     self.key = key
     self.unit = unit
     self.better = better
     self.deterministic = deterministic
+    self.statistic = statistic
     self.baseline = baseline
     self.current = current
     self.status = status
   }
 
-  init(row: MetricRow, baseline: Double?, current: Double?, status: VerdictStatus) {
+  init(row: MetricRow, statistic: Summary.Statistic, baseline: Double?, current: Double?, status: VerdictStatus) {
     self.init(
-      key: row.key, unit: row.unit, better: row.better, deterministic: row.deterministic,
+      key: row.key, unit: row.unit, better: row.better, deterministic: row.deterministic, statistic: statistic,
       baseline: baseline, current: current, status: status)
   }
 
@@ -182,6 +235,12 @@ public struct Verdict: Sendable, Hashable {
   public var ratio: Double? {
     guard let baseline, let current, baseline != 0 else { return nil }
     return current / baseline
+  }
+
+  /// `current - baseline`; nil when a side is missing.
+  public var delta: Double? {
+    guard let baseline, let current else { return nil }
+    return current - baseline
   }
 }
 

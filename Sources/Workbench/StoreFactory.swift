@@ -4,21 +4,29 @@ import SQLiteCache
 import Workloads
 
 /// Makes fresh stores for a run and removes their files afterwards.
+///
+/// The stores' files live in one new directory under the temporary directory whose path has a
+/// fixed length, ``directoryPathLength`` characters, and have names of a fixed length: SQLite
+/// keeps a database's full path on its heap, so `sqlite_heap_bytes` would otherwise change with
+/// the length of `TMPDIR` or of the process ID. (A `TMPDIR` longer than the fixed length leaves
+/// that drift.)
 final class StoreFactory {
+  /// The length of the directory's path: room for a `TMPDIR` of up to 140 characters.
+  static let directoryPathLength = 160
   let directory: URL
   private var counter = 0
 
   /// - Throws: ``RunError`` (exit 74) when the temporary directory cannot be made.
   init() throws(RunError) {
-    directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "cachebench-\(ProcessInfo.processInfo.processIdentifier)-\(UInt64(Date().timeIntervalSince1970 * 1000))")
-    do {
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    } catch {
-      throw RunError(
-        "cannot create a temporary directory for the stores at \(directory.path): \(error.localizedDescription)",
-        exitCode: .cantCreate)
+    let base = String(FileManager.default.temporaryDirectory.path.reversed().drop { $0 == "/" }.reversed())
+    let name = "cachebench-"
+    let padding = max(0, Self.directoryPathLength - base.count - 1 - name.count - 6)
+    var template = Array("\(base)/\(name)\(String(repeating: "_", count: min(padding, 200)))XXXXXX".utf8CString)
+    guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else {
+      let reason = String(cString: strerror(errno))
+      throw RunError("cannot create a temporary directory for the stores in \(base): \(reason)", exitCode: .cantCreate)
     }
+    directory = URL(fileURLWithPath: template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
   }
 
   deinit {
@@ -32,9 +40,15 @@ final class StoreFactory {
       return InMemoryNormalizedCache()
     case .sqlite(let options, let inMemoryDatabase):
       counter += 1
-      let path = inMemoryDatabase ? ":memory:" : directory.appendingPathComponent("\(counter).sqlite").path
+      let path = inMemoryDatabase ? ":memory:" : directory.appendingPathComponent(Self.fileName(counter)).path
       return try SQLiteNormalizedCache(path: path, options: options)
     }
+  }
+
+  /// `000012.sqlite`: every name of one length.
+  static func fileName(_ number: Int) -> String {
+    let digits = String(number)
+    return String(repeating: "0", count: max(0, 6 - digits.count)) + digits + ".sqlite"
   }
 
   /// Deletes the files of every store made so far (the stores must be released first).

@@ -21,11 +21,15 @@ let binary: URL = {
   return projectRoot.appendingPathComponent(".build/debug/cachebench")
 }()
 
-/// Runs `cachebench` with these arguments in `directory` and waits for it.
-func cachebench(_ arguments: [String], in directory: String = projectRoot.path) throws -> Run {
+/// Runs `cachebench` with these arguments in `directory`, with `environment` added to this
+/// process's, and waits for it.
+func cachebench(
+  _ arguments: [String], in directory: String = projectRoot.path, environment: [String: String] = [:]
+) throws -> Run {
   let process = Process()
   process.executableURL = binary
   process.arguments = arguments
+  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
   process.currentDirectoryURL = URL(fileURLWithPath: directory)
   let out = Pipe()
   let err = Pipe()

@@ -7,17 +7,25 @@ enum CompareCommand: Command {
     abstract: "Compare two results CSVs; exit 2 when a metric regressed.",
     usage: "compare <BASELINE.csv> <CURRENT.csv> [--threshold <PCT>] [--out <FILE.csv>]",
     options: [
-      OptionSpec("threshold", value: "PCT", help: "How much worse a timing's p50 may get before it counts as a regression, in percent. Default: \(Int(ComparisonOptions.defaultThresholdPercent))."),
-      OptionSpec("out", value: "FILE.csv", help: "Write the comparison of every metric as CSV."),
+      OptionSpec(
+        "threshold", value: "PCT",
+        help: "How far a timing's p50 may move before it is shown as advisory, in percent. Default: \(Int(ComparisonOptions.defaultThresholdPercent))."),
+      OptionSpec("out", value: "FILE.csv", help: "Write the verdict on every metric as CSV."),
     ],
     positionalName: "<BASELINE.csv> <CURRENT.csv>", positionalHelp: "Two files written by 'cachebench run'.",
     minimumPositionals: 2, maximumPositionals: 2,
     discussion: """
-      Metrics are matched by workload, variant, store, keys, phase and metric. A timing regresses when
-      its p50 is worse by more than the threshold; a deterministic metric (counts, bytes, ratios)
-      regresses when its p50 changes at all, in either direction: the gate cannot tell an intended
-      saving from lost records, so renew the baseline to accept a change.
-      Exit codes: 0 no regression, 2 a regression.
+      Metrics are matched by workload, variant, store, keys, phase and metric.
+
+      Deterministic metrics (counts, bytes, ratios, allocations) are the gate. Each is compared on
+      every statistic (n, min, p50, p90, p99, max, mean): worse on any is 'regressed' and fails;
+      better on any (and worse on none) is 'improved': an intended saving, so refresh the baseline.
+      The table shows the statistic that decided, with the absolute change.
+
+      Timings never fail from one run per side: on a shared machine whole runs shift by 10-25%, so a
+      p50 that moved beyond the threshold is shown as 'advisory'.
+
+      Exit codes: 0 no regression, 2 a regression, 64 wrong usage, 65 malformed CSV, 66 a missing file.
       """)
 
   static func run(_ arguments: ParsedArguments) throws -> ExitCode {
