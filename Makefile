@@ -3,7 +3,7 @@ SWIFT ?= swift
 WORKLOAD ?= Workloads/default.json
 APT_PACKAGES := libsqlite3-dev libjemalloc-dev
 
-.PHONY: all deps build release test bench quick plot clean
+.PHONY: all deps build release test bench quick gate baseline plot clean
 
 all: test
 
@@ -35,6 +35,15 @@ bench: release
 
 quick: release
 	.build/release/cachebench run Workloads/quick.json --out results/quick.csv
+
+# The CI gate: the deterministic rows of Workloads/quick.json (allocations, bytes, records) from a
+# release build against Baselines/quick.csv; exits 2 when one got worse.
+gate: release
+	scripts/gate check
+
+# Refreshes Baselines/quick.csv and the machine it was made on, after an intended change.
+baseline: release
+	scripts/gate baseline
 
 plot:
 	@python3 -c "import matplotlib" 2>/dev/null || python3 -m pip install -q matplotlib

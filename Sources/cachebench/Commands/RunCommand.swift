@@ -7,10 +7,13 @@ enum RunCommand: Command {
   static let spec = CommandSpec(
     name: "run",
     abstract: "Run workloads: measure every store × key strategy, print a table, write CSV.",
-    usage: "run <workload>... [--out <FILE.csv>] [--samples <FILE.csv>] [--quick] [--no-progress]",
+    usage: "run <workload>... [--out <FILE.csv>] [--samples <FILE.csv>] [--history <FILE.csv>] [--quick] [--no-progress]",
     options: [
       OptionSpec("out", value: "FILE.csv", help: "Where to write the metrics. Default: results/<workload name>.csv for each workload."),
       OptionSpec("samples", value: "FILE.csv", help: "Also write every sample, one row each."),
+      OptionSpec(
+        "history", value: "FILE.csv",
+        help: "Append the rows to a history of runs (created with its header if missing), for scripts/trend.py."),
       OptionSpec("quick", help: "Shrink each workload for a smoke test: a tenth of the responses or records, one repetition, no warm-up."),
       OptionSpec("no-progress", help: "No progress lines on stderr."),
     ],
@@ -22,10 +25,12 @@ enum RunCommand: Command {
       EXAMPLES:
         cachebench run Workloads/default.json
         cachebench run Workloads/quick.json --quick --out /tmp/quick.csv --samples /tmp/samples.csv
+        cachebench run Workloads/quick.json --history results/history.csv
       """)
 
   static func run(_ arguments: ParsedArguments) throws -> ExitCode {
     // Check every file before running any.
+    let history = try arguments.value("history").map(ResultsHistory.init(path:))
     var workloads: [Workload] = []
     for path in arguments.positionals {
       let workload = try Workload.load(path)
@@ -59,6 +64,10 @@ enum RunCommand: Command {
       try AtomicFile.createDirectory(for: path)
       try ResultsFile.write(allSamples, to: path)
       writeStandardOutput("wrote \(allSamples.count) samples to \(path)\n")
+    }
+    if let history {
+      try history.append(allRows)
+      writeStandardOutput("appended \(allRows.count) rows to \(history.path)\n")
     }
     return .success
   }
