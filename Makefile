@@ -7,12 +7,14 @@ APT_PACKAGES := libsqlite3-dev libjemalloc-dev
 
 all: test
 
-# Installs libsqlite3-dev and libjemalloc-dev (and pkg-config) with apt-get when pkg-config cannot find them.
+# Installs libsqlite3-dev and libjemalloc-dev (and pkg-config) with apt-get when pkg-config cannot
+# find them, and valgrind (for run --instructions and the gate) when it is not on the PATH.
 deps:
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
 	pkg-config --exists sqlite3 2>/dev/null || missing="$$missing libsqlite3-dev"; \
 	pkg-config --exists jemalloc 2>/dev/null || missing="$$missing libjemalloc-dev"; \
+	command -v valgrind >/dev/null 2>&1 || missing="$$missing valgrind"; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing:$$missing"; \
 	  if [ "$$(id -u)" = 0 ]; then sudo=""; else sudo="sudo"; fi; \
@@ -36,12 +38,13 @@ bench: release
 quick: release
 	.build/release/cachebench run Workloads/quick.json --out results/quick.csv
 
-# The CI gate: the deterministic rows of Workloads/quick.json (allocations, bytes, records) from a
-# release build against Baselines/quick.csv; exits 2 when one got worse.
+# The CI gate: the deterministic rows of Workloads/gate.json (allocations, bytes, records, and
+# instructions under valgrind) from a release build against Baselines/gate.csv; exits 2 when one
+# got worse. About a minute after the build.
 gate: release
 	scripts/gate check
 
-# Refreshes Baselines/quick.csv and the machine it was made on, after an intended change.
+# Refreshes Baselines/gate.csv and the machine it was made on, after an intended change.
 baseline: release
 	scripts/gate baseline
 

@@ -32,7 +32,9 @@ let package = Package(
     // results know nothing of how they were measured, measurement nothing of workloads, and only
     // the runner drives stores and key strategies.
     .target(name: "Results", dependencies: ["NormalizedCache"]),
-    .target(name: "Measurement", dependencies: ["Results", "CJemalloc"]),
+    // Valgrind's client requests for callgrind, written out in C (no valgrind header needed to build).
+    .target(name: "CCallgrind"),
+    .target(name: "Measurement", dependencies: ["Results", "CJemalloc", "CCallgrind"]),
     .target(name: "Generator", dependencies: ["Results", "GraphQLLanguage"]),
     .target(
       name: "Workloads",

@@ -15,6 +15,10 @@ public enum MeasurementError: Error, Sendable, Hashable, CustomStringConvertible
   /// Allocating `requested` bytes moved jemalloc's counter of this thread by only `observed`
   /// bytes: `malloc` is not jemalloc's, so every allocation statistic would be meaningless.
   case jemallocInactive(requested: Int, observed: Int)
+  /// Instructions were to be counted, but the process does not run under valgrind.
+  case notUnderCallgrind
+  /// A callgrind dump that could not be read.
+  case callgrindDump(path: String, reason: String)
 
   public var description: String {
     switch self {
@@ -23,6 +27,10 @@ public enum MeasurementError: Error, Sendable, Hashable, CustomStringConvertible
     case .jemallocInactive(let requested, let observed):
       "the process does not allocate through jemalloc: allocating \(requested) bytes moved "
         + "thread.allocated by \(observed) bytes"
+    case .notUnderCallgrind:
+      "instructions can only be counted under valgrind's callgrind"
+    case .callgrindDump(let path, let reason):
+      "cannot read the callgrind dump \(path): \(reason)"
     }
   }
 }

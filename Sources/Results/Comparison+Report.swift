@@ -29,11 +29,12 @@ extension Comparison {
     return text
   }
 
-  /// `deterministic metrics on every statistic, tolerance 0; timings advisory beyond 10%`.
+  /// `deterministic metrics on every statistic, tolerance 0 (instructions 0.5%); timings advisory beyond 10%`.
   var thresholdDescription: String {
     let tolerance =
       options.deterministicTolerance == 0 ? "0" : "\(HumanFormat.count(options.deterministicTolerance * 100))%"
-    return "deterministic metrics on every statistic, tolerance \(tolerance); "
+    let instructions = HumanFormat.count(Swift.max(options.deterministicTolerance, ComparisonOptions.instructionTolerance) * 100)
+    return "deterministic metrics on every statistic, tolerance \(tolerance) (instructions \(instructions)%); "
       + "timings advisory beyond \(HumanFormat.count(options.threshold * 100))%"
   }
 

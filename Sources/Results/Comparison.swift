@@ -14,7 +14,8 @@
 /// - A deterministic metric (counts, bytes, ratios: `deterministic=true`) is compared on every
 ///   statistic, in the order `n, min, p50, p90, p99, max, mean`. It `regressed` when any statistic
 ///   is worse beyond ``ComparisonOptions/deterministicTolerance`` (0 by default, up to a relative
-///   10⁻⁹ that absorbs floating-point noise in derived ratios), or when `n` differs; otherwise it
+///   10⁻⁹ that absorbs floating-point noise in derived ratios; 0.5% for `instructions`), or when
+///   `n` differs; otherwise it
 ///   `improved` when any statistic is better: an intended saving, which asks for a baseline
 ///   refresh. The verdict names the first statistic that decided it.
 /// - A timing (`deterministic=false`) is never judged from one run per side: whole runs shift by
@@ -75,6 +76,10 @@ public struct Comparison: Sendable, Hashable {
       return (.p50, status)
     }
     if baseline.summary.n != current.summary.n { return (.n, .regressed) }
+    var options = options
+    if current.key.metric == "instructions" {
+      options.deterministicTolerance = Swift.max(options.deterministicTolerance, ComparisonOptions.instructionTolerance)
+    }
     let statuses = Summary.Statistic.judged.map { statistic in
       (
         statistic,
@@ -155,6 +160,10 @@ extension Summary {
 public struct ComparisonOptions: Sendable, Hashable {
   /// The default threshold, 10%: a timing's p50 that moves further is shown as `advisory`.
   public static let defaultThresholdPercent = 10.0
+
+  /// The relative tolerance of `instructions` rows (SPEC §8): counts under callgrind agree within
+  /// 0.1% from run to run (what jemalloc and SQLite do varies a little with addresses), so 0.5%.
+  public static let instructionTolerance = 0.005
 
   /// The relative tolerance of deterministic metrics at tolerance 0: the last bits of a ratio that
   /// a different compiler computes in another order.

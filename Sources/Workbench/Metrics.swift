@@ -17,6 +17,12 @@ extension Metric {
   static let readAllocations = Metric(.read, "allocations", unit: .count, deterministic: true)
   static let readAllocatedBytes = Metric(.read, "allocated_bytes", unit: .bytes, deterministic: true)
 
+  // Instructions, counted under callgrind in a pass of their own (`run --instructions`).
+  static let writeInstructions = Metric(.write, "instructions", unit: .count, deterministic: true)
+  static let normalizeInstructions = Metric(.normalize, "instructions", unit: .count, deterministic: true)
+  static let mergeInstructions = Metric(.merge, "instructions", unit: .count, deterministic: true)
+  static let readInstructions = Metric(.read, "instructions", unit: .count, deterministic: true)
+
   // Lookups.
   static let loadsPerRead = Metric(.lookup, "loads_per_read", unit: .count, deterministic: true)
   static let keysPerRead = Metric(.lookup, "keys_per_read", unit: .count, deterministic: true)

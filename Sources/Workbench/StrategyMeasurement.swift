@@ -20,8 +20,8 @@ struct StrategyMeasurement {
   let factory: StoreFactory
   let progress: Progress
 
-  private var useFieldPolicies: Bool { strategy.name != .path }
-  private var normalizer: Normalizer { Normalizer(strategy: strategy) }
+  var useFieldPolicies: Bool { strategy.name != .path }
+  var normalizer: Normalizer { Normalizer(strategy: strategy) }
 
   func run(into sink: inout MetricSink) throws {
     let counted = try countAllocations()
@@ -104,7 +104,7 @@ struct StrategyMeasurement {
   /// allocates once, on first use, for type metadata and lazy globals; without this those
   /// allocations would land in the first sample that takes a code path, and move between samples
   /// whenever the code moves, so that two builds of the same cache would disagree.
-  private func warmUp(_ normalizer: Normalizer) throws {
+  func warmUp(_ normalizer: Normalizer) throws {
     guard let item = source.items.first else { return }
     defer { factory.removeFiles() }
     let store = try factory.make(spec)

@@ -28,6 +28,11 @@ public struct WorkloadResult: Sendable {
 
   /// The readable table for stdout.
   public var table: String { ResultsTable.render(workload: workload, rows: rows) }
+
+  /// This result with `rows` added after its own.
+  public func adding(_ rows: [MetricRow]) -> WorkloadResult {
+    WorkloadResult(workload: workload, rows: self.rows + rows, samples: samples)
+  }
 }
 
 /// Runs workloads: every variant × store × key strategy, as SPEC §5 says.
@@ -48,12 +53,46 @@ public enum WorkloadRunner {
     } catch {
       throw RunError("the process does not allocate through jemalloc, so memory cannot be measured")
     }
+    try forEachConfiguration(of: workload, factory: factory, progress: progress, sink: &sink) { measurement, sink in
+      try measurement.run(into: &sink)
+    }
+    return WorkloadResult(workload: workload, rows: sink.rows, samples: sink.samples)
+  }
+
+  /// Counts the instructions of every write, normalize, merge and read (SPEC §5, `instructions`),
+  /// in a process that runs under callgrind with `--collect-atstart=no` and
+  /// `--callgrind-out-file=outFile`. Only those rows; none for the store-level benchmark.
+  ///
+  /// - Throws: as ``run(_:options:run:)``, and ``MeasurementError`` when not under callgrind.
+  public static func countInstructions(
+    _ workload: Workload, options: RunOptions, run: RunInfo, outFile: String
+  ) throws -> WorkloadResult {
+    let workload = options.quick ? workload.quick() : workload
+    let progress = Progress(enabled: options.progress)
+    defer { progress.finish() }
+    var sink = MetricSink(run: run, workload: workload.name, keepSamples: false)
+    let factory = try StoreFactory()
+    var counter = try InstructionCounter(outFile: outFile)
+    try forEachConfiguration(of: workload, factory: factory, progress: progress, sink: &sink, storeRecords: false) {
+      measurement, sink in
+      try measurement.countInstructions(into: &sink, counter: &counter)
+    }
+    return WorkloadResult(workload: workload, rows: sink.rows, samples: [])
+  }
+
+  /// Every variant × store × key strategy of `workload`, each variant's responses prepared once;
+  /// the store-level benchmark, when that is the workload's source and `storeRecords` is true.
+  private static func forEachConfiguration(
+    of workload: Workload, factory: StoreFactory, progress: Progress, sink: inout MetricSink, storeRecords: Bool = true,
+    _ body: (StrategyMeasurement, inout MetricSink) throws -> Void
+  ) throws {
     for (variant, source) in try workload.variants {
       let context = workload.name + (variant.isEmpty ? "" : " [\(variant)]")
       progress.setContext(context)
       let prepared: PreparedSource
       switch source {
       case .storeRecords(let config):
+        guard storeRecords else { continue }
         try StoreRecordsBenchmark(workload: workload, config: config, factory: factory, progress: progress)
           .run(into: &sink)
         continue
@@ -66,18 +105,17 @@ public enum WorkloadRunner {
         for strategy in workload.keys {
           progress.setContext("\(context) \(spec.label) × \(strategy.name.rawValue)")
           let scope = MetricSink.Scope(variant: variant, store: spec.label, keys: strategy.name)
+          let measurement = StrategyMeasurement(
+            source: prepared, spec: spec, strategy: strategy, workload: workload, scope: scope, factory: factory,
+            progress: progress)
           do {
-            try StrategyMeasurement(
-              source: prepared, spec: spec, strategy: strategy, workload: workload, scope: scope, factory: factory,
-              progress: progress
-            ).run(into: &sink)
+            try body(measurement, &sink)
           } catch let error as NormalizationError {
             throw InputDataError(file: workload.file, message: "\(error)")
           }
         }
       }
     }
-    return WorkloadResult(workload: workload, rows: sink.rows, samples: sink.samples)
   }
 }
 

@@ -163,6 +163,51 @@ struct RunCommandTests {
     #expect(values(rows[..<half]) == values(rows[half...]))
   }
 
+  @Test("--instructions counts every write, normalize, merge and read under callgrind; two runs agree within 0.1%")
+  func instructions() throws {
+    let directory = try temporaryDirectory()
+    let workload = directory + "/tiny.json"
+    try #"""
+      {"name": "tiny", "seed": 2, "generator": {"responses": 3, "operations": 2, "depth": 2, "types": 4, "poolSize": 8},
+       "keys": ["typePolicy"], "stores": [{"kind": "memory"}, {"kind": "sqlite", "label": "sqlite"}],
+       "repetitions": 1, "warmup": 0, "read": {"pointLookups": 5, "fieldPolicyLookups": 2}}
+      """#.write(toFile: workload, atomically: true, encoding: .utf8)
+    var runs: [[String: [String: String]]] = []
+    for index in 0..<2 {
+      let out = directory + "/run-\(index).csv"
+      let run = try cachebench(["run", workload, "--instructions", "--out", out, "--no-progress"])
+      #expect(run.status == 0, "\(run.stderr)")
+      let rows = try CSVFile(path: out).rows.filter { $0["metric"] == "instructions" }
+      runs.append(Dictionary(uniqueKeysWithValues: rows.map { ("\($0["store"]!)/\($0["phase"]!)", $0) }))
+    }
+    let names = ["write", "normalize", "merge", "read"].flatMap { ["memory/\($0)", "sqlite/\($0)"] }
+    #expect(Set(runs[0].keys) == Set(names))
+    for (name, row) in runs[0] {
+      #expect(row["unit"] == "count" && row["deterministic"] == "true" && row["n"] == "3", "\(name)")
+      let other = try #require(runs[1][name])
+      for statistic in ["min", "p50", "max", "mean"] {
+        let (a, b) = (Double(row[statistic]!)!, Double(other[statistic]!)!)
+        #expect(a > 10_000 && abs(a - b) <= a * 0.001, "\(name) \(statistic): \(a) and \(b)")
+      }
+    }
+    // A write is its normalize and its merge, sample by sample, so the means add up.
+    for store in ["memory", "sqlite"] {
+      let mean = { (phase: String) in Double(runs[0]["\(store)/\(phase)"]!["mean"]!)! }
+      #expect(abs(mean("write") - mean("normalize") - mean("merge")) < 1)
+    }
+  }
+
+  @Test("--instructions without valgrind is a clear error, before anything runs")
+  func instructionsWithoutValgrind() throws {
+    let directory = try temporaryDirectory()
+    let run = try cachebench(
+      ["run", "Workloads/gate.json", "--instructions", "--out", directory + "/out.csv", "--no-progress"],
+      environment: ["PATH": directory])
+    #expect(run.status == 1)
+    #expect(run.stderr.hasPrefix("Error: --instructions needs valgrind, which is not installed here (make deps installs it)\n"))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == [])
+  }
+
   @Test("generate writes files that a recorded workload replays")
   func generateAndReplay() throws {
     let directory = try temporaryDirectory()

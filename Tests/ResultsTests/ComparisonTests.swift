@@ -44,6 +44,17 @@ struct ComparisonTests {
     #expect(try status(100, 97, deterministic: true, options: options) == .improved)
   }
 
+  @Test("instructions may move by 0.5%: 1% more is caught, 0.3% is not")
+  func instructions() throws {
+    func status(_ baseline: Double, _ current: Double) throws -> VerdictStatus {
+      let row = { (value: Double) in Fixtures.row("instructions", p50: value, unit: .count, deterministic: true) }
+      return try #require(try Comparison(baseline: [row(baseline)], current: [row(current)]).verdicts.only).status
+    }
+    #expect(try status(1_000_000, 1_010_000) == .regressed)
+    #expect(try status(1_000_000, 1_003_000) == .unchanged)
+    #expect(try status(1_000_000, 990_000) == .improved)
+  }
+
   @Test("a zero baseline: equal is unchanged, anything more regressed")
   func zeroBaseline() throws {
     #expect(try status(0, 0, deterministic: true) == .unchanged)
@@ -205,7 +216,7 @@ struct ComparisonTests {
         books     memory  path  write  latency  p50         10.0 µs  12.0 µs  +20.0%
         books     sqlite  path  write  latency  p50          2.0 ms   1.0 ms  -50.0%
 
-        1 regressed, 1 improved, 0 unchanged, 2 advisory, 0 inconclusive, 0 added, 1 removed (deterministic metrics on every statistic, tolerance 0; timings advisory beyond 10%)
+        1 regressed, 1 improved, 0 unchanged, 2 advisory, 0 inconclusive, 0 added, 1 removed (deterministic metrics on every statistic, tolerance 0 (instructions 0.5%); timings advisory beyond 10%)
 
         """)
   }
@@ -217,7 +228,7 @@ struct ComparisonTests {
       options: ComparisonOptions(thresholdPercent: 5, deterministicTolerancePercent: 0.5))
     #expect(
       comparison.report()
-        == "0 regressed, 0 improved, 1 unchanged, 0 advisory, 0 inconclusive, 0 added, 0 removed (deterministic metrics on every statistic, tolerance 0.5%; timings advisory beyond 5%)\n"
+        == "0 regressed, 0 improved, 1 unchanged, 0 advisory, 0 inconclusive, 0 added, 0 removed (deterministic metrics on every statistic, tolerance 0.5% (instructions 0.5%); timings advisory beyond 5%)\n"
     )
   }
 

@@ -166,7 +166,7 @@ struct WorkloadFileTests {
   func shippedWorkloads() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
-    for name in ["quick", "default", "large", "duplication-sweep", "calendar", "store-records"] {
+    for name in ["quick", "gate", "default", "large", "duplication-sweep", "calendar", "store-records"] {
       let workload = try Workload.load(root.appendingPathComponent("Workloads/\(name).json").path)
       try WorkloadChecker.check(workload)
       #expect(workload.name == name)

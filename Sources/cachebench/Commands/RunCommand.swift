@@ -1,3 +1,4 @@
+import Foundation
 import Results
 import Workbench
 import Workloads
@@ -7,7 +8,7 @@ enum RunCommand: Command {
   static let spec = CommandSpec(
     name: "run",
     abstract: "Run workloads: measure every store × key strategy, print a table, write CSV.",
-    usage: "run <workload>... [--out <FILE.csv>] [--samples <FILE.csv>] [--history <FILE.csv>] [--quick] [--no-progress]",
+    usage: "run <workload>... [--out <FILE.csv>] [--samples <FILE.csv>] [--history <FILE.csv>] [--instructions] [--quick] [--no-progress]",
     options: [
       OptionSpec("out", value: "FILE.csv", help: "Where to write the metrics. Default: results/<workload name>.csv for each workload."),
       OptionSpec("samples", value: "FILE.csv", help: "Also write every sample, one row each."),
@@ -15,6 +16,12 @@ enum RunCommand: Command {
         "history", value: "FILE.csv",
         help: "Append the rows to a history of runs (created with its header if missing), for scripts/trend.py."),
       OptionSpec("quick", help: "Shrink each workload for a smoke test: a tenth of the responses or records, one repetition, no warm-up."),
+      OptionSpec(
+        "instructions",
+        help: "Also count the instructions of every write, normalize, merge and read under valgrind's callgrind (some 30 times slower than the run itself)."),
+      OptionSpec(
+        "instructions-only", value: "FILE",
+        help: "Internal, for --instructions: only count instructions, under callgrind started with --callgrind-out-file=FILE."),
       OptionSpec("no-progress", help: "No progress lines on stderr."),
     ],
     positionalName: "<workload>", positionalHelp: "Workload files (JSON, see README).", minimumPositionals: 1,
@@ -40,10 +47,23 @@ enum RunCommand: Command {
     let options = RunOptions(
       quick: arguments.has("quick"), keepSamples: arguments.value("samples") != nil,
       progress: !arguments.has("no-progress"))
+    if let outFile = arguments.value("instructions-only") {
+      return try countInstructions(workloads, options: options, outFile: outFile, arguments: arguments)
+    }
+    let instructions = arguments.has("instructions")
+    if instructions, !CallgrindProcess.isAvailable {
+      throw CommandError("--instructions needs valgrind, which is not installed here (make deps installs it)", .failure)
+    }
     var allRows: [MetricRow] = []
     var allSamples: [SampleRow] = []
     for (index, workload) in workloads.enumerated() {
-      let result = try WorkloadRunner.run(workload, options: options, run: RunInfo.current(seed: workload.seed))
+      let info = RunInfo.current(seed: workload.seed)
+      var result = try WorkloadRunner.run(workload, options: options, run: info)
+      if instructions {
+        let counted = try CallgrindProcess.instructionRows(
+          workload: arguments.positionals[index], quick: options.quick, executable: try executablePath())
+        result = result.adding(counted.map { var row = $0; row.run = info; return row })
+      }
       if index > 0 { writeStandardOutput("\n") }
       writeStandardOutput(result.table)
       if arguments.value("out") == nil {
@@ -70,5 +90,31 @@ enum RunCommand: Command {
       writeStandardOutput("appended \(allRows.count) rows to \(history.path)\n")
     }
     return .success
+  }
+
+  /// The child of `--instructions`, under callgrind: instruction rows only, to `--out`.
+  private static func countInstructions(
+    _ workloads: [Workload], options: RunOptions, outFile: String, arguments: ParsedArguments
+  ) throws -> ExitCode {
+    guard let out = arguments.value("out") else {
+      throw UsageError(message: "--instructions-only needs --out <FILE.csv>.", usage: spec.usage)
+    }
+    var rows: [MetricRow] = []
+    for workload in workloads {
+      rows += try WorkloadRunner.countInstructions(
+        workload, options: options, run: RunInfo.current(seed: workload.seed), outFile: outFile
+      ).rows
+    }
+    try ResultsFile.write(rows, to: out)
+    return .success
+  }
+
+  /// This executable's path, for starting it again under valgrind.
+  private static func executablePath() throws -> String {
+    let path = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    guard FileManager.default.isExecutableFile(atPath: path) else {
+      throw CommandError("cannot find this executable to run it under valgrind", .failure)
+    }
+    return path
   }
 }
