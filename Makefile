@@ -3,7 +3,7 @@ SWIFT ?= swift
 WORKLOAD ?= Workloads/default.json
 APT_PACKAGES := libsqlite3-dev libjemalloc-dev
 
-.PHONY: all deps build release test bench quick gate baseline plot clean
+.PHONY: all deps build release test bench quick gate baseline regress plot clean
 
 all: test
 
@@ -47,6 +47,18 @@ gate: release
 # Refreshes Baselines/gate.csv and the machine it was made on, after an intended change.
 baseline: release
 	scripts/gate baseline
+
+# Timing verdicts against another revision: builds BASE in a work tree of its own, then runs both
+# builds in turns with cachebench ab (ROUNDS runs each, default 5) on WORKLOAD.
+ROUNDS ?= 5
+regress: release
+	@test -n "$(BASE)" || { echo "usage: make regress BASE=<git ref> [WORKLOAD=...] [ROUNDS=5]" >&2; exit 64; }
+	rm -rf .build/regress-base && git worktree prune
+	git worktree add --detach .build/regress-base $(BASE)
+	cd .build/regress-base && $(SWIFT) build -c release --product cachebench
+	.build/release/cachebench ab --base .build/regress-base/.build/release/cachebench \
+	  --current .build/release/cachebench $(WORKLOAD) --rounds $(ROUNDS); \
+	  status=$$?; git worktree remove --force .build/regress-base; exit $$status
 
 plot:
 	@python3 -c "import matplotlib" 2>/dev/null || python3 -m pip install -q matplotlib

@@ -81,7 +81,8 @@ extension Comparison {
 /// Columns: `workload,variant,store,keys,phase,metric,unit,better,deterministic,baseline,current,
 /// ratio,ci_low,ci_high,p_value,status,statistic`; `baseline` is empty for an added metric,
 /// `current` for a removed one, `ratio` (current / baseline) when either is missing or the
-/// baseline is 0. `ci_low`, `ci_high` and `p_value` are empty: one run per side gives none.
+/// baseline is 0. `ci_low`, `ci_high` and `p_value` come from repeated runs (`cachebench ab`), and
+/// are empty from single runs.
 extension Verdict: CSVRepresentable {
   public static let columns = [
     "workload", "variant", "store", "keys", "phase", "metric", "unit", "better", "deterministic",
@@ -93,7 +94,8 @@ extension Verdict: CSVRepresentable {
       key.workload, key.variant, key.store, key.keys.rawValue, key.phase.rawValue, key.metric,
       unit.rawValue, better.rawValue, deterministic ? "true" : "false",
       baseline.map(CSVNumber.format) ?? "", current.map(CSVNumber.format) ?? "",
-      ratio.map(CSVNumber.format) ?? "", "", "", "", status.rawValue, statistic.rawValue,
+      ratio.map(CSVNumber.format) ?? "", ciLow.map(CSVNumber.format) ?? "", ciHigh.map(CSVNumber.format) ?? "",
+      pValue.map(CSVNumber.format) ?? "", status.rawValue, statistic.rawValue,
     ]
   }
 
@@ -107,6 +109,8 @@ extension Verdict: CSVRepresentable {
       statistic: try row.value("statistic", as: Summary.Statistic.self),
       baseline: try row.optionalNumber("baseline"),
       current: try row.optionalNumber("current"),
-      status: try row.value("status", as: VerdictStatus.self))
+      status: try row.value("status", as: VerdictStatus.self),
+      ciLow: try row.optionalNumber("ci_low"), ciHigh: try row.optionalNumber("ci_high"),
+      pValue: try row.optionalNumber("p_value"))
   }
 }

@@ -19,20 +19,41 @@ public enum CallgrindProcess {
     defer { try? FileManager.default.removeItem(at: directory) }
     let outFile = directory.appendingPathComponent("cg.out").path
     let rows = directory.appendingPathComponent("instructions.csv").path
+    // Instruction counts follow the heap's layout (memcpy and memcmp take more instructions on
+    // unaligned buffers), and the layout follows the sizes of what the process allocates first:
+    // its arguments, environment and paths. So the counting process sees the same ones wherever it
+    // runs: the executable and the workload's directory through links of one length in a fresh
+    // directory, which is also its working directory, and an environment of a few fixed variables.
+    let workloadURL = URL(fileURLWithPath: workload).standardizedFileURL
+    let linkedExecutable = directory.appendingPathComponent("cachebench").path
+    let linkedDirectory = directory.appendingPathComponent("w").path
+    do {
+      try FileManager.default.createSymbolicLink(atPath: linkedExecutable, withDestinationPath: executable)
+      try FileManager.default.createSymbolicLink(
+        atPath: linkedDirectory, withDestinationPath: workloadURL.deletingLastPathComponent().path)
+    } catch {
+      throw RunError("cannot prepare the directory for --instructions at \(directory.path): \(error.localizedDescription)")
+    }
     var arguments = [
-      "--tool=callgrind", "--collect-atstart=no", "--callgrind-out-file=\(outFile)", executable, "run", workload,
-      "--instructions-only", outFile, "--out", rows, "--no-progress",
+      "--tool=callgrind", "--collect-atstart=no", "--callgrind-out-file=\(outFile)", linkedExecutable, "run",
+      linkedDirectory + "/" + workloadURL.lastPathComponent, "--instructions-only", outFile, "--out", rows,
+      "--no-progress",
     ]
     if quick { arguments.append("--quick") }
+    guard let valgrind = valgrindPath else { throw RunError("--instructions needs valgrind, which is not on the PATH") }
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["valgrind"] + arguments
+    process.executableURL = URL(fileURLWithPath: valgrind)
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
     // Swift seeds its hashing per process, which moves instruction counts by some 0.5%; jemalloc
     // returns memory to the system on a clock (decay), which moves the instructions of the
     // allocations that happen to do it.
-    process.environment = ProcessInfo.processInfo.environment.merging([
+    var environment = [
+      "PATH": "/usr/bin:/bin", "HOME": "/", "LANG": "C",
       "SWIFT_DETERMINISTIC_HASHING": "1", "MALLOC_CONF": "dirty_decay_ms:-1,muzzy_decay_ms:-1",
-    ]) { $1 }
+    ]
+    if let temporary = ProcessInfo.processInfo.environment["TMPDIR"] { environment["TMPDIR"] = temporary }
+    process.environment = environment
     let errors = Pipe()
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice
@@ -51,15 +72,12 @@ public enum CallgrindProcess {
     return try ResultsFile.read(MetricRow.self, from: rows)
   }
 
-  /// Whether `valgrind` can be run from the PATH.
-  public static var isAvailable: Bool {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["valgrind", "--version"]
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = FileHandle.nullDevice
-    guard (try? process.run()) != nil else { return false }
-    process.waitUntilExit()
-    return process.terminationStatus == 0
+  /// Whether `valgrind` is on the PATH.
+  public static var isAvailable: Bool { valgrindPath != nil }
+
+  /// The first executable `valgrind` on the PATH.
+  static var valgrindPath: String? {
+    let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+    return directories.map { "\($0)/valgrind" }.first { FileManager.default.isExecutableFile(atPath: $0) }
   }
 }

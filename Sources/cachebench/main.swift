@@ -14,7 +14,7 @@ struct CommandEntry {
 
 let commands = [
   CommandEntry(RunCommand.self), CommandEntry(GenerateCommand.self), CommandEntry(NormalizeCommand.self),
-  CommandEntry(CompareCommand.self), CommandEntry(ValidateCommand.self),
+  CommandEntry(CompareCommand.self), CommandEntry(ABCommand.self), CommandEntry(ValidateCommand.self),
 ]
 
 let overview = """

@@ -236,6 +236,41 @@ struct RunCommandTests {
   }
 }
 
+@Suite("cachebench ab")
+struct ABCommandTests {
+  @Test("the same build on both sides: runs in turns, no regression, exit 0, verdicts with intervals and p-values")
+  func sameBuild() throws {
+    let directory = try temporaryDirectory()
+    let workload = directory + "/tiny.json"
+    try #"""
+      {"name": "tiny", "seed": 2, "generator": {"responses": 3, "operations": 2, "depth": 2, "types": 4, "poolSize": 8},
+       "keys": ["typePolicy"], "stores": [{"kind": "memory"}], "repetitions": 2, "warmup": 0,
+       "read": {"pointLookups": 5, "fieldPolicyLookups": 2}}
+      """#.write(toFile: workload, atomically: true, encoding: .utf8)
+    let out = directory + "/ab.csv"
+    let run = try cachebench(["ab", "--base", binary.path, "--current", binary.path, workload, "--rounds", "3", "--out", out])
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stderr.contains("cachebench ab: round 3/3, current\n"))
+    #expect(run.stdout.contains("0 regressed"))
+    #expect(run.stdout.contains("Smallest timing change these runs detect 80% of the time: +"))
+    let rows = try CSVFile(path: out).rows
+    let timing = rows.filter { $0["deterministic"] == "false" }
+    #expect(!timing.isEmpty)
+    #expect(timing.allSatisfy { !$0["p_value"]!.isEmpty && !$0["ci_low"]!.isEmpty && $0["status"] != "regressed" })
+    #expect(rows.filter { $0["deterministic"] == "true" }.allSatisfy { $0["status"] == "unchanged" })
+  }
+
+  @Test("a command that is not cachebench is wrong usage, before anything runs")
+  func notCachebench() throws {
+    let run = try cachebench(["ab", "--base", "/bin/echo", "--current", binary.path, "Workloads/gate.json"])
+    #expect(run.status == 64)
+    #expect(run.stderr.hasPrefix("Error: '/bin/echo' does not behave as cachebench: its --help is not cachebench's.\n"))
+    let missing = try cachebench(["ab", "--base", "/nonexistent/cachebench", "--current", binary.path, "Workloads/gate.json"])
+    #expect(missing.status == 64)
+    #expect(missing.stderr.hasPrefix("Error: '/nonexistent/cachebench' is not an executable file.\n"))
+  }
+}
+
 @Suite("cachebench compare")
 struct CompareCommandTests {
   /// A results file with one timing and one deterministic metric.

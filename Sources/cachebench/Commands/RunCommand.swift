@@ -101,9 +101,10 @@ enum RunCommand: Command {
     }
     var rows: [MetricRow] = []
     for workload in workloads {
-      rows += try WorkloadRunner.countInstructions(
-        workload, options: options, run: RunInfo.current(seed: workload.seed), outFile: outFile
-      ).rows
+      // No git, host name or clock: what this process allocates before counting must not vary
+      // (see CallgrindProcess); the parent stamps the rows with its own run.
+      let info = RunInfo(runID: "instructions", timestamp: "", gitRev: "", host: "")
+      rows += try WorkloadRunner.countInstructions(workload, options: options, run: info, outFile: outFile).rows
     }
     try ResultsFile.write(rows, to: out)
     return .success

@@ -1,0 +1,134 @@
+import Foundation
+import Results
+
+/// `cachebench ab`: two builds run in turns, each run one observation; timing verdicts that a
+/// shared machine cannot fake (SPEC §8).
+enum ABCommand: Command {
+  static let spec = CommandSpec(
+    name: "ab",
+    abstract: "Run two builds in turns (A B A B ...) and judge timings from the runs; exit 2 on a regression.",
+    usage:
+      "ab --base <CMD> --current <CMD> <workload>... [--rounds <N>] [--threshold <PCT>] [--shift-from <STORE>] [--quick] [--out <FILE.csv>]",
+    options: [
+      OptionSpec("base", value: "CMD", help: "The baseline: an executable that behaves as cachebench (another build, a wrapper script)."),
+      OptionSpec("current", value: "CMD", help: "The build under test, likewise."),
+      OptionSpec("rounds", value: "N", help: "Runs of each side, taken in turns. Default: 5."),
+      OptionSpec("threshold", value: "PCT", help: "The smallest timing change that can count, in percent. Default: 5."),
+      OptionSpec(
+        "shift-from", value: "STORE",
+        help: "Estimate each run's machine shift from this store's rows only (when the change touches most rows).",
+        repeatable: true),
+      OptionSpec("quick", help: "Pass --quick to every run."),
+      OptionSpec("out", value: "FILE.csv", help: "Write the verdict on every metric as CSV."),
+    ],
+    positionalName: "<workload>", positionalHelp: "Workload files, as for run.", minimumPositionals: 1,
+    maximumPositionals: 1_000,
+    discussion: """
+      Each run of a side is one observation of every timing row (its p50). Each run's machine shift
+      (the median, over the rows, of how far the run sits from the row's median over all runs) is
+      removed; each row is tested across the runs (a moderated t-test on logarithms) with the false
+      alarm rate held at 5% over all rows (Holm); a row regressed only when that test says so and the
+      change is beyond the threshold. Beyond the threshold without it: inconclusive. Deterministic
+      rows are judged as compare judges them. Prints the smallest change the rounds can detect.
+
+      Exit codes: 0 no regression, 2 a regression, 1 a run that failed, 64 wrong usage.
+
+      EXAMPLE:
+        cachebench ab --base /tmp/main/cachebench --current .build/release/cachebench Workloads/quick.json
+      """)
+
+  static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+    guard let base = arguments.value("base"), let current = arguments.value("current") else {
+      throw UsageError(message: "Missing expected options '--base <CMD>' and '--current <CMD>'.", usage: spec.usage)
+    }
+    let rounds = try integer(arguments.value("rounds"), option: "rounds", default: 5, range: 2...1_000)
+    let threshold = try percent(arguments.value("threshold"), default: 5)
+    for command in [base, current] { try checkIsCachebench(command) }
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-ab-\(UUID().uuidString)")
+    try AtomicFile.createDirectory(directory.path, for: directory.path)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    var runs: [String: [[MetricRow]]] = ["base": [], "current": []]
+    for round in 1...rounds {
+      for (side, command) in [("base", base), ("current", current)] {
+        writeStandardError("cachebench ab: round \(round)/\(rounds), \(side)\n")
+        let out = directory.appendingPathComponent("\(side)-\(round).csv").path
+        var runArguments = ["run"] + arguments.positionals + ["--out", out, "--no-progress"]
+        if arguments.has("quick") { runArguments.append("--quick") }
+        try launch(command, runArguments, what: "the \(side) run \(round)")
+        runs[side]!.append(try ResultsFile.read(MetricRow.self, from: out))
+      }
+    }
+    let comparison = try RepeatedComparison(
+      base: runs["base"]!, current: runs["current"]!,
+      options: .init(threshold: threshold, shiftStores: Set(arguments.values("shift-from"))))
+    writeStandardOutput(comparison.report())
+    if let out = arguments.value("out") {
+      try AtomicFile.createDirectory(for: out)
+      try ResultsFile.write(comparison.verdicts, to: out)
+    }
+    return comparison.hasRegressions ? .regression : .success
+  }
+
+  /// Runs `command` with `arguments` and waits; its output goes nowhere, its errors to ours on failure.
+  private static func launch(_ command: String, _ arguments: [String], what: String) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: command)
+    process.arguments = arguments
+    process.standardOutput = FileHandle.nullDevice
+    let errors = Pipe()
+    process.standardError = errors
+    do {
+      try process.run()
+    } catch {
+      throw CommandError("cannot run '\(command)': \(error.localizedDescription)", .failure)
+    }
+    let output = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      let text = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+      throw CommandError("\(what) ('\(command)') exited \(process.terminationStatus): \(text)", .failure)
+    }
+  }
+
+  /// `CMD --help` must start as cachebench's does.
+  private static func checkIsCachebench(_ command: String) throws {
+    guard FileManager.default.isExecutableFile(atPath: command) else {
+      throw UsageError(message: "'\(command)' is not an executable file.", usage: spec.usage)
+    }
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: command)
+    process.arguments = ["--help"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    let text: String
+    do {
+      try process.run()
+      text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+    } catch {
+      throw UsageError(message: "cannot run '\(command)': \(error.localizedDescription)", usage: spec.usage)
+    }
+    guard text.hasPrefix("OVERVIEW: A benchmark and profiling workbench for GraphQL normalized caches.") else {
+      throw UsageError(message: "'\(command)' does not behave as cachebench: its --help is not cachebench's.", usage: spec.usage)
+    }
+  }
+
+  private static func integer(_ text: String?, option: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
+    guard let text else { return value }
+    guard let number = Int(text), range.contains(number) else {
+      throw UsageError(
+        message: "The value '\(text)' is invalid for '--\(option)'; expected a whole number from \(range.lowerBound) to \(range.upperBound).",
+        usage: spec.usage)
+    }
+    return number
+  }
+
+  private static func percent(_ text: String?, default value: Double) throws -> Double {
+    guard let text else { return value / 100 }
+    guard let number = Double(text), number >= 0, number.isFinite else {
+      throw UsageError(message: "The value '\(text)' is invalid for '--threshold'; expected a percentage such as 5.", usage: spec.usage)
+    }
+    return number / 100
+  }
+}
