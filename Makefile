@@ -33,7 +33,8 @@ test: deps
 	$(SWIFT) test --parallel
 
 bench: release
-	.build/release/cachebench run $(WORKLOAD) --out results/$(basename $(notdir $(WORKLOAD))).csv
+	.build/release/cachebench run $(WORKLOAD) --out results/$(basename $(notdir $(WORKLOAD))).csv \
+	  --samples results/$(basename $(notdir $(WORKLOAD)))-samples.csv
 
 quick: release
 	.build/release/cachebench run Workloads/quick.json --out results/quick.csv
@@ -60,9 +61,19 @@ regress: release
 	  --current .build/release/cachebench $(WORKLOAD) --rounds $(ROUNDS); \
 	  status=$$?; git worktree remove --force .build/regress-base; exit $$status
 
+# Plots every results CSV in results/ (with its samples, when results/NAME-samples.csv exists) and
+# every comparison (results/*-comparison.csv, from compare or ab --out) to PNGs beside them.
 plot:
 	@python3 -c "import matplotlib" 2>/dev/null || python3 -m pip install -q matplotlib
-	python3 scripts/plot.py results/$(basename $(notdir $(WORKLOAD))).csv
+	@for f in results/*.csv; do \
+	  case "$$f" in \
+	    *-samples.csv) ;; \
+	    *-comparison.csv) python3 scripts/compare_plot.py "$$f" || exit 1 ;; \
+	    *) samples="$${f%.csv}-samples.csv"; \
+	       if [ -f "$$samples" ]; then python3 scripts/plot.py "$$f" --samples "$$samples" || exit 1; \
+	       else python3 scripts/plot.py "$$f" || exit 1; fi ;; \
+	  esac; \
+	done
 
 clean:
 	rm -rf .build

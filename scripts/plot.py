@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """Plot a cachebench results CSV (SPEC §6 long format).
 
-Usage: scripts/plot.py results/default.csv [--out results/default.png]
+Usage: scripts/plot.py results/default.csv [--samples results/default-samples.csv] [--out results/default.png]
 
-One figure, four panels, one bar group per store x key strategy (or, for a sweep, one line per
-store x key strategy over the sweep's values): write and read latency (p50, with p90 as error
-bar), bytes per record, object ratio (dedup), loads per read. Needs matplotlib
-(`python3 -m pip install matplotlib`).
+One colour per key strategy throughout (path blue, typePolicy orange, programmatic green).
+- A workload of responses: write and read latency side by side, as distributions per store x
+  strategy when --samples is given (box plots, log scale), else p50 bars with p90 whiskers; store
+  bytes in total and per record; dedup (objects per record); allocations per write.
+- A sweep (rows with variants): each of those metrics against the swept knob, a line per strategy,
+  a line style per store.
+- The store-level benchmark: merge and load rates and bytes per record per store.
+Needs matplotlib (`python3 -m pip install matplotlib`).
 """
 import argparse
 import csv
@@ -19,93 +23,177 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+COLUMNS = ["run_id", "timestamp", "git_rev", "host", "workload", "variant", "store", "keys", "phase", "metric",
+           "unit", "better", "deterministic", "n", "min", "p50", "p90", "p99", "max", "mean", "stddev"]
+SAMPLE_COLUMNS = ["run_id", "workload", "variant", "store", "keys", "phase", "metric", "unit", "index", "value"]
+STRATEGIES = ["path", "typePolicy", "programmatic"]
+COLOURS = {"path": "#4c72b0", "typePolicy": "#dd8452", "programmatic": "#55a868"}
+STORE_STYLES = ["-", "--", ":", "-."]
 PANELS = [
-    ("write", "latency", "write latency (µs, p50 to p90)", 1e-3),
-    ("read", "latency", "read latency (µs, p50 to p90)", 1e-3),
-    ("footprint", "bytes_per_record", "bytes per record", 1.0),
-    ("dedup", "object_ratio", "objects per record (dedup)", 1.0),
+    ("write", "latency", "write latency per response", "ns"),
+    ("read", "latency", "read latency per response", "ns"),
+    ("dedup", "store_bytes", "store bytes after the writes", "bytes"),
+    ("footprint", "bytes_per_record", "bytes per record", "bytes"),
+    ("dedup", "object_ratio", "objects per record (dedup)", "ratio"),
+    ("write", "allocations", "allocations per write (p50)", "count"),
 ]
 STORE_PANELS = [
-    ("merge", "merge_new_per_record", "merge into empty store (ns/record)", 1.0),
-    ("merge", "merge_unchanged_per_record", "merge unchanged (ns/record)", 1.0),
-    ("lookup", "load_batch_per_key", "batched load (ns/key)", 1.0),
-    ("footprint", "bytes_per_record", "bytes per record", 1.0),
+    ("merge", "merge_new_per_record", "merge into an empty store (ns/record)", "ns"),
+    ("merge", "merge_unchanged_per_record", "merge unchanged (ns/record)", "ns"),
+    ("lookup", "load_batch_per_key", "batched load (ns/key)", "ns"),
+    ("footprint", "bytes_per_record", "bytes per record", "bytes"),
 ]
+SCALES = {"ns": (1e-3, "µs"), "bytes": (1e-6, "MB"), "ratio": (1, ""), "count": (1, "")}
 
 
-def read_rows(path):
-    with open(path, newline="") as f:
-        reader = csv.DictReader(f)
-        expected = ["run_id", "timestamp", "git_rev", "host", "workload", "variant", "store", "keys", "phase",
-                    "metric", "unit", "better", "deterministic", "n", "min", "p50", "p90", "p99", "max", "mean",
-                    "stddev"]
-        if reader.fieldnames != expected:
-            sys.exit(f"{path}: not a cachebench results file (header {reader.fieldnames})")
-        return list(reader)
+def fail(message):
+    sys.exit(f"Error: {message}")
 
 
-def sweep_value(variant):
+def read_csv(path, columns, what):
     try:
-        return float(variant.split("=", 1)[1])
-    except (IndexError, ValueError):
-        return variant
+        with open(path, newline="") as f:
+            reader = csv.DictReader(f)
+            if reader.fieldnames != columns:
+                fail(f"{path}:1: not a cachebench {what} file (header {','.join(reader.fieldnames or [])})")
+            return list(reader)
+    except OSError as error:
+        fail(f"cannot open '{path}': {error.strerror}")
+
+
+def scaled(value, unit, metric):
+    factor, _ = SCALES[unit]
+    return value * (1 if metric in ("bytes_per_record",) else factor)
+
+
+def label(unit, metric):
+    return "" if metric == "bytes_per_record" else SCALES[unit][1]
+
+
+def grouped_bars(axis, stores, values, errors=None):
+    """Bars grouped by store, one per strategy, in the strategy's colour."""
+    width = 0.8 / len(STRATEGIES)
+    for index, strategy in enumerate(STRATEGIES):
+        xs = [i + (index - 1) * width for i in range(len(stores))]
+        heights = [values.get((store, strategy), 0) for store in stores]
+        err = None
+        if errors:
+            err = [[0] * len(stores), [errors.get((store, strategy), 0) for store in stores]]
+        axis.bar(xs, heights, width, yerr=err, capsize=2, color=COLOURS[strategy], label=strategy)
+    axis.set_xticks(range(len(stores)))
+    axis.set_xticklabels(stores, fontsize=8)
+
+
+def latency_panel(axis, rows, samples, phase, stores):
+    if samples:
+        data, positions, colours = [], [], []
+        for s, store in enumerate(stores):
+            for k, strategy in enumerate(STRATEGIES):
+                values = [float(x["value"]) / 1e3 for x in samples
+                          if x["store"] == store and x["keys"] == strategy and x["phase"] == phase
+                          and x["metric"] == "latency" and x["variant"] == ""]
+                if values:
+                    data.append(values)
+                    positions.append(s + (k - 1) * 0.27)
+                    colours.append(COLOURS[strategy])
+        if data:
+            boxes = axis.boxplot(data, positions=positions, widths=0.22, patch_artist=True, showfliers=True,
+                                 flierprops={"markersize": 2})
+            for patch, colour in zip(boxes["boxes"], colours):
+                patch.set_facecolor(colour)
+            axis.set_yscale("log")
+            axis.set_xticks(range(len(stores)))
+            axis.set_xticklabels(stores, fontsize=8)
+            axis.set_ylabel("µs (log)")
+            return
+    values, errors = {}, {}
+    for row in rows:
+        if row["phase"] == phase and row["metric"] == "latency" and row["variant"] == "":
+            values[(row["store"], row["keys"])] = float(row["p50"]) / 1e3
+            errors[(row["store"], row["keys"])] = max(0, (float(row["p90"]) - float(row["p50"])) / 1e3)
+    grouped_bars(axis, stores, values, errors)
+    axis.set_ylabel("µs (p50, whisker to p90)")
+
+
+def sweep_figure(rows, variants, stores, title):
+    knob = variants[0].split("=", 1)[0]
+
+    def value(variant):
+        try:
+            return float(variant.split("=", 1)[1])
+        except (IndexError, ValueError):
+            return variant
+
+    fig, axes = plt.subplots(2, 3, figsize=(15, 8.5))
+    fig.suptitle(title)
+    for axis, (phase, metric, name, unit) in zip(axes.flat, PANELS):
+        for s, store in enumerate(stores):
+            for strategy in STRATEGIES:
+                points = sorted((value(r["variant"]), scaled(float(r["p50"]), unit, metric)) for r in rows
+                                if r["store"] == store and r["keys"] == strategy and r["phase"] == phase
+                                and r["metric"] == metric)
+                if points:
+                    axis.plot([p[0] for p in points], [p[1] for p in points], marker="o", color=COLOURS[strategy],
+                              linestyle=STORE_STYLES[s % len(STORE_STYLES)], label=f"{store} {strategy}")
+        axis.set_title(f"{name} {label(unit, metric)}".strip(), fontsize=10)
+        axis.set_xlabel(knob)
+        axis.grid(alpha=0.3)
+    axes.flat[0].legend(fontsize=7)
+    return fig
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("csv")
+    parser.add_argument("--samples", help="the --samples CSV of the same run, for latency distributions")
     parser.add_argument("--out", help="PNG to write (default: the CSV's name with .png)")
     args = parser.parse_args()
-    rows = read_rows(args.csv)
+    rows = read_csv(args.csv, COLUMNS, "results")
     if not rows:
-        sys.exit(f"{args.csv}: no rows")
+        fail(f"{args.csv}: no rows")
+    samples = []
+    if args.samples:
+        samples = read_csv(args.samples, SAMPLE_COLUMNS, "samples")
+        runs = {r["run_id"] for r in rows}
+        foreign = sorted({s["run_id"] for s in samples} - runs)
+        if foreign:
+            fail(f"{args.samples} does not match {args.csv}: its run {foreign[0]} is not in the results")
     out = args.out or os.path.splitext(args.csv)[0] + ".png"
+    stores = list(OrderedDict.fromkeys(r["store"] for r in rows))
+    variants = list(OrderedDict.fromkeys(r["variant"] for r in rows))
+    title = f"cachebench: {rows[0]['workload']} ({rows[0]['git_rev']}, {rows[0]['timestamp']})"
 
-    values = {}
-    for row in rows:
-        values[(row["variant"], row["store"], row["keys"], row["phase"], row["metric"])] = row
-    is_store_benchmark = any(row["metric"] == "merge_new_per_record" for row in rows)
-    panels = STORE_PANELS if is_store_benchmark else PANELS
-    configs = list(OrderedDict.fromkeys((row["store"], row["keys"]) for row in rows))
-    variants = list(OrderedDict.fromkeys(row["variant"] for row in rows))
-    swept = len(variants) > 1
-
-    fig, axes = plt.subplots(1, len(panels), figsize=(4.5 * len(panels), 4.2))
-    workload = rows[0]["workload"]
-    fig.suptitle(f"cachebench: {workload} ({rows[0]['git_rev']}, {rows[0]['timestamp']})")
-    for axis, (phase, metric, title, scale) in zip(axes, panels):
-        axis.set_title(title, fontsize=10)
-        if swept:
-            for store, keys in configs:
-                xs, ys = [], []
-                for variant in variants:
-                    row = values.get((variant, store, keys, phase, metric))
-                    if row:
-                        xs.append(sweep_value(variant))
-                        ys.append(float(row["p50"]) * scale)
-                if xs:
-                    axis.plot(xs, ys, marker="o", label=f"{store} × {keys}")
-            axis.set_xlabel(variants[0].split("=", 1)[0])
-        else:
-            labels, heights, errors = [], [], []
-            for store, keys in configs:
-                row = values.get(("", store, keys, phase, metric))
-                if not row:
-                    continue
-                labels.append(store if is_store_benchmark else f"{store}\n{keys}")
-                heights.append(float(row["p50"]) * scale)
-                errors.append(max(0.0, (float(row["p90"]) - float(row["p50"])) * scale))
-            # One-sided bars: from the median up to p90.
-            axis.bar(range(len(labels)), heights, yerr=[[0.0] * len(errors), errors], capsize=3, color="#4c72b0")
-            axis.set_xticks(range(len(labels)))
-            axis.set_xticklabels(labels, fontsize=7, rotation=30, ha="right")
-        axis.grid(axis="y", alpha=0.3)
-    if swept:
-        axes[0].legend(fontsize=7)
+    if len(variants) > 1:
+        fig = sweep_figure(rows, variants, stores, title)
+    elif any(r["metric"] == "merge_new_per_record" for r in rows):
+        fig, axes = plt.subplots(1, len(STORE_PANELS), figsize=(4.5 * len(STORE_PANELS), 4.2))
+        fig.suptitle(title)
+        for axis, (phase, metric, name, unit) in zip(axes, STORE_PANELS):
+            values = [float(next((r["p50"] for r in rows if r["store"] == s and r["phase"] == phase
+                                  and r["metric"] == metric), 0)) for s in stores]
+            axis.bar(range(len(stores)), values, color=COLOURS["typePolicy"])
+            axis.set_xticks(range(len(stores)))
+            axis.set_xticklabels(stores, fontsize=8, rotation=20)
+            axis.set_title(name, fontsize=10)
+            axis.grid(axis="y", alpha=0.3)
+    else:
+        fig, axes = plt.subplots(2, 3, figsize=(15, 8.5))
+        fig.suptitle(title)
+        for axis, (phase, metric, name, unit) in zip(axes.flat, PANELS):
+            axis.set_title(f"{name} {label(unit, metric)}".strip(), fontsize=10)
+            if metric == "latency":
+                latency_panel(axis, rows, samples, phase, stores)
+            else:
+                values = {(r["store"], r["keys"]): scaled(float(r["p50"]), unit, metric) for r in rows
+                          if r["phase"] == phase and r["metric"] == metric}
+                grouped_bars(axis, stores, values)
+            axis.grid(axis="y", alpha=0.3)
+        handles = [plt.Rectangle((0, 0), 1, 1, color=COLOURS[s]) for s in STRATEGIES]
+        fig.legend(handles, STRATEGIES, loc="upper left", ncol=3, fontsize=9)
     fig.tight_layout()
-    tmp = out + ".tmp.png"
-    fig.savefig(tmp, dpi=110)
-    os.replace(tmp, out)
+    temporary = out + ".tmp.png"
+    fig.savefig(temporary, dpi=100)
+    os.replace(temporary, out)
     print(f"wrote {out}")
 
 

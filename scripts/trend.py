@@ -22,7 +22,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 DEFAULT_METRICS = ["write/latency", "read/latency", "write/allocations", "footprint/bytes_per_record"]
-STRATEGY_COLOURS = {"path": "tab:blue", "typePolicy": "tab:orange", "programmatic": "tab:green"}
+STRATEGY_COLOURS = {"path": "#4c72b0", "typePolicy": "#dd8452", "programmatic": "#55a868"}  # as plot.py
 REQUIRED = ["run_id", "timestamp", "git_rev", "workload", "store", "keys", "phase", "metric", "unit", "p50"]
 
 
