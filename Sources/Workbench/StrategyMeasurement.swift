@@ -137,20 +137,16 @@ struct StrategyMeasurement {
     return try store.footprint(liveBytes: repetition.isMeasured ? try repetition.liveBytes() : 0)
   }
 
-  /// Every operation read back: timed on the store itself, then read again through a
-  /// ``LoadTimer`` for the time inside the store's loads.
+  /// Every operation read back, timed, through a ``LoadTimer`` for the time inside the store's loads.
   private func measureReads(_ store: any NormalizedCache, _ repetition: inout Repetition) throws {
-    let reader = CacheReader(cache: store, useFieldPolicies: useFieldPolicies)
+    let timer = LoadTimer(store)
+    let reader = CacheReader(cache: timer, useFieldPolicies: useFieldPolicies)
+    _ = timer.takeLoadNanoseconds()
     for (index, item) in source.items.enumerated() {
       progress.update("\(repetition.label), read \(index + 1)/\(source.items.count)")
       let result = try repetition.time(.readLatency) { try reader.read(item.plan) }
-      try verify(result, item, strictly: workload.read.verify)
-    }
-    let timer = LoadTimer(store)
-    let timedReader = CacheReader(cache: timer, useFieldPolicies: useFieldPolicies)
-    for item in source.items {
-      _ = try timedReader.read(item.plan)
       repetition.record(timer.takeLoadNanoseconds(), as: .loadTime)
+      try verify(result, item, strictly: workload.read.verify)
     }
   }
 
