@@ -38,6 +38,11 @@ public struct Comparison: Sendable, Hashable {
   ) throws(ComparisonError) {
     let baselineByKey = try Self.index(baseline, side: .baseline)
     let currentByKey = try Self.index(current, side: .current)
+    let baselineWorkloads = Set(baseline.map(\.key.workload))
+    let currentWorkloads = Set(current.map(\.key.workload))
+    if !baselineWorkloads.isEmpty, !currentWorkloads.isEmpty, baselineWorkloads.isDisjoint(with: currentWorkloads) {
+      throw .differentWorkloads(baseline: baselineWorkloads.sorted(), current: currentWorkloads.sorted())
+    }
     var verdicts: [Verdict] = []
     for row in current {
       guard let old = baselineByKey[row.key] else {
@@ -280,6 +285,8 @@ public enum ComparisonError: Error, Sendable, Hashable, CustomStringConvertible 
   case changedDefinition(MetricKey, column: String, baseline: String, current: String)
   /// Repeated runs with none on one side.
   case noRuns(Side)
+  /// The two sides share no workload: a baseline of another workload.
+  case differentWorkloads(baseline: [String], current: [String])
 
   public var description: String {
     switch self {
@@ -289,6 +296,9 @@ public enum ComparisonError: Error, Sendable, Hashable, CustomStringConvertible 
       "\(key) has \(column) '\(baseline)' in the baseline but '\(current)' in the current run"
     case .noRuns(let side):
       "no runs of the \(side.rawValue)"
+    case .differentWorkloads(let baseline, let current):
+      "the baseline is of workload \(baseline.map { "'\($0)'" }.joined(separator: ", ")) and the current run of "
+        + "\(current.map { "'\($0)'" }.joined(separator: ", ")): nothing to compare"
     }
   }
 }

@@ -180,6 +180,15 @@ struct ComparisonTests {
         == "the baseline has two rows for books/memory/path/write/latency")
   }
 
+  @Test("a baseline of another workload is an error, not a list of added and removed rows")
+  func otherWorkload() {
+    var other = Fixtures.row(p50: 1)
+    other.key.workload = "calendar"
+    let error = #expect(throws: ComparisonError.self) { try Comparison(baseline: [other], current: [Fixtures.row(p50: 1)]) }
+    #expect(error?.description == "the baseline is of workload 'calendar' and the current run of 'books': nothing to compare")
+    #expect(error.map { ExitCode(for: $0) } == .dataError)
+  }
+
   @Test("a metric whose unit changed cannot be compared")
   func changedUnit() {
     do {
