@@ -93,7 +93,7 @@ public struct Repetition {
   /// and returns its result.
   ///
   /// - Throws: what `body` throws.
-  @inlinable @inline(__always)
+  @inlinable @inline(__always) @discardableResult
   public mutating func time<T>(_ metric: Metric, per count: Int = 1, _ body: () throws -> T) rethrows -> T {
     let (result, nanoseconds) = try MonotonicClock.timed(body)
     record(Double(nanoseconds) / Double(count), as: metric)
