@@ -238,3 +238,66 @@ struct CacheReaderTests {
     #expect(projected == ["a": ["name": "R"]])
   }
 }
+
+/// Boolean key arguments, as Apollo iOS's field-policy tests write them (issue 10, point 2).
+@Suite("Field policies with Boolean key arguments")
+struct BooleanFieldPolicyTests {
+  static func keys(_ keyArgs: String, _ arguments: JSONObject, list: Bool = false) -> FieldPolicyKeys.Result? {
+    let policy = FieldPolicy(
+      typeName: "Query", fieldName: "hero",
+      keyArgs: keyArgs.split(separator: " ").map { $0.split(separator: ".").map(String.init) },
+      location: SourceLocation(file: "test", line: 1, column: 1))
+    return FieldPolicyKeys.keys(policy: policy, arguments: arguments, returnTypeName: "Hero", returnsList: list)
+  }
+
+  static func single(_ result: FieldPolicyKeys.Result?) -> CacheKey? {
+    if case .single(let key)? = result { return key }
+    return nil
+  }
+
+  @Test("hero(isJedi: true) with keyArgs \"isJedi\" is Hero:true, false is Hero:false")
+  func boolean() {
+    #expect(Self.single(Self.keys("isJedi", ["isJedi": true])) == "Hero:true")
+    #expect(Self.single(Self.keys("isJedi", ["isJedi": false])) == "Hero:false")
+  }
+
+  @Test("with another key argument: Hero:Anakin+true")
+  func combined() {
+    #expect(Self.single(Self.keys("name isJedi", ["name": "Anakin", "isJedi": true])) == "Hero:Anakin+true")
+  }
+
+  @Test("through dot notation into input objects, one and two levels down")
+  func dotNotation() {
+    #expect(Self.single(Self.keys("input.isJedi", ["input": ["isJedi": true]])) == "Hero:true")
+    #expect(
+      Self.single(Self.keys("input.side.isJedi", ["input": ["side": ["isJedi": false], "x": 1]])) == "Hero:false")
+  }
+
+  @Test("beside a list argument that fans out: one key per element, the Boolean in each")
+  func besideList() {
+    guard case .list(let keys)? = Self.keys("names isJedi", ["names": ["Luke", "Leia"], "isJedi": true], list: true)
+    else {
+      Issue.record("not a list of keys")
+      return
+    }
+    #expect(keys == ["Hero:Luke+true", "Hero:Leia+true"])
+  }
+
+  @Test("a read through the policy finds the record a Boolean key names")
+  func read() throws {
+    let harness = ReadHarness(
+      schema: try makeSchema(
+        """
+        type Hero { id: ID!, name: String }
+        type Query { hero(isJedi: Boolean): Hero, heroes: [Hero!]! }
+        """,
+        """
+        extend type Hero @typePolicy(keyFields: "id")
+        extend type Query @fieldPolicy(forField: "hero", keyArgs: "isJedi")
+        """),
+      strategy: .typePolicy)
+    try harness.write("{ heroes { id name } }", #"{"heroes": [{"id": "true", "name": "Luke"}]}"#)
+    let result = try harness.read("{ hero(isJedi: true) { id name } }")
+    #expect(result.data == ["hero": ["id": "true", "name": "Luke"]])
+  }
+}

@@ -44,7 +44,9 @@ enum FieldPolicyKeys {
   /// The key or keys of a field with a policy; nil when an argument the policy needs is missing.
   ///
   /// Group: the field's named return type. ID: the key arguments' values in the directive's order,
-  /// escaped as key fields are, joined by `+`; a list argument yields one key per element.
+  /// escaped as key fields are, joined by `+`; a list argument yields one key per element. A
+  /// Boolean argument is `true` or `false`, as Apollo iOS renders it: `hero(isJedi: true)` with
+  /// `keyArgs: "isJedi"` is `Hero:true`.
   static func keys(policy: FieldPolicy, arguments: JSONObject, returnTypeName: String, returnsList: Bool) -> Result? {
     var components: [[String]] = []  // each key argument: one value, or one per list element
     var listIndex: Int?
@@ -57,13 +59,13 @@ enum FieldPolicyKeys {
       if case .array(let elements) = value {
         var ids: [String] = []
         for element in elements {
-          guard let id = CacheKeyInfo.idString(element) else { return nil }
+          guard let id = idString(element) else { return nil }
           ids.append(TypePolicyKey.escape(id))
         }
         listIndex = position
         components.append(ids)
       } else {
-        guard let id = CacheKeyInfo.idString(value) else { return nil }
+        guard let id = idString(value) else { return nil }
         components.append([TypePolicyKey.escape(id)])
       }
     }
@@ -76,5 +78,11 @@ enum FieldPolicyKeys {
         prefix
           + components.enumerated().map { $0.offset == listIndex ? element : $0.element[0] }.joined(separator: "+")
       })
+  }
+
+  /// A key argument's value as an ID: strings, numbers and Booleans; nil for anything else.
+  static func idString(_ value: JSONValue) -> String? {
+    if case .bool(let flag) = value { return flag ? "true" : "false" }
+    return CacheKeyInfo.idString(value)
   }
 }
