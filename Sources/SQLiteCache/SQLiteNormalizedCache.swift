@@ -95,6 +95,7 @@ public final class SQLiteNormalizedCache: NormalizedCache {
 
   /// Counts and sizes of what a ``SQLiteNormalizedCache`` holds.
   public struct Statistics: Sendable, Hashable {
+    /// How many rows the `records` table holds.
     public var recordCount: Int
     /// Bytes of keys and stored records.
     public var payloadBytes: Int

@@ -91,6 +91,7 @@ public final class InMemoryNormalizedCache: NormalizedCache {
 
   /// Counts and sizes of what an ``InMemoryNormalizedCache`` holds.
   public struct Statistics: Sendable, Hashable {
+    /// How many records the store holds.
     public var recordCount: Int
     /// Bytes of keys and encoded fields held: the payload, before any overhead of the store.
     public var payloadBytes: Int
