@@ -51,9 +51,18 @@ struct StoreConfiguration: Sendable, CustomTestStringConvertible {
     switch kind {
     case .inMemory:
       InMemoryNormalizedCache()
-    case .sqlite(_, let onFile, _):
-      try SQLiteNormalizedCache(path: onFile ? directory.path("cache.sqlite") : ":memory:", options: options!)
+    case .sqlite:
+      try makeSQLiteStore(in: directory)
     }
+  }
+
+  /// A fresh, empty SQLite store, for the suites that reach past the cache protocol (its
+  /// connection, its statistics); `directory` holds its file. Only for SQLite configurations.
+  func makeSQLiteStore(in directory: TemporaryDirectory) throws -> SQLiteNormalizedCache {
+    guard case .sqlite(_, let onFile, _) = kind, let options else {
+      preconditionFailure("\(testDescription) is not a SQLite configuration")
+    }
+    return try SQLiteNormalizedCache(path: onFile ? directory.path("cache.sqlite") : ":memory:", options: options)
   }
 
   /// The store of the file ``makeStore(in:)`` created, opened again.

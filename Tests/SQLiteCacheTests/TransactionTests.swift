@@ -11,7 +11,7 @@ struct TransactionTests {
   @Test("a merge that fails midway rolls back every write and the field names it added", arguments: sqliteConfigurations)
   func rollbackMidway(_ configuration: StoreConfiguration) throws {
     let directory = try TemporaryDirectory()
-    let cache = try #require(try configuration.makeStore(in: directory) as? SQLiteNormalizedCache)
+    let cache = try configuration.makeSQLiteStore(in: directory)
     let before = RecordSet(records: [
       Record(key: "Item:1", ["name": "one"]),
       Record(key: "Item:z", ["name": "zed"]),
