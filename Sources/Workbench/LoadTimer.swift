@@ -29,9 +29,8 @@ final class LoadTimer: NormalizedCache {
   }
 
   func loadRecordsInOrder(forKeys keys: [CacheKey]) throws -> [Record?] {
-    let start = MonotonicClock.now()
-    let records = try base.loadRecordsInOrder(forKeys: keys)
-    loadNanoseconds.add(MonotonicClock.now() &- start, ordering: .relaxed)
+    let (records, elapsed) = try MonotonicClock.timed { try base.loadRecordsInOrder(forKeys: keys) }
+    loadNanoseconds.add(elapsed, ordering: .relaxed)
     return records
   }
 

@@ -69,3 +69,10 @@ extension SQLiteNormalizedCache: StoreFootprint {
     return statistics.databaseBytes + statistics.walBytes
   }
 }
+
+extension MetricSink {
+  /// The footprint rows of one store (see ``Footprint/rows``).
+  mutating func add(_ scope: Scope, _ footprint: Footprint) {
+    for row in footprint.rows { add(scope, .footprint(row.metric), value: row.value) }
+  }
+}

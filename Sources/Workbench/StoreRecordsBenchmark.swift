@@ -45,7 +45,7 @@ struct StoreRecordsBenchmark {
       sink.add(scope, timings)
       sink.add(scope, allocations)
       guard let footprint else { continue }
-      for row in footprint.rows { sink.add(scope, .footprint(row.metric), value: row.value) }
+      sink.add(scope, footprint)
       sink.add(scope, .records, value: Double(footprint.recordCount))
       sink.add(scope, .storeBytes, value: Double(footprint.storeBytes))
     }

@@ -50,7 +50,7 @@ struct StrategyMeasurement {
       sink.add(scope, .fieldPolicyHitRatio, value: MetricSink.ratio(fieldPolicyHits, timings[.fieldPolicyLookup].count))
     }
     guard let footprint else { return }
-    for row in footprint.rows { sink.add(scope, .footprint(row.metric), value: row.value) }
+    sink.add(scope, footprint)
     addDedupRows(to: &sink, counted: counted, footprint: footprint)
   }
 
