@@ -85,6 +85,39 @@ struct SeedTypePolicyArticleTests {
     #expect(records["User:u1"] == Record(key: "User:u1", ["__typename": "User", "id": "u1", "name": "Ada"]))
   }
 
+  /// Apollo's `SchemaMetadata.cacheKey(for:inferredToImplementInterface:)`, step 3b: an object
+  /// whose type is unknown, or has no key fields, takes the key fields of the interface its
+  /// selection set is on; the group stays its own `__typename`.
+  @Test("unknown types, and types without key fields, under an interface with a policy take the interface's key fields")
+  func unknownTypeUnderInterface() throws {
+    let schema = try makeSchema(
+      """
+      type Query { node: Node  nodes: [Node!]!  plain: Plain }
+      interface Node { id: ID! }
+      interface Plain { id: ID! }
+      type User implements Node { id: ID!  name: String }
+      type Orphan { id: ID! }
+      """,
+      """
+      extend interface Node @typePolicy(keyFields: "id")
+      """)
+    let records = try normalize(
+      "{ node { __typename id } nodes { __typename id } plain { __typename id } }",
+      """
+      {"node": {"__typename": "Robot", "id": "r1"},
+       "nodes": [{"__typename": "User", "id": "u1"}, {"__typename": "Orphan", "id": "o1"}, {"__typename": "Robot", "id": "r2"}],
+       "plain": {"__typename": "Robot", "id": "r3"}}
+      """,
+      schema: schema, strategy: .typePolicy)
+    // Robot is unknown, Orphan known without key fields: both take Node's "id" under a Node field,
+    // grouped by their own typename. Under Plain (no policy) Robot keeps its path key.
+    #expect(records.keys == ["QUERY_ROOT", "Robot:r1", "User:u1", "Orphan:o1", "Robot:r2", "QUERY_ROOT.plain"])
+    #expect(records["Robot:r1"] == Record(key: "Robot:r1", ["__typename": "Robot", "id": "r1"]))
+    // The path strategy ignores it, as every policy.
+    #expect(try normalize("{ node { __typename id } }", #"{"node": {"__typename": "Robot", "id": "r1"}}"#, schema: schema, strategy: .path).keys
+      == ["QUERY_ROOT", "QUERY_ROOT.node"])
+  }
+
   @Test("a type implementing interfaces with conflicting policies is a validation error when the schema loads")
   func interfaceConflict() {
     #expect {

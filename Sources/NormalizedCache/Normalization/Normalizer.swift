@@ -109,7 +109,7 @@ private struct Walk {
     case .object(let child):
       objectCount += 1
       let typename = child["__typename"]?.stringValue ?? selectionPlan.inferredType
-      let key = cacheKey(for: child, typename: typename, path: path)
+      let key = cacheKey(for: child, typename: typename, interfacePolicy: selectionPlan.interfacePolicy, path: path)
       try object(child, plan: selectionPlan, key: key, typename: typename)
       return .reference(CacheReference(key))
     case .array(let elements):
@@ -147,8 +147,11 @@ private struct Walk {
     }
   }
 
-  /// The key of an object: programmatic, then type policy, then path, as the strategy allows.
-  private mutating func cacheKey(for object: JSONObject, typename: String?, path: PathKey) -> CacheKey {
+  /// The key of an object: programmatic, then type policy (the type's own or inherited, else the
+  /// policy of the interface the selection is on), then path, as the strategy allows.
+  private mutating func cacheKey(
+    for object: JSONObject, typename: String?, interfacePolicy: TypePolicy?, path: PathKey
+  ) -> CacheKey {
     guard let typename else { return path.key }
     switch strategy {
     case .path:
@@ -157,7 +160,7 @@ private struct Walk {
       if let info = resolver(objectType(typename), ObjectData(object)) { return info.cacheKey(typename: typename) }
       fallthrough
     case .typePolicy:
-      if let policy = plan.schema.typePolicy(for: typename),
+      if let policy = plan.schema.typePolicy(for: typename) ?? interfacePolicy,
         let id = TypePolicyKey.id(of: object, keyFields: policy.keyFields)
       {
         return typename + ":" + id

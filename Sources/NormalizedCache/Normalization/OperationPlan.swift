@@ -156,6 +156,10 @@ final class SelectionPlan {
   /// The type an object here has when its response carries no `__typename`: the static type, if it
   /// is an object type.
   let inferredType: String?
+  /// The `@typePolicy` of the static type when it is an interface: the key fields of an object
+  /// here whose own type has none (or which the schema does not know), as Apollo's
+  /// `cacheKey(for:inferredToImplementInterface:)`.
+  let interfacePolicy: TypePolicy?
   var byType: [String: PlannedSelection] = [:]
   /// The selection used last, and its type.
   var last: (type: String, selection: PlannedSelection)?
@@ -167,6 +171,11 @@ final class SelectionPlan {
       inferredType = staticType
     } else {
       inferredType = nil
+    }
+    if let staticType, schema.type(named: staticType)?.kind == .interface {
+      interfacePolicy = schema.typePolicy(for: staticType)
+    } else {
+      interfacePolicy = nil
     }
   }
 }
