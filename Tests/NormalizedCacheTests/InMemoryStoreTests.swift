@@ -47,7 +47,7 @@ struct InMemoryStoreTests {
   @Test("loads in order: duplicates, misses and long keys")
   func orderedLoads() throws {
     let cache = InMemoryNormalizedCache()
-    let long = "QUERY_ROOT.items(args:{filterBy:{deleted:false}}).edges.0.node"
+    let long = "QUERY_ROOT.items([args:[filterBy:deleted:false]]).edges.0.node"
     cache.merge(records: RecordSet(records: [Record(key: "A", ["x": 1]), Record(key: long, ["y": 2])]))
     let records = cache.loadRecordsInOrder(forKeys: ["A", "missing", long, "A"])
     #expect(records.map { $0?.key } == ["A", nil, long, "A"])

@@ -1,15 +1,18 @@
 import GraphQLLanguage
 
-/// Renders the key a field is stored under in its record (SPEC §1, "Field keys"):
-/// `name`, or `name(arg1:value1,arg2:value2)` with arguments sorted by name.
+/// Renders the key a field is stored under in its record exactly as Apollo iOS's
+/// `CacheKeyForField` does (SPEC §1, "Field keys"): `name`, or `name(` + the arguments sorted by
+/// name + `)`.
 ///
 /// ```swift
-/// try FieldKey.render(name: "hero", arguments: [Argument(name: "episode", value: .enumValue("JEDI"))], variables: [:])
+/// try FieldKey.render(name: "hero", arguments: [Argument(name: "episode", value: .enumValue("JEDI"))], variables: .none)
 /// // "hero(episode:JEDI)"
 /// ```
-/// Values: strings, IDs and enums raw; Int as digits; Float as `String(Double)`; `true`/`false`;
-/// `null`; lists `[a,b]`; input objects `{k1:v1,k2:v2}` with keys sorted. Variables are
-/// substituted first; an omitted variable with no default drops its argument (or its input field).
+/// One argument `k` renders as `k:value` for a scalar (strings, IDs and enums raw; Int as digits;
+/// Float as `String(Double)`; `true`/`false`; `null`), `[k:f1:v1,f2:v2]` for an input object
+/// (fields sorted, rendered by these same rules), `k:[f1:v1,f2:v2,f1:v3]` for a list of input
+/// objects, and `k:[1, 1, 2]` for a list of scalars. Variables are substituted first; an omitted
+/// variable with no default drops its argument, its input field or its list element.
 public enum FieldKey {
   /// The rendered key of a field with these arguments.
   /// - Throws: ``NormalizationError`` when an argument uses a variable the operation does not
@@ -18,40 +21,60 @@ public enum FieldKey {
     name: String, arguments: [Argument], variables: VariableValues
   ) throws(NormalizationError) -> String {
     guard !arguments.isEmpty else { return name }
-    var rendered: [(name: String, value: String)] = []
+    var resolved: [(name: String, value: JSONValue)] = []
     for argument in arguments {
-      if let value = try render(argument.value, variables: variables) { rendered.append((argument.name, value)) }
+      if let value = try variables.resolve(argument.value) { resolved.append((argument.name, value)) }
     }
-    guard !rendered.isEmpty else { return name }
-    rendered.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-    return name + "(" + rendered.map { $0.name + ":" + $0.value }.joined(separator: ",") + ")"
+    guard !resolved.isEmpty else { return name }
+    return name + "(" + members(resolved) + ")"
   }
 
-  /// A value as it appears in a key, or nil when it is an omitted variable.
-  static func render(_ value: Value, variables: VariableValues) throws(NormalizationError) -> String? {
+  /// Apollo's `orderIndependentKey`: members sorted by name, each rendered, joined by `,`.
+  static func members(_ members: [(name: String, value: JSONValue)]) -> String {
+    members.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
+      .map { argument(name: $0.name, value: $0.value) }
+      .joined(separator: ",")
+  }
+
+  static func members(of object: JSONObject) -> String {
+    members(object.members.map { (name: $0.key, value: $0.value) })
+  }
+
+  /// One argument or input-object field, as Apollo renders it.
+  static func argument(name: String, value: JSONValue) -> String {
     switch value {
-    case .variable(let name):
-      return try variables.value(of: name).map(render(json:))
-    case .int(let int): return String(int)
-    case .float(let double): return String(double)
-    case .string(let string), .enumValue(let string): return string
-    case .boolean(let flag): return flag ? "true" : "false"
-    case .null: return "null"
-    case .list(let values):
-      var elements: [String] = []
-      for element in values { elements.append(try render(element, variables: variables) ?? "null") }
-      return "[" + elements.joined(separator: ",") + "]"
-    case .object(let fields):
-      var rendered: [(name: String, value: String)] = []
-      for field in fields {
-        if let value = try render(field.value, variables: variables) { rendered.append((field.name, value)) }
+    case .object(let object):
+      return "[" + name + ":" + members(of: object) + "]"
+    case .array(let elements):
+      var objects: [JSONObject] = []
+      for element in elements {
+        guard case .object(let object) = element else {
+          return name + ":[" + elements.map(element(_:)).joined(separator: ", ") + "]"
+        }
+        objects.append(object)
       }
-      rendered.sort { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
-      return "{" + rendered.map { $0.name + ":" + $0.value }.joined(separator: ",") + "}"
+      // A list of input objects (and the empty list): each object's fields, joined by `,`.
+      return name + ":[" + objects.map(members(of:)).joined(separator: ",") + "]"
+    default:
+      return name + ":" + element(value)
     }
   }
 
-  /// A variable's JSON value as it appears in a key.
+  /// An element of a list of scalars: the value itself; nested lists alike.
+  static func element(_ value: JSONValue) -> String {
+    switch value {
+    case .null: return "null"
+    case .bool(let flag): return flag ? "true" : "false"
+    case .int(let int): return String(int)
+    case .double(let double): return String(double)
+    case .string(let string): return string
+    case .array(let elements): return "[" + elements.map(element(_:)).joined(separator: ", ") + "]"
+    case .object(let object): return members(of: object)
+    }
+  }
+
+  /// A JSON value as people read it in names and messages (`duplication=0.5`, `[1,2]`); not a
+  /// field key.
   public static func render(json: JSONValue) -> String {
     switch json {
     case .null: return "null"
@@ -139,13 +162,16 @@ public struct VariableValues: Sendable {
   }
 
   /// A value with its variables substituted, as JSON; nil when it is an omitted variable.
-  /// Omitted variables inside input objects drop their field, inside lists become null.
+  /// Omitted variables inside input objects drop their field, inside lists their element (as
+  /// Apollo's `InputValue.evaluate` does).
   public func resolve(_ value: Value) throws(NormalizationError) -> JSONValue? {
     switch value {
     case .variable(let name): return try self.value(of: name)
     case .list(let values):
       var result: [JSONValue] = []
-      for element in values { result.append(try resolve(element) ?? .null) }
+      for element in values {
+        if let resolved = try resolve(element) { result.append(resolved) }
+      }
       return .array(result)
     case .object(let fields):
       var object = JSONObject()
