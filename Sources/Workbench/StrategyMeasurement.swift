@@ -88,7 +88,12 @@ struct StrategyMeasurement {
       counted.objects += write.result.objectCount
       counted.rootKeys.insert(item.plan.rootKey)
       for record in write.result.records { counted.writtenKeys.insert(record.key) }
-      let read = try counter.counted { try reader.read(item.plan) }
+      let read: (result: ReadResult, count: Int, bytes: Int)
+      do {
+        read = try counter.counted { try reader.read(item.plan) }
+      } catch let error as ReadError {
+        throw RunError("\(context(item)): the read-back failed: \(error)", exitCode: .dataError)
+      }
       counted.samples.append(Double(read.count), to: .readAllocations)
       counted.samples.append(Double(read.bytes), to: .readAllocatedBytes)
       try verify(read.result, item, strictly: true)
@@ -189,8 +194,7 @@ struct StrategyMeasurement {
   /// where a later response rightly changes what an earlier one reads back).
   private func verify(_ result: ReadResult, _ item: ResponseItem, strictly: Bool) throws {
     guard strictly else { return }
-    let context =
-      "\(workload.name)\(scope.variant.isEmpty ? "" : " [\(scope.variant)]"), \(spec.label) × \(strategy.name.rawValue), \(item.label)"
+    let context = context(item)
     guard let data = result.data else {
       throw RunError("\(context): the read-back missed: \(result.miss.map(\.description) ?? "?")")
     }
@@ -199,6 +203,11 @@ struct StrategyMeasurement {
       let difference = JSONDifference.first(between: .object(expected), and: .object(data)) ?? "somewhere"
       throw RunError("\(context): the read-back differs from the response at \(difference)")
     }
+  }
+
+  /// Where a failure happened: the workload, variant, store, strategy and response.
+  private func context(_ item: ResponseItem) -> String {
+    "\(workload.name)\(scope.variant.isEmpty ? "" : " [\(scope.variant)]"), \(spec.label) × \(strategy.name.rawValue), \(item.label)"
   }
 
   /// Random existing keys, from the workload's seed.

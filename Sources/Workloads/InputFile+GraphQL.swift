@@ -46,3 +46,9 @@ extension NormalizationError: ExitCodeCarrying {
   /// A response that does not fit its operation is bad input data.
   public var exitCode: ExitCode { .dataError }
 }
+
+extension ReadError: ExitCodeCarrying {
+  /// A response that holds null where its schema says non-null is bad input data: the read-back
+  /// of what it wrote fails, as it would in Apollo iOS.
+  public var exitCode: ExitCode { .dataError }
+}

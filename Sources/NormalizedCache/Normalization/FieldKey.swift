@@ -127,6 +127,16 @@ public struct VariableValues: Sendable {
     self.defined = Set(operation.variableDefinitions.map(\.name))
   }
 
+  /// The given values, every one of them defined: for a fragment read on its own, which has no
+  /// variable definitions to check them by.
+  public init(given: JSONObject) {
+    var values: [String: JSONValue] = [:]
+    for member in given { values[member.key] = member.value }
+    self.values = values
+    defined = Set(values.keys)
+    operationName = "(fragment)"
+  }
+
   /// No variables at all, for selections without any.
   public static let none = VariableValues()
 

@@ -30,6 +30,18 @@ public struct Normalizer: Sendable {
     return NormalizedResponse(records: walk.records, objectCount: walk.objectCount)
   }
 
+  /// The objects of a response that get a key of their own (not a path key), each with the
+  /// selection set it was written under: what can be read back by key (``ObjectSelection``).
+  /// An object met twice is listed twice.
+  public func keyedObjects(in response: JSONValue, plan: OperationPlan) throws(NormalizationError) -> [KeyedObject] {
+    let data = try Self.data(of: response)
+    var walk = Walk(plan: plan, strategy: strategy)
+    walk.keyedObjects = []
+    let rootType = data["__typename"]?.stringValue ?? plan.rootTypeName
+    try walk.object(data, plan: plan.root, key: plan.rootKey, typename: rootType)
+    return walk.keyedObjects ?? []
+  }
+
   /// The data object of a response: the value of `data` in an envelope of `data`, `errors` and
   /// `extensions`, else the response itself.
   public static func data(of response: JSONValue) throws(NormalizationError) -> JSONObject {
@@ -53,6 +65,13 @@ public struct NormalizedResponse: Sendable {
   public var objectCount: Int
 }
 
+/// An object of a response with a key of its own, and the selection set it was written under.
+public struct KeyedObject {
+  public let key: CacheKey
+  public let object: JSONObject
+  public let selection: ObjectSelection
+}
+
 /// One normalization in progress.
 private struct Walk {
   let plan: OperationPlan
@@ -60,6 +79,8 @@ private struct Walk {
   var records = RecordSet()
   var objectCount = 0
   var objectTypes: [String: ObjectType] = [:]
+  /// Collected only when asked for (not nil).
+  var keyedObjects: [KeyedObject]?
 
   init(plan: OperationPlan, strategy: KeyStrategy) {
     self.plan = plan
@@ -110,6 +131,9 @@ private struct Walk {
       objectCount += 1
       let typename = child["__typename"]?.stringValue ?? selectionPlan.inferredType
       let key = cacheKey(for: child, typename: typename, interfacePolicy: selectionPlan.interfacePolicy, path: path)
+      if keyedObjects != nil, key != path.key {
+        keyedObjects?.append(KeyedObject(key: key, object: child, selection: ObjectSelection(plan: plan, selection: selectionPlan)))
+      }
       try object(child, plan: selectionPlan, key: key, typename: typename)
       return .reference(CacheReference(key))
     case .array(let elements):

@@ -43,6 +43,28 @@ public final class OperationPlan {
     root = SelectionPlan(selections: [operation.selectionSet], staticType: rootTypeName, schema: schema)
   }
 
+  /// A plan for a named fragment of the document, read from any record key (see
+  /// ``ObjectSelection``): its root is the fragment's selection set on its type condition.
+  /// Variables the fragment uses are the given ones; there are no definitions to check them by.
+  /// - Throws: ``GraphQLError`` when the document has no such fragment.
+  public init(fragment name: String, document: ExecutableDocument, schema: Schema = .empty, variables: JSONObject = [:]) throws {
+    guard let fragment = document.fragments[name] else {
+      let known = document.fragments.keys.sorted()
+      throw GraphQLError(
+        "no fragment named \(name) in the document"
+          + (known.isEmpty ? "" : " (it has \(known.joined(separator: ", ")))"),
+        at: nil)
+    }
+    operation = OperationDefinition(
+      operationType: .query, name: name, selectionSet: fragment.selectionSet, location: fragment.location)
+    self.document = document
+    self.schema = schema
+    self.variables = VariableValues(given: variables)
+    rootKey = ""
+    rootTypeName = fragment.typeCondition
+    root = SelectionPlan(selections: [fragment.selectionSet], staticType: fragment.typeCondition, schema: schema)
+  }
+
   /// The fields to write or read for an object of this runtime type (nil: unknown).
   func selection(_ plan: SelectionPlan, runtimeType: String?) throws(NormalizationError) -> PlannedSelection {
     let type = runtimeType ?? ""
@@ -188,10 +210,14 @@ final class PlannedSelection {
   let fields: [PlannedField]
   /// Whether `__typename` is selected explicitly.
   let selectsTypename: Bool
+  /// The distinct field keys of the fields, in order: what a read of a record through this
+  /// selection looks at (its dependent keys).
+  let fieldKeys: [String]
 
   init(fields: [PlannedField], selectsTypename: Bool) {
     self.fields = fields
     self.selectsTypename = selectsTypename
+    fieldKeys = fields.filter { !$0.repeatsFieldKey }.map(\.fieldKey)
   }
 }
 

@@ -27,8 +27,23 @@ public struct CacheReader {
   /// Reads the operation back.
   /// - Returns: the data or the first miss, with the counts of loads, keys, hits and misses.
   /// - Throws: the store's errors; ``NormalizationError`` for a bad variable or directive.
+  /// - Throws: ``ReadError`` for a null where the schema says non-null.
   public func read(_ plan: OperationPlan) throws -> ReadResult {
-    var execution = Execution(reader: self, plan: plan)
+    var execution = Execution(
+      reader: self, plan: plan, rootKey: plan.rootKey, rootSelection: plan.root, rootTypeName: plan.rootTypeName)
+    return try execution.run()
+  }
+}
+
+extension CacheReader {
+  /// Reads a selection set from the record of `key` and, one level at a time, the records it
+  /// references, with field policies as ``read(_:)``.
+  /// - Returns: the object's selected data or the first miss; a key the store does not have is a miss.
+  /// - Throws: the store's errors; ``ReadError`` for a null where the schema says non-null.
+  public func read(_ selection: ObjectSelection, key: CacheKey) throws -> ReadResult {
+    var execution = Execution(
+      reader: self, plan: selection.plan, rootKey: key, rootSelection: selection.selection,
+      rootTypeName: selection.selection.inferredType)
     return try execution.run()
   }
 }
@@ -42,6 +57,8 @@ public struct ReadResult: Sendable {
 
   public let outcome: Outcome
   public let statistics: ReadStatistics
+  /// Every `recordKey.fieldKey` the read looked at, up to a miss.
+  public let dependentKeys: DependentKeys
 
   public var data: JSONObject? {
     if case .hit(let data) = outcome { return data }
@@ -79,6 +96,21 @@ public struct CacheMiss: Sendable, Hashable, CustomStringConvertible {
     let place = (["data"] + path).joined(separator: ".")
     if let fieldKey { return "no field \"\(fieldKey)\" in record \"\(recordKey)\" at \(place)" }
     return "no record \"\(recordKey)\" at \(place)"
+  }
+}
+
+/// A read that cannot give a response: a field the schema declares non-null holds null, as
+/// Apollo iOS's executor fails such a read.
+public struct ReadError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The response path of the null: `["hero", "name"]`, list indexes included.
+  public let path: [String]
+  public let recordKey: CacheKey
+  public let fieldKey: String
+  /// The field's type, as the schema declares it: `String!`, `[Episode!]`.
+  public let type: String
+
+  public var description: String {
+    "null at non-null \(path.joined(separator: ".")) (\(type)), field \"\(fieldKey)\" of record \"\(recordKey)\""
   }
 }
 
@@ -137,24 +169,33 @@ private struct Execution {
 
   let reader: CacheReader
   let plan: OperationPlan
+  let rootKey: CacheKey
+  let rootSelection: SelectionPlan
+  /// The type of the root object when its record has no `__typename`.
+  let rootTypeName: String?
   var statistics = ReadStatistics()
+  var dependentKeys = DependentKeys()
 
-  init(reader: CacheReader, plan: OperationPlan) {
+  init(reader: CacheReader, plan: OperationPlan, rootKey: CacheKey, rootSelection: SelectionPlan, rootTypeName: String?) {
     self.reader = reader
     self.plan = plan
+    self.rootKey = rootKey
+    self.rootSelection = rootSelection
+    self.rootTypeName = rootTypeName
   }
 
   mutating func run() throws -> ReadResult {
     let root = ObjectNode()
-    var level = [Pending(key: plan.rootKey, plan: plan.root, node: root, path: nil)]
+    var level = [Pending(key: rootKey, plan: rootSelection, node: root, path: nil)]
     do {
       while !level.isEmpty {
         level = try resolve(level)
       }
     } catch let miss as Miss {
-      return ReadResult(outcome: .miss(miss.miss), statistics: statistics)
+      return ReadResult(outcome: .miss(miss.miss), statistics: statistics, dependentKeys: dependentKeys)
     }
-    return ReadResult(outcome: .hit(Slot.object(root).json.objectValue!), statistics: statistics)
+    return ReadResult(
+      outcome: .hit(Slot.object(root).json.objectValue!), statistics: statistics, dependentKeys: dependentKeys)
   }
 
   /// Loads one level's records in one call, fills their objects, and returns the next level.
@@ -194,9 +235,16 @@ private struct Execution {
     let runtimeType = record["__typename"].flatMap { value -> String? in
       if case .string(let name) = value { return name }
       return nil
-    } ?? (pending.key == plan.rootKey ? plan.rootTypeName : pending.plan.inferredType)
+    } ?? (pending.path == nil ? rootTypeName : pending.plan.inferredType)
     let selection = try plan.selection(pending.plan, runtimeType: runtimeType)
     pending.node.members.reserveCapacity(selection.fields.count)
+    // A field a policy resolves is not looked at in this record: left out of the dependent keys.
+    var policyFields: Set<String> = []
+    defer {
+      dependentKeys.append(
+        recordKey: record.key,
+        fieldKeys: policyFields.isEmpty ? selection.fieldKeys : selection.fieldKeys.filter { !policyFields.contains($0) })
+    }
     for field in selection.fields {
       // Built only when the field has a selection (its objects carry it) or misses.
       var path: ResponsePath { ResponsePath(pending.path, field.responseKey) }
@@ -204,6 +252,7 @@ private struct Execution {
         let keys = try policyKeys(for: field, parentType: runtimeType ?? pending.plan.staticType, path: pending.path)
       {
         let fieldPath = path
+        policyFields.insert(field.fieldKey)
         switch keys {
         case .single(let key):
           pending.node.members.append((field.responseKey, placeholder(for: key, plan: child, path: fieldPath, next: &next)))
@@ -221,11 +270,13 @@ private struct Execution {
       }
       if let child = field.child {
         pending.node.members.append(
-          (field.responseKey, try slot(for: value, plan: child, record: record, field: field, path: path, next: &next)))
+          (field.responseKey,
+           try slot(for: value, type: field.definition?.type, plan: child, record: record, field: field, path: path, next: &next)))
       } else {
         guard let json = Self.leafJSON(value) else {
           throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: ResponsePath.components(path)))
         }
+        if let type = field.definition?.type { try checkNulls(json, type: type, record: record, field: field, path: path) }
         pending.node.members.append((field.responseKey, .value(json)))
       }
     }
@@ -238,26 +289,67 @@ private struct Execution {
   }
 
   /// The value of a field with a selection: null, an object to load at the next level, or a list.
+  /// `type` is the schema's type of the value (nil without a schema): a null where it is non-null
+  /// fails the read.
   private func slot(
-    for value: RecordValue, plan child: SelectionPlan, record: Record, field: PlannedField, path: ResponsePath,
-    next: inout [Pending]
+    for value: RecordValue, type: TypeReference?, plan child: SelectionPlan, record: Record, field: PlannedField,
+    path: ResponsePath, next: inout [Pending]
   ) throws -> Slot {
     switch value {
     case .null:
+      if let type, case .nonNull = type { throw nullError(record: record, field: field, type: type, path: path) }
       return .value(.null)
     case .reference(let reference):
       return placeholder(for: reference.key, plan: child, path: path, next: &next)
     case .list(let values):
       var slots: [Slot] = []
       slots.reserveCapacity(values.count)
+      let elementType = type.flatMap(Self.elementType(of:))
       for (index, element) in values.enumerated() {
         slots.append(
-          try slot(for: element, plan: child, record: record, field: field, path: ResponsePath(path, String(index)), next: &next))
+          try slot(
+            for: element, type: elementType, plan: child, record: record, field: field,
+            path: ResponsePath(path, String(index)), next: &next))
       }
       return .list(slots)
     default:
       // A scalar where the operation selects an object: the cache cannot answer this field.
       throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: ResponsePath.components(path)))
+    }
+  }
+
+  /// Fails the read where a leaf value holds null at a position its type declares non-null.
+  private func checkNulls(_ value: JSONValue, type: TypeReference, record: Record, field: PlannedField, path: @autoclosure () -> ResponsePath) throws {
+    switch value {
+    case .null:
+      if case .nonNull = type { throw nullError(record: record, field: field, type: type, path: path()) }
+    case .array(let elements):
+      guard let elementType = Self.elementType(of: type) else { return }
+      let listPath = path()
+      for (index, element) in elements.enumerated() {
+        switch element {
+        case .null, .array:
+          try checkNulls(element, type: elementType, record: record, field: field, path: ResponsePath(listPath, String(index)))
+        default: continue
+        }
+      }
+    default:
+      return
+    }
+  }
+
+  private func nullError(record: Record, field: PlannedField, type: TypeReference, path: ResponsePath) -> ReadError {
+    ReadError(
+      path: ResponsePath.components(path), recordKey: record.key, fieldKey: field.fieldKey,
+      type: field.definition.map { "\($0.type)" } ?? "\(type)")
+  }
+
+  /// The type of a list's elements; nil when the type is not a list.
+  static func elementType(of type: TypeReference) -> TypeReference? {
+    switch type {
+    case .nonNull(let inner): elementType(of: inner)
+    case .list(let element): element
+    case .named: nil
     }
   }
 
