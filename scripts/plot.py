@@ -10,6 +10,9 @@ One colour per key strategy throughout (path blue, typePolicy orange, programmat
 - A sweep (rows with variants): each of those metrics against the swept knob, a line per strategy,
   a line style per store.
 - The store-level benchmark: merge and load rates and bytes per record per store.
+Beside a workload of responses it writes <out>-strategies.png: each key strategy against path in
+the same store (records, store bytes, write and read p50, watchers woken per write), as the
+lines `cachebench run` prints after its table.
 Needs matplotlib (`python3 -m pip install matplotlib`).
 """
 import argparse
@@ -115,6 +118,60 @@ def latency_panel(axis, rows, samples, phase, stores):
     axis.set_ylabel("µs (p50, whisker to p90)")
 
 
+COMPARISON = [
+    ("dedup", "records", "records", "p50"),
+    ("dedup", "store_bytes", "store bytes", "p50"),
+    ("write", "latency", "write p50", "p50"),
+    ("read", "latency", "read p50", "p50"),
+    ("watch", "invalidations", "watchers woken per write", "mean"),
+]
+
+
+def strategy_figure(rows, stores, title):
+    """What `cachebench run` prints after its table: each strategy against path in the same store,
+    one small panel per measure, a bar per store x strategy; 1 (the dashed line) is path."""
+    def value(store, strategy, phase, metric, statistic):
+        for r in rows:
+            if (r["store"], r["keys"], r["phase"], r["metric"], r["variant"]) == (store, strategy, phase, metric, ""):
+                return float(r[statistic])
+        return None
+
+    measures = [m for m in COMPARISON if any(r["phase"] == m[0] and r["metric"] == m[1] for r in rows)]
+    others = [s for s in STRATEGIES[1:] if any(r["keys"] == s for r in rows)]
+    if not measures or not others or not any(r["keys"] == "path" for r in rows):
+        return None
+    fig, axes = plt.subplots(1, len(measures), figsize=(3.4 * len(measures), 3.6), squeeze=False)
+    fig.suptitle(title + ": key strategies against path")
+    width = 0.8 / len(others)
+    for axis, (phase, metric, name, statistic) in zip(axes[0], measures):
+        for k, strategy in enumerate(others):
+            heights = []
+            for store in stores:
+                base, current = value(store, "path", phase, metric, statistic), value(store, strategy, phase, metric, statistic)
+                heights.append(current / base if base else 0)
+            xs = [i + (k - (len(others) - 1) / 2) * width for i in range(len(stores))]
+            axis.bar(xs, heights, width, color=COLOURS[strategy], label=strategy)
+            for x, h in zip(xs, heights):
+                axis.annotate(f"{h:.2g}x", (x, h), ha="center", va="bottom", fontsize=7)
+        axis.axhline(1, color="#4c72b0", linestyle="--", linewidth=1)
+        axis.set_xticks(range(len(stores)))
+        axis.set_xticklabels(stores, fontsize=8)
+        axis.set_title(f"{name} (x path)", fontsize=10)
+        if metric == "invalidations":
+            axis.set_yscale("log")
+        axis.grid(axis="y", alpha=0.3)
+    axes[0][0].legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def save(fig, out):
+    temporary = out + ".tmp.png"
+    fig.savefig(temporary, dpi=100)
+    os.replace(temporary, out)
+    print(f"wrote {out}")
+
+
 def sweep_figure(rows, variants, stores, title):
     knob = variants[0].split("=", 1)[0]
 
@@ -191,10 +248,11 @@ def main():
         handles = [plt.Rectangle((0, 0), 1, 1, color=COLOURS[s]) for s in STRATEGIES]
         fig.legend(handles, STRATEGIES, loc="upper left", ncol=3, fontsize=9)
     fig.tight_layout()
-    temporary = out + ".tmp.png"
-    fig.savefig(temporary, dpi=100)
-    os.replace(temporary, out)
-    print(f"wrote {out}")
+    save(fig, out)
+    if len(variants) == 1:
+        comparison = strategy_figure(rows, stores, title)
+        if comparison:
+            save(comparison, os.path.splitext(out)[0] + "-strategies.png")
 
 
 if __name__ == "__main__":

@@ -11,6 +11,18 @@ extension Metric {
   /// Reading one operation back from the store.
   static let readLatency = Metric(.read, "latency", unit: .ns, deterministic: false)
 
+  // Fragment reads: a keyed record read back by its key (`read.fragments`).
+  static let fragmentLatency = Metric(.fragment, "latency", unit: .ns, deterministic: false)
+  static let fragmentLoadsPerRead = Metric(.fragment, "loads_per_read", unit: .count, deterministic: true)
+  static let fragmentKeysPerRead = Metric(.fragment, "keys_per_read", unit: .count, deterministic: true)
+
+  // Watchers (`read.watchers`): per refetch written, the watchers it woke; the re-reads.
+  static let invalidations = Metric(.watch, "invalidations", unit: .count, deterministic: true)
+  static let rereadLatency = Metric(.watch, "reread_latency", unit: .ns, deterministic: false)
+  /// Re-reads whose result differs from the watcher's last one, of all re-reads: the rest were
+  /// woken for nothing.
+  static let changedShare = Metric(.watch, "changed_share", unit: .ratio, better: .higher, deterministic: true)
+
   // Allocations, counted in a pass of their own.
   static let writeAllocations = Metric(.write, "allocations", unit: .count, deterministic: true)
   static let writeAllocatedBytes = Metric(.write, "allocated_bytes", unit: .bytes, deterministic: true)

@@ -1,3 +1,4 @@
+import Foundation
 import Results
 import Workloads
 
@@ -8,11 +9,12 @@ enum ResultsTable {
     if let description = workload.description { header += ": " + description }
     let groups = Groups(rows)
     if case .storeRecords = workload.source { return header + "\n" + storeRecordsTable(groups).render() }
-    return header + "\n" + strategyTable(groups).render()
+    let comparison = strategyComparison(groups)
+    return header + "\n" + strategyTable(groups).render() + (comparison.isEmpty ? "" : "\n" + comparison)
   }
 
   /// The rows grouped by variant, store and key strategy, in the order they were added.
-  private struct Groups {
+  struct Groups {
     var order: [GroupKey] = []
     var rows: [GroupKey: [MetricRow]] = [:]
 
@@ -61,6 +63,10 @@ enum ResultsTable {
       "store", "keys", "records", "dedup", "write p50", "write p99", "read p50", "read p99", "loads/read", "bytes/record",
     ]
     if hasVariants { columns.insert("variant", at: 0) }
+    let hasFragments = groups.order.contains { groups.metric($0, .fragment, "latency") != nil }
+    let hasWatchers = groups.order.contains { groups.metric($0, .watch, "invalidations") != nil }
+    if hasFragments { columns.append("fragment p50") }
+    if hasWatchers { columns += ["wakes/write", "re-read p50"] }
     let lines = groups.order.map { key -> [String] in
       func metric(_ phase: Phase, _ name: String) -> Summary? { groups.metric(key, phase, name) }
       var line = [
@@ -74,10 +80,51 @@ enum ResultsTable {
         metric(.lookup, "loads_per_read").map { HumanFormat.ratio($0.mean) } ?? "-",
         metric(.footprint, "bytes_per_record").map { String(Int($0.p50.rounded())) } ?? "-",
       ]
+      if hasFragments { line.append(metric(.fragment, "latency").map { HumanFormat.nanoseconds($0.p50) } ?? "-") }
+      if hasWatchers {
+        line.append(metric(.watch, "invalidations").map { HumanFormat.ratio($0.mean) } ?? "-")
+        line.append(metric(.watch, "reread_latency").map { HumanFormat.nanoseconds($0.p50) } ?? "-")
+      }
       if hasVariants { line.insert(key.variant, at: 0) }
       return line
     }
     return TextTable(columns: columns, rows: lines)
+  }
+
+  /// The figures that choose a key strategy, each strategy relative to `path` in the same store
+  /// (and variant): `typePolicy vs path: 0.58x records, 0.81x bytes, 0.62x write, 0.70x read, 161x wakes`.
+  static func strategyComparison(_ groups: Groups) -> String {
+    let measures: [(label: String, phase: Phase, metric: String, statistic: (Summary) -> Double)] = [
+      ("records", .dedup, "records", \.p50), ("bytes", .dedup, "store_bytes", \.p50),
+      ("write", .write, "latency", \.p50), ("read", .read, "latency", \.p50),
+      ("wakes", .watch, "invalidations", \.mean),
+    ]
+    var lines: [String] = []
+    var lastPlace: (variant: String, store: String)?
+    for key in groups.order where key.keys != "path" {
+      let base = GroupKey(variant: key.variant, store: key.store, keys: "path")
+      guard groups.rows[base] != nil else { continue }
+      let parts = measures.compactMap { measure -> String? in
+        guard let value = groups.metric(key, measure.phase, measure.metric).map(measure.statistic),
+          let baseValue = groups.metric(base, measure.phase, measure.metric).map(measure.statistic)
+        else { return nil }
+        return "\(relative(value, to: baseValue)) \(measure.label)"
+      }
+      guard !parts.isEmpty else { continue }
+      if lastPlace?.variant != key.variant || lastPlace?.store != key.store {
+        lines.append((key.variant.isEmpty ? "" : key.variant + ", ") + key.store + ":")
+        lastPlace = (key.variant, key.store)
+      }
+      lines.append("  \(key.keys) vs path: " + parts.joined(separator: ", "))
+    }
+    return lines.isEmpty ? "" : "Key strategies against path (ratios of p50; wakes: watchers woken per write, mean)\n" + lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `0.58x`; `=` for two zeros; `+∞` when only the base is zero.
+  static func relative(_ value: Double, to base: Double) -> String {
+    if base == 0 { return value == 0 ? "1.00x" : "∞x" }
+    let ratio = value / base
+    return (ratio >= 100 ? String(Int(ratio.rounded())) : String(format: "%.2f", ratio)) + "x"
   }
 
   /// An integer with thousands separators: `1,631,318`.
@@ -91,7 +138,7 @@ enum ResultsTable {
     return String(result.reversed())
   }
 
-  private struct GroupKey: Hashable {
+  struct GroupKey: Hashable {
     let variant: String
     let store: String
     let keys: String

@@ -24,7 +24,14 @@ struct StrategyMeasurement {
   var normalizer: Normalizer { Normalizer(strategy: strategy) }
 
   func run(into sink: inout MetricSink) throws {
-    let counted = try countAllocations()
+    let fragments = try FragmentReads.make(
+      source: source, normalizer: normalizer, count: strategy.name == .path ? 0 : workload.read.fragments,
+      seed: workload.seed ^ 0xF4A6)
+    let counted = try countAllocations(fragments: fragments)
+    let watch = try WatchPlan.make(
+      source: source, normalizer: normalizer, watchers: workload.read.watchers, churn: workload.read.churn,
+      seed: workload.seed ^ 0x3A7C)
+    var watchCounts: WatchCounts?
     let keys = counted.writtenKeys.sorted()
     let lookups = Lookups(
       pointKeys: pointLookupKeys(keys),
@@ -38,9 +45,16 @@ struct StrategyMeasurement {
       footprint = try measureWrites(store, &repetition)
       try measureReads(store, &repetition)
       let hits = try measureLookups(store, &repetition, lookups: lookups)
+      try measureFragments(store, &repetition, fragments: fragments)
       if repetition.isMeasured {
         fieldPolicyHits += hits
         footprint?.settledBytes = try store.settledBytes()
+      }
+      // Last, as the refetches change the store; in the first measured repetition only: every
+      // refetch may wake every watcher, so one pass already gives many re-reads, and more would
+      // multiply the run's length.
+      if let watch, repetition.isMeasured, watchCounts == nil {
+        watchCounts = try measureWatchers(store, &repetition, plan: watch)
       }
     }
     sink.add(scope, timings)
@@ -48,6 +62,10 @@ struct StrategyMeasurement {
     sink.add(scope, .hitRatio, value: MetricSink.ratio(counted.hits, counted.keysRequested))
     if !lookups.fieldPolicies.isEmpty {
       sink.add(scope, .fieldPolicyHitRatio, value: MetricSink.ratio(fieldPolicyHits, timings[.fieldPolicyLookup].count))
+    }
+    if let watchCounts {
+      sink.add(scope, .invalidations, samples: watchCounts.invalidations)
+      sink.add(scope, .changedShare, value: MetricSink.ratio(watchCounts.changed, watchCounts.rereads))
     }
     guard let footprint else { return }
     sink.add(scope, footprint)
@@ -68,7 +86,7 @@ struct StrategyMeasurement {
 
   /// Writes every response into a fresh store, reading each back right after its write: what
   /// this response wrote must read back exactly.
-  private func countAllocations() throws -> Counted {
+  private func countAllocations(fragments: FragmentReads) throws -> Counted {
     let counter = try AllocationCounter()
     let normalizer = normalizer
     var counted = Counted()
@@ -102,7 +120,33 @@ struct StrategyMeasurement {
       counted.hits += read.result.statistics.hits
       counted.keysRequested += read.result.statistics.keysRequested
     }
+    try checkFragments(store, fragments, into: &counted.samples)
     return counted
+  }
+
+  /// Every fragment read once after all the writes: each must give the object as its response
+  /// had it (unless `read.verify` is off); its loads and keys are counted.
+  private func checkFragments(_ store: any NormalizedCache, _ fragments: FragmentReads, into samples: inout MetricSamples) throws {
+    let reader = CacheReader(cache: store, useFieldPolicies: useFieldPolicies)
+    for read in fragments.reads {
+      let context = "\(context(label: read.label)), fragment read of \(read.key)"
+      let result: ReadResult
+      do {
+        result = try reader.read(read.selection, key: read.key)
+      } catch let error as ReadError {
+        throw RunError("\(context): \(error)", exitCode: .dataError)
+      }
+      samples.append(Double(result.statistics.loads), to: .fragmentLoadsPerRead)
+      samples.append(Double(result.statistics.keysRequested), to: .fragmentKeysPerRead)
+      guard workload.read.verify else { continue }
+      guard let data = result.data else {
+        throw RunError("\(context): missed: \(result.miss.map(\.description) ?? "?")")
+      }
+      if data != read.expected {
+        let difference = JSONDifference.first(between: .object(read.expected), and: .object(data)) ?? "somewhere"
+        throw RunError("\(context): differs from what was written at \(difference)")
+      }
+    }
   }
 
   /// Writes and reads the first response once on a store of its own, uncounted. The Swift runtime
@@ -174,6 +218,59 @@ struct StrategyMeasurement {
     return hits
   }
 
+  /// Every fragment read, timed.
+  private func measureFragments(_ store: any NormalizedCache, _ repetition: inout Repetition, fragments: FragmentReads) throws {
+    guard !fragments.isEmpty else { return }
+    progress.update("\(repetition.label), fragment reads")
+    let reader = CacheReader(cache: store, useFieldPolicies: useFieldPolicies)
+    for read in fragments.reads {
+      _ = try repetition.time(.fragmentLatency) { try reader.read(read.selection, key: read.key) }
+    }
+  }
+
+  /// What the watchers saw: invalidations per refetch, re-reads, and re-reads whose result changed.
+  struct WatchCounts {
+    var invalidations: [Double] = []
+    var rereads = 0
+    var changed = 0
+  }
+
+  /// The watchers read, then every refetch merged; after each, the watchers whose dependent keys
+  /// meet its changed keys read again, timed.
+  private func measureWatchers(_ store: any NormalizedCache, _ repetition: inout Repetition, plan: WatchPlan) throws -> WatchCounts {
+    progress.update("\(repetition.label), watchers")
+    let reader = CacheReader(cache: store, useFieldPolicies: useFieldPolicies)
+    var watchers = try plan.watchers.map { item in
+      let result = try reader.read(source.items[item].plan)
+      try checkWatcher(result, item, after: nil)
+      return (item: item, last: result)
+    }
+    var counts = WatchCounts()
+    for (index, refetch) in plan.refetches.enumerated() {
+      progress.update("\(repetition.label), watchers, refetch \(index + 1)/\(plan.refetches.count)")
+      let changed = ChangedKeys.Lookup(try store.merge(records: refetch))
+      var woken = 0
+      for position in watchers.indices where watchers[position].last.dependentKeys.intersects(changed) {
+        woken += 1
+        let plan = source.items[watchers[position].item].plan
+        let result = try repetition.time(.rereadLatency) { try reader.read(plan) }
+        try checkWatcher(result, watchers[position].item, after: index)
+        if result.outcome != watchers[position].last.outcome { counts.changed += 1 }
+        watchers[position].last = result
+      }
+      counts.rereads += woken
+      counts.invalidations.append(Double(woken))
+    }
+    return counts
+  }
+
+  /// A watcher's read must find everything: a refetch changes values, never the shape.
+  private func checkWatcher(_ result: ReadResult, _ item: Int, after refetch: Int?) throws {
+    guard workload.read.verify, let miss = result.miss else { return }
+    let when = refetch.map { "after refetch \($0 + 1) (\(source.items[$0].label))" } ?? "before the refetches"
+    throw RunError("\(context(source.items[item])): the watcher's read missed \(when): \(miss)")
+  }
+
   // MARK: 3. Rows and checks
 
   /// Objects written against records stored, response bytes against store bytes.
@@ -206,8 +303,10 @@ struct StrategyMeasurement {
   }
 
   /// Where a failure happened: the workload, variant, store, strategy and response.
-  private func context(_ item: ResponseItem) -> String {
-    "\(workload.name)\(scope.variant.isEmpty ? "" : " [\(scope.variant)]"), \(spec.label) × \(strategy.name.rawValue), \(item.label)"
+  private func context(_ item: ResponseItem) -> String { context(label: item.label) }
+
+  private func context(label: String) -> String {
+    "\(workload.name)\(scope.variant.isEmpty ? "" : " [\(scope.variant)]"), \(spec.label) × \(strategy.name.rawValue), \(label)"
   }
 
   /// Random existing keys, from the workload's seed.

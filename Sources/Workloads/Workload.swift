@@ -58,6 +58,15 @@ public struct Workload: Sendable {
     public var pointLookups = 1000
     /// Reads of one entity through a root field's field policy.
     public var fieldPolicyLookups = 200
+    /// Random records with keys of their own, each read back by its key through the selection set
+    /// it was written under (phase `fragment`).
+    public var fragments = 0
+    /// Operation reads kept as watchers (phase `watch`): after the responses are written, each is
+    /// written again as a refetch with a share of its values changed, and the watchers it touches
+    /// read again.
+    public var watchers = 0
+    /// The share of scalar values a refetch changes.
+    public var churn = 0.02
   }
 
   /// The variants to run: one per sweep value, or one unnamed.

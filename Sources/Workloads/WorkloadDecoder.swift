@@ -57,6 +57,7 @@ private struct WorkloadDecoder {
     let repetitions = try root.int("repetitions", in: 1...1000) ?? 3
     let warmup = try root.int("warmup", in: 0...1000) ?? 1
     let read = try decodeRead()
+    try checkRead(read, source: source, keys: keys, sweep: sweep)
     try root.finish()
     let workload = Workload(
       file: root.file, name: name, seed: UInt64(seed), description: description, source: source, keys: keys,
@@ -210,8 +211,47 @@ private struct WorkloadDecoder {
     read.verify = try object.bool("verify") ?? read.verify
     read.pointLookups = try object.int("pointLookups", in: 0...100_000_000) ?? read.pointLookups
     read.fieldPolicyLookups = try object.int("fieldPolicyLookups", in: 0...100_000_000) ?? read.fieldPolicyLookups
+    read.fragments = try object.int("fragments", in: 0...100_000_000) ?? read.fragments
+    read.watchers = try object.int("watchers", in: 0...100_000) ?? read.watchers
+    read.churn = try object.double("churn", in: 0...1) ?? read.churn
     try object.finish()
     return read
+  }
+
+  /// What `read.fragments` and `read.watchers` need of the rest of the workload: a strategy that
+  /// keys objects, and as many operations read as watchers.
+  func checkRead(_ read: Workload.ReadSettings, source: Workload.Source, keys: [KeyStrategy], sweep: Workload.Sweep?) throws(WorkloadError) {
+    if case .storeRecords = source {
+      if read.fragments > 0 { throw root.error("read.fragments", "the store-level benchmark reads no operations") }
+      if read.watchers > 0 { throw root.error("read.watchers", "the store-level benchmark reads no operations") }
+      return
+    }
+    if read.fragments > 0 {
+      let keying = keys.filter { $0.name != .path }.map(\.name.rawValue)
+      if keying.isEmpty {
+        throw root.error("read.fragments", "reads records by their own keys, but \"keys\" has only path, which keys none: add typePolicy or programmatic")
+      }
+      if case .generator(let config) = source, config.keyedShare == 0, !keying.contains("programmatic") {
+        throw root.error("read.fragments", "reads records by their own keys, but generator.keyedShare is 0: no type is keyed")
+      }
+    }
+    if read.watchers > 0 {
+      var operations: Int
+      switch source {
+      case .generator(let config):
+        operations = config.responses
+        if let sweep, sweep.knob.rawValue == "responses" {
+          operations = sweep.values.compactMap { if case .int(let count) = $0 { count } else { nil } }.min() ?? operations
+        }
+      case .recorded(let recorded):
+        operations = recorded.operations.count
+      case .storeRecords:
+        operations = 0
+      }
+      if read.watchers > operations {
+        throw root.error("read.watchers", "is \(read.watchers), more than the \(operations) operation\(operations == 1 ? "" : "s") the workload reads")
+      }
+    }
   }
 
   /// `recorded`: schema files and operations, paths resolved against the workload's directory.

@@ -33,7 +33,8 @@ struct RunCommandTests {
     let (run, path, _) = Self.runs[0]
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout.hasPrefix("quick (generator, seed 7, 2 repetitions)"))
-    #expect(run.stdout.contains("store          keys          records  dedup  write p50  write p99  read p50  read p99  loads/read  bytes/record"))
+    #expect(run.stdout.contains("store          keys          records  dedup  write p50  write p99  read p50  read p99  loads/read  bytes/record  fragment p50  wakes/write  re-read p50"))
+    #expect(run.stdout.contains("Key strategies against path (ratios of p50; wakes: watchers woken per write, mean)\nmemory:\n  typePolicy vs path: "))
     let csv = try CSVFile(path: path)
     #expect(csv.header.joined(separator: ",") == metricColumns)
     let common = [
@@ -47,7 +48,12 @@ struct RunCommandTests {
       for keys in Self.strategies {
         let metrics = Set(csv.rows.filter { $0["store"] == store && $0["keys"] == keys }.map { $0["phase"]! + "/" + $0["metric"]! })
         var expected = common
-        if keys == "path" { expected.removeAll { $0.hasPrefix("lookup/field_policy") } }
+        expected += ["watch/invalidations", "watch/reread_latency", "watch/changed_share"]
+        if keys == "path" {
+          expected.removeAll { $0.hasPrefix("lookup/field_policy") }
+        } else {
+          expected += ["fragment/latency", "fragment/loads_per_read", "fragment/keys_per_read"]
+        }
         expected += store == "memory" ? ["footprint/live_bytes"] : ["footprint/db_bytes", "footprint/sqlite_heap_bytes"]
         for metric in expected { #expect(metrics.contains(metric), "\(store) × \(keys) lacks \(metric)") }
       }
@@ -121,6 +127,14 @@ struct RunCommandTests {
       (#"{"name": "w", "seed": 1, "generator": {}, "extra": 1}"#, Int32(65), "Error: w.json:1:43: extra: unknown key\n"),
       (#"{"name": "w", "seed": 1, "recorded": {"operations": [{"document": "none.graphql", "response": "r.json"}]}}"#, Int32(66), "Error: w.json: recorded.operations[0].document: cannot open 'none.graphql': No such file or directory\n"),
       ("{not json", Int32(65), "Error: w.json:1:2: Expected a string key in an object, found 'n'\n"),
+      (#"{"name": "w", "seed": 1, "generator": {}, "keys": ["path"], "read": {"fragments": 3}}"#, Int32(65),
+       "Error: w.json:1:70: read.fragments: reads records by their own keys, but \"keys\" has only path, which keys none: add typePolicy or programmatic\n"),
+      (#"{"name": "w", "seed": 1, "generator": {"keyedShare": 0}, "keys": ["typePolicy"], "read": {"fragments": 3}}"#, Int32(65),
+       "Error: w.json:1:91: read.fragments: reads records by their own keys, but generator.keyedShare is 0: no type is keyed\n"),
+      (#"{"name": "w", "seed": 1, "generator": {"responses": 5}, "read": {"watchers": 6}}"#, Int32(65),
+       "Error: w.json:1:66: read.watchers: is 6, more than the 5 operations the workload reads\n"),
+      (#"{"name": "w", "seed": 1, "storeRecords": {}, "read": {"watchers": 1}}"#, Int32(65),
+       "Error: w.json:1:55: read.watchers: the store-level benchmark reads no operations\n"),
     ])
   func badWorkloads(text: String, status: Int32, stderr: String) throws {
     let directory = try temporaryDirectory()

@@ -116,6 +116,12 @@ public struct Schema: Sendable {
     }
   }
 
+  /// Whether any type or interface declares a `@typePolicy`.
+  public var hasTypePolicies: Bool { !ownTypePolicies.isEmpty }
+
+  /// Every field name that is a key field of some `@typePolicy`.
+  public var allKeyFields: Set<String> { Set(ownTypePolicies.values.flatMap(\.keyFields)) }
+
   /// The type policy that keys objects of this concrete type: its own, else the inherited one.
   public func typePolicy(for typeName: String) -> TypePolicy? {
     effectiveTypePolicies[typeName] ?? ownTypePolicies[typeName]

@@ -268,15 +268,26 @@ private struct Execution {
         if field.isConditional { continue }
         throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: ResponsePath.components(path)))
       }
+      // The schema's type matters only where a null can be: looked up for nulls and lists alone.
       if let child = field.child {
+        let type: TypeReference?
+        switch value {
+        case .null, .list: type = field.definition?.type
+        default: type = nil
+        }
         pending.node.members.append(
           (field.responseKey,
-           try slot(for: value, type: field.definition?.type, plan: child, record: record, field: field, path: path, next: &next)))
+           try slot(for: value, type: type, plan: child, record: record, field: field, path: path, next: &next)))
       } else {
         guard let json = Self.leafJSON(value) else {
           throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: ResponsePath.components(path)))
         }
-        if let type = field.definition?.type { try checkNulls(json, type: type, record: record, field: field, path: path) }
+        switch json {
+        case .null, .array:
+          if let type = field.definition?.type { try checkNulls(json, type: type, record: record, field: field, path: path) }
+        default:
+          break
+        }
         pending.node.members.append((field.responseKey, .value(json)))
       }
     }
@@ -319,17 +330,17 @@ private struct Execution {
   }
 
   /// Fails the read where a leaf value holds null at a position its type declares non-null.
+  /// The path is built only for an error: most lists hold no null.
   private func checkNulls(_ value: JSONValue, type: TypeReference, record: Record, field: PlannedField, path: @autoclosure () -> ResponsePath) throws {
     switch value {
     case .null:
       if case .nonNull = type { throw nullError(record: record, field: field, type: type, path: path()) }
     case .array(let elements):
       guard let elementType = Self.elementType(of: type) else { return }
-      let listPath = path()
       for (index, element) in elements.enumerated() {
         switch element {
         case .null, .array:
-          try checkNulls(element, type: elementType, record: record, field: field, path: ResponsePath(listPath, String(index)))
+          try checkNulls(element, type: elementType, record: record, field: field, path: ResponsePath(path(), String(index)))
         default: continue
         }
       }
