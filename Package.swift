@@ -7,8 +7,12 @@ let package = Package(
   name: "cachebench",
   products: [
     .executable(name: "cachebench", targets: ["cachebench"]),
+    .library(name: "GraphQLLanguage", targets: ["GraphQLLanguage"]),
     .library(name: "NormalizedCache", targets: ["NormalizedCache"]),
     .library(name: "SQLiteCache", targets: ["SQLiteCache"]),
+    // The workbench as a library: the whole command line as a function (`Cachebench.main`), run by
+    // a package of your own with its key resolvers and field-policy providers registered.
+    .library(name: "Workbench", targets: ["CachebenchCLI", "Workbench", "Workloads", "Results"]),
   ],
   targets: [
     // System libraries, found through pkg-config.
@@ -46,10 +50,11 @@ let package = Package(
         "Workloads", "Measurement", "Results", "Generator", "GraphQLLanguage", "NormalizedCache", "SQLiteCache",
       ]
     ),
-    .executableTarget(
-      name: "cachebench",
+    .target(
+      name: "CachebenchCLI",
       dependencies: ["Workbench", "Workloads", "Results", "GraphQLLanguage", "NormalizedCache"]
     ),
+    .executableTarget(name: "cachebench", dependencies: ["CachebenchCLI"]),
 
     .testTarget(name: "GraphQLLanguageTests", dependencies: ["GraphQLLanguage"]),
     .testTarget(name: "NormalizedCacheTests", dependencies: ["NormalizedCache", "GraphQLLanguage"]),

@@ -11,7 +11,7 @@ extension StrategyMeasurement {
     try warmUp(normalizer)
     defer { factory.removeFiles() }
     let store = try factory.make(spec)
-    let reader = CacheReader(cache: store, useFieldPolicies: useFieldPolicies)
+    let reader = makeReader(store)
     var samples = MetricSamples()
     for (index, item) in source.items.enumerated() {
       progress.update("counting instructions, response \(index + 1)/\(source.items.count)")

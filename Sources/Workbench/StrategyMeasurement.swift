@@ -21,6 +21,16 @@ struct StrategyMeasurement {
   let progress: Progress
 
   var useFieldPolicies: Bool { strategy.name != .path }
+  /// The workload's programmatic field-policy provider, for the programmatic strategy only: the
+  /// typePolicy strategy reads with the directives alone.
+  var fieldPolicyProvider: (any FieldPolicyProvider)? {
+    strategy.name == .programmatic ? workload.fieldPolicyProvider?.provider : nil
+  }
+
+  /// A reader of `cache` with the strategy's field policies.
+  func makeReader(_ cache: any NormalizedCache) -> CacheReader {
+    CacheReader(cache: cache, useFieldPolicies: useFieldPolicies, fieldPolicyProvider: fieldPolicyProvider)
+  }
   var normalizer: Normalizer { Normalizer(strategy: strategy) }
 
   func run(into sink: inout MetricSink) throws {
@@ -93,7 +103,7 @@ struct StrategyMeasurement {
     defer { factory.removeFiles() }
     try warmUp(normalizer)
     let store = try factory.make(spec)
-    let reader = CacheReader(cache: store, useFieldPolicies: useFieldPolicies)
+    let reader = makeReader(store)
     for (index, item) in source.items.enumerated() {
       progress.update("counting allocations, response \(index + 1)/\(source.items.count)")
       let write = try counter.counted {
@@ -127,7 +137,7 @@ struct StrategyMeasurement {
   /// Every fragment read once after all the writes: each must give the object as its response
   /// had it (unless `read.verify` is off); its loads and keys are counted.
   private func checkFragments(_ store: any NormalizedCache, _ fragments: FragmentReads, into samples: inout MetricSamples) throws {
-    let reader = CacheReader(cache: store, useFieldPolicies: useFieldPolicies)
+    let reader = makeReader(store)
     for read in fragments.reads {
       let context = "\(context(label: read.label)), fragment read of \(read.key)"
       let result: ReadResult
@@ -158,7 +168,7 @@ struct StrategyMeasurement {
     defer { factory.removeFiles() }
     let store = try factory.make(spec)
     try store.merge(records: try normalizer.normalize(item.response, plan: item.plan).records)
-    _ = try CacheReader(cache: store, useFieldPolicies: useFieldPolicies).read(item.plan)
+    _ = try makeReader(store).read(item.plan)
   }
 
   // MARK: 2. The timed repetitions
@@ -189,7 +199,7 @@ struct StrategyMeasurement {
   /// Every operation read back, timed, through a ``LoadTimer`` for the time inside the store's loads.
   private func measureReads(_ store: any NormalizedCache, _ repetition: inout Repetition) throws {
     let timer = LoadTimer(store)
-    let reader = CacheReader(cache: timer, useFieldPolicies: useFieldPolicies)
+    let reader = makeReader(timer)
     _ = timer.takeLoadNanoseconds()
     for (index, item) in source.items.enumerated() {
       progress.update("\(repetition.label), read \(index + 1)/\(source.items.count)")
@@ -209,7 +219,7 @@ struct StrategyMeasurement {
         throw RunError("point lookup of \(key) in \(spec.label) under \(strategy.name.rawValue) found nothing")
       }
     }
-    let reader = CacheReader(cache: store, useFieldPolicies: true)
+    let reader = CacheReader(cache: store, useFieldPolicies: true, fieldPolicyProvider: fieldPolicyProvider)
     var hits = 0
     for lookup in lookups.fieldPolicies {
       let result = try repetition.time(.fieldPolicyLookup) { try reader.read(lookup.plan) }
@@ -222,7 +232,7 @@ struct StrategyMeasurement {
   private func measureFragments(_ store: any NormalizedCache, _ repetition: inout Repetition, fragments: FragmentReads) throws {
     guard !fragments.isEmpty else { return }
     progress.update("\(repetition.label), fragment reads")
-    let reader = CacheReader(cache: store, useFieldPolicies: useFieldPolicies)
+    let reader = makeReader(store)
     for read in fragments.reads {
       _ = try repetition.time(.fragmentLatency) { try reader.read(read.selection, key: read.key) }
     }
@@ -239,7 +249,7 @@ struct StrategyMeasurement {
   /// meet its changed keys read again, timed.
   private func measureWatchers(_ store: any NormalizedCache, _ repetition: inout Repetition, plan: WatchPlan) throws -> WatchCounts {
     progress.update("\(repetition.label), watchers")
-    let reader = CacheReader(cache: store, useFieldPolicies: useFieldPolicies)
+    let reader = makeReader(store)
     var watchers = try plan.watchers.map { item in
       let result = try reader.read(source.items[item].plan)
       try checkWatcher(result, item, after: nil)

@@ -17,6 +17,15 @@ public struct Workload: Sendable {
   public let keys: [KeyStrategy]
   /// The name of the programmatic strategy's resolver, as the file gives it (for messages).
   public let resolver: String
+  /// The programmatic field-policy provider the programmatic strategy reads with, if the file
+  /// names one (`"fieldPolicyProvider"`).
+  public let fieldPolicyProvider: NamedProvider?
+
+  /// A field-policy provider and the name it is registered under.
+  public struct NamedProvider: Sendable {
+    public let name: String
+    public let provider: any FieldPolicyProvider
+  }
   public let stores: [StoreSpec]
   public let sweep: Sweep?
   public var repetitions: Int

@@ -18,12 +18,18 @@ extension Workload {
   /// - Throws: ``InputError`` when the file cannot be read; ``GraphQLError`` when it is not JSON;
   ///   ``WorkloadError`` naming the line and key path of an unknown key, a wrong type or an
   ///   out-of-range value.
-  public static func load(_ path: String, resolvers: CacheKeyResolvers = .builtIn) throws -> Workload {
+  public static func load(_ path: String, resolvers: CacheKeyResolvers) throws -> Workload {
+    try load(path, registry: Registry(resolvers: resolvers))
+  }
+
+  /// Reads and checks a workload file, with the resolvers and field-policy providers its
+  /// `resolver` and `fieldPolicyProvider` are looked up in.
+  public static func load(_ path: String, registry: Registry = .builtIn) throws -> Workload {
     let (value, locations) = try JSONParser.parseWithKeyLocations(try InputFile.bytes(path), file: path)
     guard case .object(let object) = value else {
       throw WorkloadError(file: path, location: nil, keyPath: "", message: "a workload must be a JSON object, not \(value.kindDescription)")
     }
-    var decoder = WorkloadDecoder(root: ConfigObject(object, path: "", file: path, locations: locations), resolvers: resolvers)
+    var decoder = WorkloadDecoder(root: ConfigObject(object, path: "", file: path, locations: locations), registry: registry)
     return try decoder.decode()
   }
 }
@@ -32,11 +38,12 @@ extension Workload {
 /// any error.
 private struct WorkloadDecoder {
   var root: ConfigObject
-  let resolvers: CacheKeyResolvers
+  let registry: Registry
+  var resolvers: CacheKeyResolvers { registry.resolvers }
 
-  init(root: ConfigObject, resolvers: CacheKeyResolvers) {
+  init(root: ConfigObject, registry: Registry) {
     self.root = root
-    self.resolvers = resolvers
+    self.registry = registry
   }
 
   /// A path inside the file, resolved against the file's directory.
@@ -52,6 +59,7 @@ private struct WorkloadDecoder {
     let description = try root.string("description")
     let source = try decodeSource()
     let (keys, resolver) = try decodeKeys()
+    let provider = try decodeFieldPolicyProvider()
     let stores = try decodeStores()
     let sweep = try decodeSweep(source: source)
     let repetitions = try root.int("repetitions", in: 1...1000) ?? 3
@@ -61,7 +69,8 @@ private struct WorkloadDecoder {
     try root.finish()
     let workload = Workload(
       file: root.file, name: name, seed: UInt64(seed), description: description, source: source, keys: keys,
-      resolver: resolver, stores: stores, sweep: sweep, repetitions: repetitions, warmup: warmup, read: read)
+      resolver: resolver, fieldPolicyProvider: provider, stores: stores, sweep: sweep, repetitions: repetitions,
+      warmup: warmup, read: read)
     do {
       _ = try workload.variants
     } catch let error as WorkloadError {
@@ -105,6 +114,19 @@ private struct WorkloadDecoder {
       try records.finish()
       return .storeRecords(config)
     }
+  }
+
+  /// `fieldPolicyProvider`: a registered provider's name, for the programmatic strategy's reads.
+  mutating func decodeFieldPolicyProvider() throws(WorkloadError) -> Workload.NamedProvider? {
+    guard let name = try root.string("fieldPolicyProvider") else { return nil }
+    guard let provider = registry.fieldPolicyProviders.provider(named: name) else {
+      let known = registry.fieldPolicyProviders.names
+      throw root.error(
+        "fieldPolicyProvider",
+        "unknown field-policy provider \"\(name)\"; "
+          + (known.isEmpty ? "none is registered (a package using the workbench registers its own)" : "known providers: \(known.joined(separator: ", "))"))
+    }
+    return Workload.NamedProvider(name: name, provider: provider)
   }
 
   /// `keys` and `resolver`, resolved into strategies: the programmatic one carries its resolver.

@@ -252,7 +252,7 @@ struct RunCommandTests {
 
 @Suite("cachebench ab")
 struct ABCommandTests {
-  @Test("the same build on both sides: runs in turns, no regression, exit 0, verdicts with intervals and p-values")
+  @Test("the same build on both sides: runs in turns, deterministic rows unchanged, verdicts with intervals and p-values")
   func sameBuild() throws {
     let directory = try temporaryDirectory()
     let workload = directory + "/tiny.json"
@@ -263,15 +263,17 @@ struct ABCommandTests {
       """#.write(toFile: workload, atomically: true, encoding: .utf8)
     let out = directory + "/ab.csv"
     let run = try cachebench(["ab", "--base", binary.path, "--current", binary.path, workload, "--rounds", "3", "--out", out])
-    #expect(run.status == 0, "\(run.stderr)")
+    // Timings are not asserted: on a shared machine a test running beside this one can make one
+    // side slower, and ab then rightly reports it (exit 2). Only timing rows may do so.
+    #expect(run.status == 0 || run.status == 2, "\(run.stderr)")
     #expect(run.stderr.contains("cachebench ab: round 3/3, current\n"))
-    #expect(run.stdout.contains("0 regressed"))
     #expect(run.stdout.contains("Smallest timing change these runs detect 80% of the time: +"))
     let rows = try CSVFile(path: out).rows
     let timing = rows.filter { $0["deterministic"] == "false" }
     #expect(!timing.isEmpty)
-    #expect(timing.allSatisfy { !$0["p_value"]!.isEmpty && !$0["ci_low"]!.isEmpty && $0["status"] != "regressed" })
+    #expect(timing.allSatisfy { !$0["p_value"]!.isEmpty && !$0["ci_low"]!.isEmpty })
     #expect(rows.filter { $0["deterministic"] == "true" }.allSatisfy { $0["status"] == "unchanged" })
+    #expect((run.status == 2) == rows.contains { $0["status"] == "regressed" })
   }
 
   @Test("a command that is not cachebench is wrong usage, before anything runs")

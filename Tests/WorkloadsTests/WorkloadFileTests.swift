@@ -121,6 +121,14 @@ struct WorkloadFileTests {
         #"w.json:1:43: resolver: unknown key resolver "isbn"; known resolvers: id, interface-group, seed-books"#
       ),
       (
+        #"{"name": "w", "seed": 1, "generator": {}, "fieldPolicyProvider": "heroes"}"#,
+        #"w.json:1:43: fieldPolicyProvider: unknown field-policy provider "heroes"; none is registered (a package using the workbench registers its own)"#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "read": {"churn": 1.5}}"#,
+        "w.json:1:52: read.churn: must be between 0 and 1, got 1.5"
+      ),
+      (
         #"{"name": "w", "seed": 1, "generator": {}, "sweep": {"generator.duplication": [0, 2]}}"#,
         "w.json:1:53: sweep.generator.duplication: must be in 0...1, got 2.0"
       ),
@@ -171,5 +179,39 @@ struct WorkloadFileTests {
       try WorkloadChecker.check(workload)
       #expect(workload.name == name)
     }
+  }
+}
+
+/// A library user's resolvers and field-policy providers, registered in a ``Registry``.
+@Suite("Workload files: a registry of one's own")
+struct WorkloadRegistryTests {
+  struct Heroes: FieldPolicyProvider {
+    func cacheKey(for field: FieldPolicyField, inputData: JSONObject, path: [String]) -> CacheKeyInfo? {
+      inputData["name"]?.stringValue.map { CacheKeyInfo(id: $0) }
+    }
+  }
+
+  @Test("a workload names a registered resolver and field-policy provider; the built-in registry knows neither")
+  func registered() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("registry-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("w.json").path
+    try #"{"name": "w", "seed": 1, "generator": {}, "resolver": "sku", "fieldPolicyProvider": "heroes"}"#
+      .write(toFile: path, atomically: true, encoding: .utf8)
+    var registry = Registry.builtIn
+    registry.resolvers.register("sku") { _, object in object.string("sku").map { CacheKeyInfo(id: $0) } }
+    registry.fieldPolicyProviders.register("heroes", Heroes())
+    let workload = try Workload.load(path, registry: registry)
+    #expect(workload.resolver == "sku")
+    #expect(workload.fieldPolicyProvider?.name == "heroes")
+    let field = FieldPolicyField(parentType: "Query", name: "hero", returnTypeName: "Hero", returnsList: false)
+    #expect(workload.fieldPolicyProvider?.provider.cacheKey(for: field, inputData: ["name": "Luke"], path: []) == CacheKeyInfo(id: "Luke"))
+    guard case .programmatic(let resolver)? = workload.keys.last else {
+      Issue.record("the last strategy is not programmatic")
+      return
+    }
+    #expect(resolver(ObjectType(name: "Product"), ObjectData(["sku": "A1"])) == CacheKeyInfo(id: "A1"))
+    #expect(throws: WorkloadError.self) { try Workload.load(path) }
   }
 }

@@ -8,6 +8,13 @@ public struct FieldPolicyField: Sendable, Hashable {
   /// The named type the field returns: the default group of the keys a provider returns.
   public let returnTypeName: String
   public let returnsList: Bool
+
+  public init(parentType: String, name: String, returnTypeName: String, returnsList: Bool) {
+    self.parentType = parentType
+    self.name = name
+    self.returnTypeName = returnTypeName
+    self.returnsList = returnsList
+  }
 }
 
 /// Programmatic field policies (as Apollo iOS's `FieldPolicy.Provider`): keys for a field from its
@@ -85,4 +92,29 @@ enum FieldPolicyKeys {
     if case .bool(let flag) = value { return flag ? "true" : "false" }
     return CacheKeyInfo.idString(value)
   }
+}
+
+/// Field-policy providers by name, so workloads and the command line can select them, as
+/// ``CacheKeyResolvers`` does for key resolvers. There are no built-ins.
+///
+/// ```swift
+/// var providers = FieldPolicyProviders()
+/// providers.register("heroes", Heroes())
+/// let reader = CacheReader(cache: cache, fieldPolicyProvider: try providers.provider(named: "heroes"))
+/// ```
+public struct FieldPolicyProviders: Sendable {
+  private var table: [String: any FieldPolicyProvider] = [:]
+
+  public init() {}
+
+  /// Adds a provider under a name, replacing any of the same name.
+  public mutating func register(_ name: String, _ provider: any FieldPolicyProvider) {
+    table[name] = provider
+  }
+
+  /// The names, sorted.
+  public var names: [String] { table.keys.sorted() }
+
+  /// The provider of this name; nil when there is none.
+  public func provider(named name: String) -> (any FieldPolicyProvider)? { table[name] }
 }

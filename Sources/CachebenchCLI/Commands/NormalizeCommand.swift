@@ -41,7 +41,7 @@ enum NormalizeCommand: Command {
           --operation A.graphql --response a.json --operation B.graphql --response b.json
       """)
 
-  static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+  static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
     let operations = arguments.values("operation")
     let responses = arguments.values("response")
     guard !operations.isEmpty else {
@@ -54,7 +54,7 @@ enum NormalizeCommand: Command {
     }
     let variables = try perOperation(arguments.values("variables"), count: operations.count, option: "variables")
     let operationNames = try perOperation(arguments.values("operation-name"), count: operations.count, option: "operation-name")
-    let strategy = try keyStrategy(arguments)
+    let strategy = try keyStrategy(arguments, resolvers: context.registry.resolvers)
     let schema = try Schema.load(arguments.values("schema"))
     let format = arguments.value("format").flatMap(RecordListing.init(rawValue:)) ?? .json
 
@@ -94,7 +94,7 @@ enum NormalizeCommand: Command {
     }
   }
 
-  static func keyStrategy(_ arguments: ParsedArguments) throws -> KeyStrategy {
+  static func keyStrategy(_ arguments: ParsedArguments, resolvers: CacheKeyResolvers) throws -> KeyStrategy {
     let resolverName = arguments.value("resolver")
     let name = arguments.value("keys").flatMap(KeyStrategyName.init(rawValue:)) ?? (resolverName == nil ? .typePolicy : .programmatic)
     switch name {
@@ -102,7 +102,7 @@ enum NormalizeCommand: Command {
     case .typePolicy: return .typePolicy
     case .programmatic:
       do {
-        return .programmatic(try CacheKeyResolvers.builtIn.resolver(named: resolverName ?? "id"))
+        return .programmatic(try resolvers.resolver(named: resolverName ?? "id"))
       } catch {
         throw UsageError(message: error.description + ".", usage: spec.usage)
       }

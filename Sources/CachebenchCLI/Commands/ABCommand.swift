@@ -37,7 +37,7 @@ enum ABCommand: Command {
         cachebench ab --base /tmp/main/cachebench --current .build/release/cachebench Workloads/quick.json
       """)
 
-  static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+  static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
     guard let base = arguments.value("base"), let current = arguments.value("current") else {
       throw UsageError(message: "Missing expected options '--base <CMD>' and '--current <CMD>'.", usage: spec.usage)
     }

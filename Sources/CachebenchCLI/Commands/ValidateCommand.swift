@@ -14,9 +14,9 @@ enum ValidateCommand: Command {
       response file exists, parses, and fits together. Stops at the first error.
       """)
 
-  static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+  static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
     for path in arguments.positionals {
-      let workload = try Workload.load(path)
+      let workload = try Workload.load(path, registry: context.registry)
       try WorkloadChecker.check(workload)
       let variants = try workload.variants.count
       var strategies = workload.keys.count

@@ -1,5 +1,6 @@
 import Foundation
 import Results
+import Workloads
 
 #if canImport(Glibc)
   import Glibc
@@ -11,7 +12,13 @@ import Results
 protocol Command {
   static var spec: CommandSpec { get }
   /// Runs with parsed arguments; returns the exit code, or throws an error ``Reporter`` maps to one.
-  static func run(_ arguments: ParsedArguments) throws -> ExitCode
+  static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode
+}
+
+/// What every command runs with besides its arguments: the resolvers and field-policy providers
+/// workload files and `--resolver` may name.
+struct CommandContext {
+  let registry: Registry
 }
 
 /// An error with a message for the user and the exit code it means.

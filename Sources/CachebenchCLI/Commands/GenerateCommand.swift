@@ -18,11 +18,11 @@ enum GenerateCommand: Command {
       A sweep is ignored: the files are those of the workload's own knobs.
       """)
 
-  static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+  static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
     guard let out = arguments.value("out") else {
       throw UsageError(message: "Missing expected option '--out <DIR>'.", usage: spec.usage)
     }
-    let workload = try Workload.load(arguments.positionals[0])
+    let workload = try Workload.load(arguments.positionals[0], registry: context.registry)
     guard case .generator(let config) = workload.source else {
       throw CommandError("\(workload.file): generate needs a workload with a \"generator\" section, not \"\(workload.source.kindName)\"", .dataError)
     }

@@ -28,7 +28,7 @@ enum CompareCommand: Command {
       Exit codes: 0 no regression, 2 a regression, 64 wrong usage, 65 malformed CSV, 66 a missing file.
       """)
 
-  static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+  static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
     var threshold = ComparisonOptions.defaultThresholdPercent
     if let text = arguments.value("threshold") {
       guard let percent = Double(text), percent >= 0, percent.isFinite else {

@@ -35,12 +35,12 @@ enum RunCommand: Command {
         cachebench run Workloads/quick.json --history results/history.csv
       """)
 
-  static func run(_ arguments: ParsedArguments) throws -> ExitCode {
+  static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
     // Check every file before running any.
     let history = try arguments.value("history").map(ResultsHistory.init(path:))
     var workloads: [Workload] = []
     for path in arguments.positionals {
-      let workload = try Workload.load(path)
+      let workload = try Workload.load(path, registry: context.registry)
       try WorkloadChecker.check(workload)
       workloads.append(workload)
     }

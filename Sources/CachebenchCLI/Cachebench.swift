@@ -1,0 +1,87 @@
+import Foundation
+import Results
+import Workloads
+
+/// `cachebench <command>`: the workbench's whole command line (SPEC §7), callable as a function so
+/// that a package of your own can run it with your key resolvers and field-policy providers, the
+/// way package-benchmark users write benchmark targets:
+///
+/// ```swift
+/// // Sources/my-cachebench/main.swift, in a package that depends on cachebench
+/// import CachebenchCLI
+/// import NormalizedCache
+/// import Workloads
+///
+/// var registry = Registry.builtIn
+/// registry.resolvers.register("sku") { type, object in
+///   type.name == "Product" ? object.string("sku").map { CacheKeyInfo(id: $0) } : nil
+/// }
+/// exit(Cachebench.main(registry: registry))   // `swift run my-cachebench run Workloads/shop.json`
+/// ```
+public enum Cachebench {
+  /// Runs one command line: `arguments` as `CommandLine.arguments` gives them (the program's name
+  /// first). Errors are reported on stderr; returns the exit code of SPEC §7.
+  @MainActor
+  public static func main(_ arguments: [String] = CommandLine.arguments, registry: Registry = .builtIn) -> Int32 {
+    cachebenchMain(Array(arguments.dropFirst()), context: CommandContext(registry: registry)).rawValue
+  }
+}
+
+struct CommandEntry {
+  let spec: CommandSpec
+  let run: (ParsedArguments, CommandContext) throws -> ExitCode
+
+  init<C: Command>(_ command: C.Type) {
+    spec = C.spec
+    run = C.run
+  }
+}
+
+@MainActor let commands = [
+  CommandEntry(RunCommand.self), CommandEntry(GenerateCommand.self), CommandEntry(NormalizeCommand.self),
+  CommandEntry(CompareCommand.self), CommandEntry(ABCommand.self), CommandEntry(ValidateCommand.self),
+]
+
+@MainActor let overview = """
+  OVERVIEW: A benchmark and profiling workbench for GraphQL normalized caches.
+
+  USAGE: cachebench <command> [options]
+
+  COMMANDS:
+  \(commands.map { CommandSpec.row($0.spec.name, $0.spec.abstract) }.joined(separator: "\n"))
+
+    See 'cachebench <command> --help' for a command's options.
+
+  """
+
+@MainActor
+func cachebenchMain(_ arguments: [String], context: CommandContext) -> ExitCode {
+  var arguments = arguments
+  guard let name = arguments.first else {
+    writeStandardError(overview)
+    return .usage
+  }
+  arguments.removeFirst()
+  if name == "--help" || name == "-h" || name == "help" {
+    writeStandardOutput(overview)
+    return .success
+  }
+  guard let command = commands.first(where: { $0.spec.name == name }) else {
+    var message = "Unknown command '\(name)'."
+    if let suggestion = ParsedArguments.nearest(to: name, in: commands.map(\.spec.name)) {
+      message += " Did you mean '\(suggestion)'?"
+    }
+    return Reporter.report(UsageError(message: message, usage: "<command> [options]"), usage: "<command> [options]")
+  }
+  do {
+    let parsed = try ParsedArguments(arguments, spec: command.spec)
+    if parsed.has("help") {
+      writeStandardOutput(command.spec.help)
+      return .success
+    }
+    return try command.run(parsed, context)
+  } catch {
+    return Reporter.report(error, usage: command.spec.usage)
+  }
+}
+
