@@ -33,8 +33,9 @@ FIELD_TYPES = {
     "CalendarProviderEdge": {"node": "CalendarProvider"},
 }
 TYPE_POLICY = {"Item", "ItemEdge", "ItemType", "Icon", "Category", "Calendar", "CalendarProvider", "Series"}
-ROOT_FIELD_KEY = ("items(args:{filterBy:{deleted:false,endingAfter:2022-01-01T00:00:00Z,"
-                  "startingBefore:2023-01-01T00:00:00Z}})")
+# Apollo's CacheKeyForField: an input object in brackets, its fields sorted (SPEC §1).
+ROOT_FIELD_KEY = ("items([args:[filterBy:deleted:false,endingAfter:2022-01-01T00:00:00Z,"
+                  "startingBefore:2023-01-01T00:00:00Z]])")
 
 
 def scalar_id(value):

@@ -109,6 +109,10 @@ struct SchemaTests {
         #"s0.graphqls:3:19: @fieldPolicy key argument "isbn" is not an argument of "Query.book""#
       ),
       (
+        "type Query { hero(input: HeroInput): Hero }\ninput HeroInput { name: String  faction: Int }\ntype Hero { name: String }\nextend type Query @fieldPolicy(forField: \"hero\", keyArgs: \"input\")",
+        #"s0.graphqls:4:19: @fieldPolicy key argument "input" of "Query.hero" is the input object "HeroInput", not a scalar: name one of its fields with dot notation ("input.faction")"#
+      ),
+      (
         "type Query { animals(species: [String!], habitat: [String]): [Animal] }\ntype Animal { id: ID }\nextend type Query @fieldPolicy(forField: \"animals\", keyArgs: \"species habitat\")",
         #"s0.graphqls:3:19: @fieldPolicy on "Query.animals": a field returning a list needs exactly one list key argument, found 2"#
       ),

@@ -189,6 +189,11 @@ extension Schema {
           }
           current = next.type
         }
+        if let named = types[current.namedType], named.kind == .inputObject {
+          throw GraphQLError(
+            "@fieldPolicy key argument \"\(path.joined(separator: "."))\" of \"\(typeName).\(fieldName)\" is the input object \"\(current)\", not a scalar: name one of its fields with dot notation (\"\(path.joined(separator: ".")).\(named.inputFields.keys.sorted().first ?? "field")\")",
+            at: directive.location)
+        }
         if current.isList { listArguments += 1 }
       }
       if field.type.isList, listArguments != 1 {
