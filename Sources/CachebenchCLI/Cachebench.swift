@@ -63,7 +63,11 @@ func cachebenchMain(_ arguments: [String], context: CommandContext) -> ExitCode 
   }
   arguments.removeFirst()
   if name == "--help" || name == "-h" || name == "help" {
-    writeStandardOutput(overview)
+    do {
+      try writeStandardOutput(overview)
+    } catch {
+      return Reporter.report(error, usage: nil)
+    }
     return .success
   }
   guard let command = commands.first(where: { $0.spec.name == name }) else {
@@ -76,7 +80,7 @@ func cachebenchMain(_ arguments: [String], context: CommandContext) -> ExitCode 
   do {
     let parsed = try ParsedArguments(arguments, spec: command.spec)
     if parsed.has("help") {
-      writeStandardOutput(command.spec.help)
+      try writeStandardOutput(command.spec.help)
       return .success
     }
     return try command.run(parsed, context)

@@ -80,36 +80,78 @@ public struct ExecutableDocument: Sendable {
     }
   }
 
+  /// Fragments may spread each other at most this deep: planning follows spreads by recursion.
+  public static let maximumFragmentDepth = 256
+
+  /// Every spread names a known fragment; no fragment reaches itself; no chain of spreads is
+  /// deeper than ``maximumFragmentDepth``. Each fragment is walked once (a document whose fragments
+  /// each spread the next one twice has 2^n paths, and walking every path never ended), and the
+  /// graph of spreads is searched without recursion (a chain of 20,000 fragments overflowed the
+  /// stack).
   private func checkFragmentSpreads() throws(GraphQLError) {
-    for operation in operations {
-      var visiting: [String] = []
-      try check(operation.selectionSet, visiting: &visiting)
+    var spreads: [String: [FragmentSpread]] = [:]
+    for (name, fragment) in fragments {
+      var found: [FragmentSpread] = []
+      Self.collectSpreads(fragment.selectionSet, into: &found)
+      spreads[name] = found
     }
-    for fragment in fragments.values.sorted(by: { $0.name < $1.name }) {
-      var visiting = [fragment.name]
-      try check(fragment.selectionSet, visiting: &visiting)
+    for operation in operations {
+      var found: [FragmentSpread] = []
+      Self.collectSpreads(operation.selectionSet, into: &found)
+      for spread in found where fragments[spread.name] == nil {
+        throw GraphQLError("Unknown fragment \"\(spread.name)\"", at: spread.location)
+      }
+    }
+    // Depth-first, with an explicit stack: `depth[name]` is the longest chain of spreads below a
+    // finished fragment; a fragment on the stack and met again closes a cycle.
+    var depth: [String: Int] = [:]
+    var onStack: Set<String> = []
+    for root in fragments.keys.sorted() where depth[root] == nil {
+      var stack: [(name: String, next: Int)] = [(root, 0)]
+      onStack.insert(root)
+      while let top = stack.last {
+        let children = spreads[top.name] ?? []
+        if top.next < children.count {
+          stack[stack.count - 1].next += 1
+          let spread = children[top.next]
+          guard fragments[spread.name] != nil else {
+            throw GraphQLError("Unknown fragment \"\(spread.name)\"", at: spread.location)
+          }
+          if onStack.contains(spread.name) {
+            let start = stack.firstIndex { $0.name == spread.name } ?? 0
+            let cycle = stack[start...].map(\.name) + [spread.name]
+            throw GraphQLError(
+              "Cannot spread fragment \"\(spread.name)\" within itself (\(cycle.joined(separator: " -> ")))",
+              at: spread.location)
+          }
+          if depth[spread.name] != nil { continue }
+          stack.append((spread.name, 0))
+          onStack.insert(spread.name)
+        } else {
+          let chain = 1 + (children.map { depth[$0.name] ?? 0 }.max() ?? 0)
+          if chain > Self.maximumFragmentDepth {
+            throw GraphQLError(
+              "Fragment \"\(top.name)\" starts a chain of spreads more than \(Self.maximumFragmentDepth) fragments deep",
+              at: fragments[top.name]?.location)
+          }
+          depth[top.name] = chain
+          onStack.remove(top.name)
+          stack.removeLast()
+        }
+      }
     }
   }
 
-  private func check(_ selections: [Selection], visiting: inout [String]) throws(GraphQLError) {
+  /// The fragment spreads of a selection set, at every level (the parser bounds its depth).
+  private static func collectSpreads(_ selections: [Selection], into found: inout [FragmentSpread]) {
     for selection in selections {
       switch selection {
       case .field(let field):
-        if let nested = field.selectionSet { try check(nested, visiting: &visiting) }
+        if let nested = field.selectionSet { collectSpreads(nested, into: &found) }
       case .inlineFragment(let fragment):
-        try check(fragment.selectionSet, visiting: &visiting)
+        collectSpreads(fragment.selectionSet, into: &found)
       case .fragmentSpread(let spread):
-        guard let fragment = fragments[spread.name] else {
-          throw GraphQLError("Unknown fragment \"\(spread.name)\"", at: spread.location)
-        }
-        if visiting.contains(spread.name) {
-          throw GraphQLError(
-            "Cannot spread fragment \"\(spread.name)\" within itself (\((visiting + [spread.name]).joined(separator: " -> ")))",
-            at: spread.location)
-        }
-        visiting.append(spread.name)
-        try check(fragment.selectionSet, visiting: &visiting)
-        visiting.removeLast()
+        found.append(spread)
       }
     }
   }

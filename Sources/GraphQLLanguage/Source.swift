@@ -28,12 +28,27 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
 
   /// Computes the line and column of a byte offset in UTF-8 text.
   ///
-  /// - Complexity: O(offset); only called when an error or a node's location is needed.
+  /// - Complexity: O(offset); the lexer resumes from its last location instead (``scan(to:in:from:)``).
   static func of(offset: Int, in bytes: UnsafeBufferPointer<UInt8>, file: String) -> SourceLocation {
-    var line = 1
-    var column = 1
-    var index = 0
+    let end = scan(to: offset, in: bytes, from: Position(index: 0, line: 1, column: 1))
+    return SourceLocation(file: file, line: end.line, column: end.column)
+  }
+
+  /// A byte offset with its line and column: where a scan stopped, to resume from.
+  struct Position {
+    var index: Int
+    var line: Int
+    var column: Int
+  }
+
+  /// The position of `offset`, scanning from `start` (at or before it).
+  static func scan(to offset: Int, in bytes: UnsafeBufferPointer<UInt8>, from start: Position) -> Position {
+    var line = start.line
+    var column = start.column
+    var index = start.index
     let end = min(offset, bytes.count)
+    // Resuming between the \r and \n of one line break: the break is counted already.
+    if index > 0, index < end, bytes[index - 1] == 0x0D, bytes[index] == 0x0A { index += 1 }
     while index < end {
       let byte = bytes[index]
       if byte == 0x0A {
@@ -49,6 +64,6 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
       }
       index += 1
     }
-    return SourceLocation(file: file, line: line, column: column)
+    return Position(index: index, line: line, column: column)
   }
 }

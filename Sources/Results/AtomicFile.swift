@@ -28,8 +28,90 @@ public enum AtomicFile {
   /// Writes `bytes` to `path`, replacing the file there.
   ///
   /// - Throws: ``OutputError`` with `path`, the failed step and its errno.
+  ///
+  /// A symbolic link is followed: its target is replaced, the link stays. A destination that
+  /// exists and is not a regular file (`/dev/null`, a FIFO, a terminal) is written through, not
+  /// replaced; a directory is an error (`Is a directory`).
   public static func write(bytes: [UInt8], to path: String) throws(OutputError) {
-    let (directory, name) = split(path)
+    let target = followingSymbolicLinks(path)
+    var status = stat()
+    if lstat(target, &status) == 0 {
+      switch status.st_mode & S_IFMT {
+      case S_IFREG: break
+      case S_IFDIR: throw OutputError(path: path, operation: "open", code: EISDIR)
+      default:
+        try writeThrough(bytes: bytes, to: target, path: path)
+        return
+      }
+    }
+    try replace(bytes: bytes, at: target, path: path)
+  }
+
+  /// Checks, before a long run, that `path` can be written: its directory is made if missing and a
+  /// temporary file is created there and removed (or the existing non-regular file opened).
+  ///
+  /// - Throws: ``OutputError`` as ``write(bytes:to:)`` would.
+  public static func checkWritable(_ path: String) throws(OutputError) {
+    try createDirectory(for: path)
+    let target = followingSymbolicLinks(path)
+    var status = stat()
+    if lstat(target, &status) == 0 {
+      switch status.st_mode & S_IFMT {
+      case S_IFREG: break
+      case S_IFDIR: throw OutputError(path: path, operation: "open", code: EISDIR)
+      default:
+        let descriptor = open(target, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { throw OutputError(path: path, operation: "open", code: errno) }
+        _ = close(descriptor)
+        return
+      }
+    }
+    let (directory, name) = split(target)
+    var template = Array("\(directory)/.\(name).tmp-XXXXXX".utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard descriptor >= 0 else { throw OutputError(path: path, operation: "create a temporary file", code: errno) }
+    _ = close(descriptor)
+    _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
+  }
+
+  /// The file a path names after its symbolic links (at most 40, as the kernel), even when the
+  /// last one dangles.
+  static func followingSymbolicLinks(_ path: String) -> String {
+    var current = path
+    for _ in 0..<40 {
+      var status = stat()
+      guard lstat(current, &status) == 0, status.st_mode & S_IFMT == S_IFLNK else { return current }
+      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      let count = readlink(current, &buffer, Int(PATH_MAX))
+      guard count > 0 else { return current }
+      let link = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      current = link.hasPrefix("/") ? link : split(current).directory + "/" + link
+    }
+    return current
+  }
+
+  /// Writes into an existing file that is not a regular one (a device, a FIFO), in place.
+  private static func writeThrough(bytes: [UInt8], to target: String, path: String) throws(OutputError) {
+    let descriptor = open(target, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+    guard descriptor >= 0 else { throw OutputError(path: path, operation: "open", code: errno) }
+    defer { _ = close(descriptor) }
+    // Blocking again for the writes: O_NONBLOCK only kept the open of a FIFO without a reader
+    // from waiting forever (it fails with ENXIO instead).
+    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+    var written = 0
+    while written < bytes.count {
+      let result = bytes.withUnsafeBytes { systemWrite(descriptor, $0.baseAddress! + written, $0.count - written) }
+      if result < 0 {
+        if errno == EINTR { continue }
+        throw OutputError(path: path, operation: "write", code: errno)
+      }
+      written += result
+    }
+  }
+
+  /// A regular file (or none) replaced by a temporary file renamed over it.
+  private static func replace(bytes: [UInt8], at target: String, path: String) throws(OutputError) {
+    let (directory, name) = split(target)
     var template = Array("\(directory)/.\(name).tmp-XXXXXX".utf8CString)
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
     guard descriptor >= 0 else {
@@ -62,7 +144,7 @@ public enum AtomicFile {
     guard fsync(descriptor) == 0 else { throw fail("sync") }
     open = false
     guard close(descriptor) == 0 else { throw fail("close") }
-    guard rename(temporaryPath, path) == 0 else { throw fail("rename into place") }
+    guard rename(temporaryPath, target) == 0 else { throw fail("rename into place") }
     renamed = true
   }
 

@@ -1,4 +1,5 @@
 import Measurement
+import Results
 import Foundation
 
 /// Progress on stderr for runs longer than a few seconds: silent at first, then one line at most
@@ -31,17 +32,17 @@ final class Progress {
     let elapsed = String(format: "%5.1fs", Double(now - start) / 1e9)
     let line = "cachebench [\(elapsed)] \(context)\(context.isEmpty ? "" : ": ")\(step)"
     if isTerminal {
-      FileHandle.standardError.write(Data(("\r\u{1B}[K" + line).utf8))
+      StandardStream.errorIfPossible("\r\u{1B}[K" + line)
       printedInPlace = true
     } else {
-      FileHandle.standardError.write(Data((line + "\n").utf8))
+      StandardStream.errorIfPossible(line + "\n")
     }
   }
 
   /// Ends an in-place line before other output.
   func finish() {
     if printedInPlace {
-      FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+      StandardStream.errorIfPossible("\r\u{1B}[K")
       printedInPlace = false
     }
   }

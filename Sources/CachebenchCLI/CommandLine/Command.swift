@@ -52,7 +52,7 @@ enum Reporter {
     var text = "Error: \(message(for: error))\n"
     if let usage { text += "Usage: cachebench \(usage)\n" }
     if error is UsageError { text += "  See 'cachebench \(usage.map { String($0.prefix(while: { $0 != " " })) } ?? "") --help'.\n" }
-    FileHandle.standardError.write(Data(text.utf8))
+    StandardStream.errorIfPossible(text)
     return exitCode(for: error)
   }
 }
@@ -68,11 +68,13 @@ extension ExitCode {
   }
 }
 
-/// Writes to standard output in one piece.
-func writeStandardOutput(_ text: String) {
-  FileHandle.standardOutput.write(Data(text.utf8))
+/// Writes to standard output in one piece; a failed write (`> /dev/full`) is an ``OutputError``,
+/// exit 74.
+func writeStandardOutput(_ text: String) throws(OutputError) {
+  try StandardStream.output(text)
 }
 
+/// Writes to standard error in one piece, ignoring a failure: nothing is left to tell it to.
 func writeStandardError(_ text: String) {
-  FileHandle.standardError.write(Data(text.utf8))
+  StandardStream.errorIfPossible(text)
 }

@@ -61,7 +61,7 @@ enum ABCommand: Command {
     let comparison = try RepeatedComparison(
       base: runs["base"]!, current: runs["current"]!,
       options: .init(threshold: threshold, shiftStores: Set(arguments.values("shift-from"))))
-    writeStandardOutput(comparison.report())
+    try writeStandardOutput(comparison.report())
     if let out = arguments.value("out") {
       try AtomicFile.createDirectory(for: out)
       try ResultsFile.write(comparison.verdicts, to: out)

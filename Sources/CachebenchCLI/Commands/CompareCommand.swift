@@ -39,7 +39,7 @@ enum CompareCommand: Command {
     let baseline = try ResultsFile.read(MetricRow.self, from: arguments.positionals[0])
     let current = try ResultsFile.read(MetricRow.self, from: arguments.positionals[1])
     let comparison = try Comparison(baseline: baseline, current: current, options: ComparisonOptions(thresholdPercent: threshold))
-    writeStandardOutput(comparison.report())
+    try writeStandardOutput(comparison.report())
     if let out = arguments.value("out") {
       try AtomicFile.createDirectory(for: out)
       try ResultsFile.write(comparison.verdicts, to: out)

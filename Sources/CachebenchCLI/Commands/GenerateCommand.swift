@@ -28,7 +28,7 @@ enum GenerateCommand: Command {
     }
     let synthetic = try Generator.make(seed: workload.seed, config: config)
     try synthetic.write(to: URL(fileURLWithPath: out), name: workload.name + "-recorded")
-    writeStandardOutput("wrote \(synthetic.responseCount) responses of \(synthetic.operations.count) operations to \(out); replay with: cachebench run \(out)/workload.json\n")
+    try writeStandardOutput("wrote \(synthetic.responseCount) responses of \(synthetic.operations.count) operations to \(out); replay with: cachebench run \(out)/workload.json\n")
     return .success
   }
 }

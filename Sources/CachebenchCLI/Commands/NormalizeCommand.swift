@@ -70,7 +70,7 @@ enum NormalizeCommand: Command {
         throw InputDataError(file: operation.response, message: "\(error)")
       }
     }
-    writeStandardOutput(format.render(records))
+    try writeStandardOutput(format.render(records))
     return .success
   }
 

@@ -54,8 +54,14 @@ enum RunCommand: Command {
     if instructions, !CallgrindProcess.isAvailable {
       throw CommandError("--instructions needs valgrind, which is not installed here (make deps installs it)", .failure)
     }
-    var allRows: [MetricRow] = []
-    var allSamples: [SampleRow] = []
+    // Every output checked before the run: an unwritable --samples must not be found after --out
+    // was written and minutes were spent.
+    let perWorkloadFiles = arguments.value("out") == nil
+    let outputs =
+      (perWorkloadFiles ? workloads.map { "results/\($0.name).csv" } : [arguments.value("out")!])
+      + [arguments.value("samples")].compactMap { $0 }
+    for path in outputs { try AtomicFile.checkWritable(path) }
+    var results: [WorkloadResult] = []
     for (index, workload) in workloads.enumerated() {
       let info = RunInfo.current(seed: workload.seed)
       var result = try WorkloadRunner.run(workload, options: options, run: info)
@@ -64,31 +70,33 @@ enum RunCommand: Command {
           workload: arguments.positionals[index], quick: options.quick, executable: try executablePath())
         result = result.adding(counted.map { var row = $0; row.run = info; return row })
       }
-      if index > 0 { writeStandardOutput("\n") }
-      writeStandardOutput(result.table)
-      if arguments.value("out") == nil {
-        let path = "results/\(workload.name).csv"
-        try AtomicFile.createDirectory(for: path)
-        try ResultsFile.write(result.rows, to: path)
-        writeStandardOutput("wrote \(result.rows.count) rows to \(path)\n")
-      }
-      allRows += result.rows
-      allSamples += result.samples
+      results.append(result)
     }
+    // The files first, then the table: a standard output that fails (`> /dev/full`) or closes
+    // (`| head -1`) must not lose the results.
+    var written: [String] = []
+    if perWorkloadFiles {
+      for (workload, result) in zip(workloads, results) {
+        let path = "results/\(workload.name).csv"
+        try ResultsFile.write(result.rows, to: path)
+        written.append("wrote \(result.rows.count) rows to \(path)\n")
+      }
+    }
+    let allRows = results.flatMap(\.rows)
     if let path = arguments.value("out") {
-      try AtomicFile.createDirectory(for: path)
       try ResultsFile.write(allRows, to: path)
-      writeStandardOutput("wrote \(allRows.count) rows to \(path)\n")
+      written.append("wrote \(allRows.count) rows to \(path)\n")
     }
     if let path = arguments.value("samples") {
-      try AtomicFile.createDirectory(for: path)
+      let allSamples = results.flatMap(\.samples)
       try ResultsFile.write(allSamples, to: path)
-      writeStandardOutput("wrote \(allSamples.count) samples to \(path)\n")
+      written.append("wrote \(allSamples.count) samples to \(path)\n")
     }
     if let history {
       try history.append(allRows)
-      writeStandardOutput("appended \(allRows.count) rows to \(history.path)\n")
+      written.append("appended \(allRows.count) rows to \(history.path)\n")
     }
+    try writeStandardOutput(results.map(\.table).joined(separator: "\n") + written.joined())
     return .success
   }
 

@@ -22,7 +22,7 @@ enum ValidateCommand: Command {
       var strategies = workload.keys.count
       if case .storeRecords = workload.source { strategies = 1 }
       let configurations = variants * workload.stores.count * strategies
-      writeStandardOutput("\(path): ok (\(workload.name), \(workload.source.kindName), \(configurations) configuration\(configurations == 1 ? "" : "s"))\n")
+      try writeStandardOutput("\(path): ok (\(workload.name), \(workload.source.kindName), \(configurations) configuration\(configurations == 1 ? "" : "s"))\n")
     }
     return .success
   }

@@ -48,7 +48,10 @@ public enum JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
     let file: String
     var position = 0
-    static let maximumDepth = 10_000
+    /// Objects and arrays nested deeper than this are an error, as JSONSerialization's 512: the
+    /// parser, the normalizer and a value's release all recurse once per level, and at about
+    /// 1 KB a level 10,000 overflowed an 8 MB stack before the limit was reached.
+    static let maximumDepth = 512
     /// When not nil, the byte offset of every object key, by path.
     var keyOffsets: [String: Int]?
     private var path: [String] = []
@@ -129,7 +132,7 @@ public enum JSONParser {
     }
 
     private mutating func parseObject(depth: Int) throws(GraphQLError) -> JSONObject {
-      guard depth < Self.maximumDepth else { throw error("JSON nested deeper than \(Self.maximumDepth) levels") }
+      guard depth <= Self.maximumDepth else { throw error("JSON nested deeper than \(Self.maximumDepth) levels") }
       position += 1
       var object = JSONObject()
       skipWhitespace()
@@ -169,7 +172,7 @@ public enum JSONParser {
     }
 
     private mutating func parseArray(depth: Int) throws(GraphQLError) -> [JSONValue] {
-      guard depth < Self.maximumDepth else { throw error("JSON nested deeper than \(Self.maximumDepth) levels") }
+      guard depth <= Self.maximumDepth else { throw error("JSON nested deeper than \(Self.maximumDepth) levels") }
       position += 1
       var array: [JSONValue] = []
       skipWhitespace()

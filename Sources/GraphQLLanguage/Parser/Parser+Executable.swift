@@ -54,6 +54,8 @@ extension Parser {
 
   /// `{ selection+ }`.
   mutating func parseSelectionSet() throws(GraphQLError) -> [Selection] {
+    try enterNesting("Selection sets")
+    defer { depth -= 1 }
     try expect(.braceL)
     var selections: [Selection] = []
     repeat {

@@ -9,6 +9,12 @@
 public struct Parser {
   var lexer: Lexer
   var token: Token
+  /// Selection sets, list and object values and list types open now.
+  var depth = 0
+  /// Deeper nesting is an error: every level is a recursion here and in everything that walks
+  /// the tree after (planning, key rendering, a value's release), and at about 1 KB of stack a
+  /// level, 5,000 levels overflowed an 8 MB stack. Real operations nest a few dozen levels.
+  static let maximumDepth = 256
 
   init(source: Source) throws(GraphQLError) {
     lexer = Lexer(source: source)
@@ -141,6 +147,8 @@ public struct Parser {
     let current = token
     switch current.kind {
     case .bracketL:
+      try enterNesting("List values")
+      defer { depth -= 1 }
       try advance()
       var values: [Value] = []
       while token.kind != .bracketR {
@@ -150,6 +158,8 @@ public struct Parser {
       try advance()
       return .list(values)
     case .braceL:
+      try enterNesting("Input object values")
+      defer { depth -= 1 }
       try advance()
       var fields: [Value.ObjectField] = []
       while token.kind != .braceR {
@@ -192,10 +202,21 @@ public struct Parser {
     }
   }
 
+  /// Enters one more level of nesting, or fails past ``maximumDepth``; pair with `depth -= 1`.
+  mutating func enterNesting(_ what: String) throws(GraphQLError) {
+    depth += 1
+    guard depth <= Self.maximumDepth else {
+      throw GraphQLError("\(what) nested deeper than \(Self.maximumDepth) levels", at: location)
+    }
+  }
+
   /// `Name`, `[Type]`, `Type!`.
   mutating func parseTypeReference() throws(GraphQLError) -> TypeReference {
     var type: TypeReference
-    if try skip(.bracketL) {
+    if token.kind == .bracketL {
+      try enterNesting("List types")
+      defer { depth -= 1 }
+      try advance()
       type = .list(try parseTypeReference())
       try expect(.bracketR)
     } else {

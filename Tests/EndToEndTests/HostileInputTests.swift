@@ -1,0 +1,185 @@
+import Foundation
+import Testing
+
+/// Hostile and careless input (issue 11): every case ends in seconds with its documented exit code
+/// and an `Error: ...` naming what is at fault, never a crash, a hang or damage.
+@Suite("Hostile input")
+struct HostileInputTests {
+  /// One case: files to write, the command's arguments, the exit code, the start of stderr.
+  struct Case: CustomTestStringConvertible, Sendable {
+    let name: String
+    let files: [String: String]
+    let arguments: [String]
+    let status: Int32
+    let stderr: String
+    var testDescription: String { name }
+  }
+
+  static let deep = 8_000
+  static let operation = "query Q { a }"
+  static let response = #"{"data": {"a": 1}}"#
+
+  /// `n` fragments, each spreading the next twice (2^n paths), the last selecting `a`.
+  static func bomb(_ n: Int) -> String {
+    var text = "query Q { ...F0 }\n"
+    for index in 0..<n {
+      text += index == n - 1 ? "fragment F\(index) on Query { a }\n" : "fragment F\(index) on Query { ...F\(index + 1) ...F\(index + 1) }\n"
+    }
+    return text
+  }
+
+  /// A chain of `n` fragments, each spreading the next once.
+  static func chain(_ n: Int) -> String {
+    var text = "query Q { ...F0 }\n"
+    for index in 0..<n {
+      text += index == n - 1 ? "fragment F\(index) on Query { a }\n" : "fragment F\(index) on Query { ...F\(index + 1) }\n"
+    }
+    return text
+  }
+
+  static let cases: [Case] = [
+    Case(
+      name: "a workload nested 8,000 levels deep",
+      files: ["n.json": #"{"name":"x","seed":1,"description":"# + String(repeating: "[", count: deep) + String(repeating: "]", count: deep) + "}"],
+      arguments: ["validate", "n.json"], status: 65, stderr: "Error: n.json:1:547: JSON nested deeper than 512 levels"),
+    Case(
+      name: "--variables nested 8,000 levels deep",
+      files: ["q.graphql": operation, "r.json": response, "v.json": String(repeating: #"{"a":"#, count: deep) + "1" + String(repeating: "}", count: deep)],
+      arguments: ["normalize", "--operation", "q.graphql", "--response", "r.json", "--variables", "v.json"], status: 65,
+      stderr: "Error: v.json:1:2561: JSON nested deeper than 512 levels"),
+    Case(
+      name: "a response nested 8,000 levels deep",
+      files: ["q.graphql": operation, "r.json": String(repeating: "[", count: deep) + String(repeating: "]", count: deep)],
+      arguments: ["normalize", "--operation", "q.graphql", "--response", "r.json"], status: 65,
+      stderr: "Error: r.json:1:513: JSON nested deeper than 512 levels"),
+    Case(
+      name: "selections nested 6,000 levels deep",
+      files: ["q.graphql": "query Q " + String(repeating: "{ a ", count: 6_000) + String(repeating: "}", count: 6_000), "r.json": response],
+      arguments: ["normalize", "--operation", "q.graphql", "--response", "r.json"], status: 65,
+      stderr: "Error: q.graphql:1:1033: Selection sets nested deeper than 256 levels"),
+    Case(
+      name: "inline fragments nested 6,000 levels deep",
+      files: ["q.graphql": "query Q { " + String(repeating: "... on Query { ", count: 6_000) + "a" + String(repeating: " }", count: 6_001), "r.json": response],
+      arguments: ["normalize", "--operation", "q.graphql", "--response", "r.json"], status: 65,
+      stderr: "Error: q.graphql:1:3849: Selection sets nested deeper than 256 levels"),
+    Case(
+      name: "a list argument nested 6,000 levels deep",
+      files: ["q.graphql": "query Q { a(x: " + String(repeating: "[", count: 6_000) + String(repeating: "]", count: 6_000) + ") }", "r.json": response],
+      arguments: ["normalize", "--operation", "q.graphql", "--response", "r.json"], status: 65,
+      stderr: "Error: q.graphql:1:271: List values nested deeper than 256 levels"),
+    Case(
+      name: "a list type nested 6,000 levels deep in a schema",
+      files: ["q.graphql": operation, "r.json": response, "s.graphqls": "type Query { a: " + String(repeating: "[", count: 6_000) + "Int" + String(repeating: "]", count: 6_000) + " }"],
+      arguments: ["normalize", "--operation", "q.graphql", "--response", "r.json", "--schema", "s.graphqls"], status: 65,
+      stderr: "Error: s.graphqls:1:273: List types nested deeper than 256 levels"),
+    Case(
+      name: "a chain of 20,000 fragments",
+      files: ["q.graphql": chain(20_000), "r.json": response],
+      arguments: ["normalize", "--operation", "q.graphql", "--response", "r.json"], status: 65,
+      stderr: "Error: q.graphql:19745:1: Fragment \"F19743\" starts a chain of spreads more than 256 fragments deep"),
+  ]
+
+  @Test("each bad input: its exit code and message, in seconds", arguments: cases)
+  func badInput(_ testCase: Case) throws {
+    let directory = try temporaryDirectory()
+    for (name, text) in testCase.files { try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8) }
+    let run = try cachebench(testCase.arguments, in: directory)
+    #expect(run.status == testCase.status, "\(run.stderr)")
+    #expect(run.stderr.hasPrefix(testCase.stderr), "\(run.stderr.prefix(300))")
+  }
+
+  @Test("a fragment bomb (40 fragments each spreading the next twice: 2^40 paths) is checked and planned at once")
+  func fragmentBomb() throws {
+    let directory = try temporaryDirectory()
+    try Self.bomb(40).write(toFile: directory + "/q.graphql", atomically: true, encoding: .utf8)
+    try Self.response.write(toFile: directory + "/r.json", atomically: true, encoding: .utf8)
+    let run = try cachebench(["normalize", "--operation", "q.graphql", "--response", "r.json"], in: directory)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.contains(#""a": 1"#))
+  }
+
+  @Test("a chain of 200 fragments, under the limit, reads as one selection")
+  func longChain() throws {
+    let directory = try temporaryDirectory()
+    try Self.chain(200).write(toFile: directory + "/q.graphql", atomically: true, encoding: .utf8)
+    try Self.response.write(toFile: directory + "/r.json", atomically: true, encoding: .utf8)
+    let run = try cachebench(["normalize", "--operation", "q.graphql", "--response", "r.json"], in: directory)
+    #expect(run.status == 0, "\(run.stderr)")
+  }
+
+  // MARK: Outputs
+
+  static let tiny = #"""
+    {"name": "tiny", "seed": 2, "generator": {"responses": 3, "operations": 2, "depth": 2, "types": 4, "poolSize": 8},
+     "keys": ["typePolicy"], "stores": [{"kind": "memory"}], "repetitions": 1, "warmup": 0,
+     "read": {"pointLookups": 5, "fieldPolicyLookups": 2}}
+    """#
+
+  /// Runs a shell command line in `directory` with `CB` set to the binary; its status and stderr.
+  func shell(_ command: String, in directory: String) throws -> (status: Int32, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command]
+    process.environment = ProcessInfo.processInfo.environment.merging(["CB": binary.path]) { $1 }
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    let err = Pipe()
+    process.standardError = err
+    try process.run()
+    let data = err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+
+  @Test("a full standard output: the CSV is written first, then exit 74 with a message")
+  func fullStandardOutput() throws {
+    let directory = try temporaryDirectory()
+    try Self.tiny.write(toFile: directory + "/tiny.json", atomically: true, encoding: .utf8)
+    let run = try shell(#""$CB" run tiny.json --out r.csv --no-progress > /dev/full"#, in: directory)
+    #expect(run.status == 74)
+    #expect(run.stderr.hasPrefix("Error: cannot write standard output: No space left on device\n"), "\(run.stderr)")
+    #expect(try CSVFile(path: directory + "/r.csv").rows.count > 10)
+  }
+
+  @Test("a closed pipe (| head -1) ends the run quietly, after the CSV is written")
+  func closedPipe() throws {
+    let directory = try temporaryDirectory()
+    try Self.tiny.write(toFile: directory + "/tiny.json", atomically: true, encoding: .utf8)
+    let run = try shell(#""$CB" run tiny.json --out r.csv --no-progress | head -c 1 > /dev/null"#, in: directory)
+    #expect(run.status == 0)
+    #expect(run.stderr == "")
+    #expect(try CSVFile(path: directory + "/r.csv").rows.count > 10)
+  }
+
+  @Test("--out through a symbolic link writes its target and keeps the link; a FIFO without a reader is 74, still a FIFO")
+  func specialDestinations() throws {
+    let directory = try temporaryDirectory()
+    try Self.tiny.write(toFile: directory + "/tiny.json", atomically: true, encoding: .utf8)
+    try FileManager.default.createDirectory(atPath: directory + "/real", withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: directory + "/link.csv", withDestinationPath: "real/target.csv")
+    let linked = try cachebench(["run", "tiny.json", "--out", "link.csv", "--no-progress"], in: directory)
+    #expect(linked.status == 0, "\(linked.stderr)")
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: directory + "/link.csv") == "real/target.csv")
+    #expect(try CSVFile(path: directory + "/real/target.csv").rows.count > 10)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/real") == ["target.csv"])
+
+    #expect(mkfifo(directory + "/fifo", 0o644) == 0)
+    let fifo = try cachebench(["run", "tiny.json", "--out", "fifo", "--no-progress"], in: directory)
+    #expect(fifo.status == 74)
+    #expect(fifo.stderr.hasPrefix("Error: cannot write fifo: No such device or address"), "\(fifo.stderr)")
+    var status = stat()
+    #expect(lstat(directory + "/fifo", &status) == 0)
+    #expect(status.st_mode & S_IFMT == S_IFIFO)
+  }
+
+  @Test("an unwritable --samples is found before the run, and --out is not written")
+  func outputsCheckedFirst() throws {
+    let directory = try temporaryDirectory()
+    try Self.tiny.write(toFile: directory + "/tiny.json", atomically: true, encoding: .utf8)
+    try "x".write(toFile: directory + "/file", atomically: true, encoding: .utf8)
+    let run = try cachebench(["run", "tiny.json", "--out", "r.csv", "--samples", "file/s.csv", "--no-progress"], in: directory)
+    #expect(run.status == 74)
+    #expect(run.stderr.hasPrefix("Error: cannot write file/s.csv: Not a directory"), "\(run.stderr)")
+    #expect(run.stdout == "")
+    #expect(!FileManager.default.fileExists(atPath: directory + "/r.csv"))
+  }
+}
