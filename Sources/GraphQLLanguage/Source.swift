@@ -67,3 +67,56 @@ public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
     return Position(index: index, line: line, column: column)
   }
 }
+
+/// UTF-8 checked before parsing: invalid bytes are an error, never quietly U+FFFD (which made the
+/// ids `\xff` and `\xfe` one record).
+public enum UTF8Validation {
+  /// The byte offset of the first byte that is not well-formed UTF-8 (overlong forms, surrogates
+  /// and code points past U+10FFFF included); nil when all of it is.
+  public static func firstInvalidOffset(_ bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    var index = 0
+    let count = bytes.count
+    while index < count {
+      let lead = bytes[index]
+      if lead < 0x80 {
+        index += 1
+        continue
+      }
+      let length: Int
+      var low: UInt8 = 0x80
+      var high: UInt8 = 0xBF
+      switch lead {
+      case 0xC2...0xDF: length = 2
+      case 0xE0: length = 3; low = 0xA0
+      case 0xE1...0xEC, 0xEE...0xEF: length = 3
+      case 0xED: length = 3; high = 0x9F
+      case 0xF0: length = 4; low = 0x90
+      case 0xF1...0xF3: length = 4
+      case 0xF4: length = 4; high = 0x8F
+      default: return index
+      }
+      guard index + length <= count else { return index }
+      let second = bytes[index + 1]
+      guard second >= low, second <= high else { return index }
+      for offset in 2..<max(2, length) where bytes[index + offset] & 0xC0 != 0x80 { return index }
+      index += length
+    }
+    return nil
+  }
+
+  public static func firstInvalidOffset(_ bytes: [UInt8]) -> Int? {
+    bytes.withUnsafeBufferPointer { firstInvalidOffset($0) }
+  }
+}
+
+extension Source {
+  /// A source from the bytes of a file, which must be UTF-8.
+  /// - Throws: ``GraphQLError`` at the line and column of the first invalid byte, with its offset.
+  public init(name: String, utf8 bytes: [UInt8]) throws(GraphQLError) {
+    if let offset = UTF8Validation.firstInvalidOffset(bytes) {
+      let location = bytes.withUnsafeBufferPointer { SourceLocation.of(offset: offset, in: $0, file: name) }
+      throw GraphQLError("Invalid UTF-8 at byte offset \(offset) (byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))", at: location)
+    }
+    self.init(name: name, text: String(decoding: bytes, as: UTF8.self))
+  }
+}

@@ -35,11 +35,22 @@ public enum InputFile {
   ///
   /// - Throws: ``InputError`` with the path and the system's reason (`No such file or directory`,
   ///   `Is a directory`, `Permission denied`).
+  ///
+  /// A directory is an error; a device or FIFO is read up to ``maximumSpecialBytes`` (`/dev/zero`
+  /// never ends), a regular file up to ``maximumBytes``. A FIFO without a writer reads as empty
+  /// rather than waiting for one.
   public static func bytes(_ path: String) throws(InputError) -> [UInt8] {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else { throw InputError(path: path, code: errno) }
     defer { _ = close(descriptor) }
+    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { throw InputError(path: path, code: errno) }
+    let kind = status.st_mode & S_IFMT
+    if kind == S_IFDIR { throw InputError(path: path, code: EISDIR) }
+    let limit = kind == S_IFREG ? maximumBytes : maximumSpecialBytes
     var bytes: [UInt8] = []
+    if kind == S_IFREG { bytes.reserveCapacity(min(Int(status.st_size), limit)) }
     var chunk = [UInt8](repeating: 0, count: 1 << 16)
     while true {
       let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress!, $0.count) }
@@ -48,9 +59,18 @@ public enum InputFile {
         throw InputError(path: path, code: errno)
       }
       if count == 0 { return bytes }
+      guard bytes.count + count <= limit else {
+        let what = kind == S_IFREG ? "a file" : kind == S_IFIFO ? "a FIFO" : kind == S_IFCHR ? "a character device" : "not a regular file"
+        throw InputError(path: path, reason: "\(what) larger than \(limit >> 20) MiB; inputs are read whole, and this one would not end or fit")
+      }
       bytes.append(contentsOf: chunk[0..<count])
     }
   }
+
+  /// The most read from a regular file: 4 GiB.
+  public static let maximumBytes = 4 << 30
+  /// The most read from a device or FIFO: 256 MiB.
+  public static let maximumSpecialBytes = 256 << 20
 }
 
 /// `read(2)`, out of reach of ``InputFile``'s names.

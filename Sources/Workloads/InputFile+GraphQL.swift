@@ -5,9 +5,10 @@ import Results
 extension InputFile {
   /// A text file as a ``Source`` named by the path, for GraphQL documents.
   ///
-  /// - Throws: ``InputError`` when it cannot be read.
-  public static func source(_ path: String) throws(InputError) -> Source {
-    Source(name: path, text: String(decoding: try bytes(path), as: UTF8.self))
+  /// - Throws: ``InputError`` when it cannot be read; ``GraphQLError`` at the first byte that is
+  ///   not UTF-8.
+  public static func source(_ path: String) throws -> Source {
+    try Source(name: path, utf8: try bytes(path))
   }
 
   /// A JSON file.

@@ -54,7 +54,9 @@ private struct WorkloadDecoder {
 
   mutating func decode() throws(WorkloadError) -> Workload {
     let name = try root.requiredString("name")
-    guard !name.isEmpty, !name.contains("/") else { throw root.error("name", "must be a non-empty name without \"/\"") }
+    guard !name.isEmpty, !name.contains("/"), !name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+      throw root.error("name", "must be a non-empty name without \"/\" or control characters (it names results files)")
+    }
     guard let seed = try root.int("seed", in: 0...Int.max) else { throw root.error("seed", "is required") }
     let description = try root.string("description")
     let source = try decodeSource()

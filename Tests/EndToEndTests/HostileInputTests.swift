@@ -77,7 +77,65 @@ struct HostileInputTests {
       files: ["q.graphql": chain(20_000), "r.json": response],
       arguments: ["normalize", "--operation", "q.graphql", "--response", "r.json"], status: 65,
       stderr: "Error: q.graphql:19745:1: Fragment \"F19743\" starts a chain of spreads more than 256 fragments deep"),
+    Case(
+      name: "duplicate keys in a response",
+      files: ["q.graphql": operation, "r.json": #"{"data": {"a": 1, "a": 2}}"#],
+      arguments: ["normalize", "--operation", "q.graphql", "--response", "r.json"], status: 65,
+      stderr: #"Error: r.json:1:19: Duplicate key "a" in an object"#),
+    Case(
+      name: "duplicate keys in a workload",
+      files: ["w.json": #"{"name": "w", "seed": 1, "seed": 2, "generator": {}}"#],
+      arguments: ["validate", "w.json"], status: 65, stderr: #"Error: w.json:1:26: Duplicate key "seed" in an object"#),
+    Case(
+      name: "/dev/zero as a response: read up to 256 MiB, then an error naming what it is",
+      files: ["q.graphql": operation],
+      arguments: ["normalize", "--operation", "q.graphql", "--response", "/dev/zero"], status: 66,
+      stderr: "Error: cannot open '/dev/zero': a character device larger than 256 MiB"),
+    Case(
+      name: "a directory as a response",
+      files: ["q.graphql": operation],
+      arguments: ["normalize", "--operation", "q.graphql", "--response", "."], status: 66,
+      stderr: "Error: cannot open '.': Is a directory"),
+    Case(
+      name: "an extension of a type no schema file defines",
+      files: ["q.graphql": operation, "r.json": response, "s.graphqls": "type Query { a: Int }\nextend type Boook @typePolicy(keyFields: \"id\")"],
+      arguments: ["normalize", "--operation", "q.graphql", "--response", "r.json", "--schema", "s.graphqls"], status: 65,
+      stderr: #"Error: s.graphqls:2:8: "extend object Boook" extends a type no schema file defines"#),
+    Case(
+      name: "an object given for an ID! variable",
+      files: ["q.graphql": "query Q($id: ID!) { a(id: $id) }", "r.json": response, "v.json": #"{"id": {"x": 1}}"#],
+      arguments: ["normalize", "--operation", "q.graphql", "--response", "r.json", "--variables", "v.json"], status: 65,
+      stderr: "Error: q.graphql: variable $id of type ID! of operation Q is given an object"),
+    Case(
+      name: "a NUL in a workload's name",
+      files: ["w.json": #"{"name": "a\u0000b", "seed": 1, "generator": {}}"#],
+      arguments: ["validate", "w.json"], status: 65,
+      stderr: #"Error: w.json:1:2: name: must be a non-empty name without "/" or control characters"#),
+    Case(
+      name: "a 10 MB string quoted in an error is cut",
+      files: ["w.json": #"{"name": "w", "seed": 1, "generator": {}, "keys": [""# + String(repeating: "k", count: 10_000_000) + #""]}"#],
+      arguments: ["validate", "w.json"], status: 65,
+      stderr: "Error: w.json:1:43: keys: element 0 must be one of path, typePolicy, programmatic, got kkkk"),
   ]
+
+  @Test("invalid UTF-8 in a response, an operation, a workload: an error at its byte offset, exit 65")
+  func invalidUTF8() throws {
+    let directory = try temporaryDirectory()
+    let valid = Array(#"{"data": {"a": "x"}}"#.utf8)
+    var invalid = valid
+    invalid[16] = 0xFF  // the x
+    try Data(invalid).write(to: URL(fileURLWithPath: directory + "/r.json"))
+    try Data(valid).write(to: URL(fileURLWithPath: directory + "/ok.json"))
+    try Data(Array("query Q { a }".utf8) + [0x23, 0xC3, 0x28]).write(to: URL(fileURLWithPath: directory + "/q.graphql"))
+    try "query Q { a }".write(toFile: directory + "/good.graphql", atomically: true, encoding: .utf8)
+    let response = try cachebench(["normalize", "--operation", "good.graphql", "--response", "r.json"], in: directory)
+    #expect(response.status == 65)
+    #expect(response.stderr.hasPrefix("Error: r.json:1:17: Invalid UTF-8 at byte offset 16 (byte 0xFF)"), "\(response.stderr)")
+    let operation = try cachebench(["normalize", "--operation", "q.graphql", "--response", "ok.json"], in: directory)
+    #expect(operation.status == 65)
+    #expect(operation.stderr.hasPrefix("Error: q.graphql:1:15: Invalid UTF-8 at byte offset 14 (byte 0xC3)"), "\(operation.stderr)")
+    #expect(try cachebench(["normalize", "--operation", "good.graphql", "--response", "ok.json"], in: directory).status == 0)
+  }
 
   @Test("each bad input: its exit code and message, in seconds", arguments: cases)
   func badInput(_ testCase: Case) throws {
@@ -86,6 +144,8 @@ struct HostileInputTests {
     let run = try cachebench(testCase.arguments, in: directory)
     #expect(run.status == testCase.status, "\(run.stderr)")
     #expect(run.stderr.hasPrefix(testCase.stderr), "\(run.stderr.prefix(300))")
+    // Whatever the input quoted, the message stays readable.
+    #expect(run.stderr.count < 5_000)
   }
 
   @Test("a fragment bomb (40 fragments each spreading the next twice: 2^40 paths) is checked and planned at once")

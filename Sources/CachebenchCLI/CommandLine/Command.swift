@@ -48,8 +48,18 @@ enum Reporter {
     }
   }
 
+  /// Messages longer than this are cut in the middle: an error may quote input, and a 10 MB
+  /// string does not belong on a terminal.
+  static let maximumMessageLength = 2_000
+
+  static func shortened(_ message: String) -> String {
+    guard message.count > maximumMessageLength else { return message }
+    let half = maximumMessageLength / 2
+    return String(message.prefix(half)) + " … (\(message.count - 2 * half) characters cut) … " + String(message.suffix(half))
+  }
+
   static func report(_ error: Error, usage: String?) -> ExitCode {
-    var text = "Error: \(message(for: error))\n"
+    var text = "Error: \(shortened(message(for: error)))\n"
     if let usage { text += "Usage: cachebench \(usage)\n" }
     if error is UsageError { text += "  See 'cachebench \(usage.map { String($0.prefix(while: { $0 != " " })) } ?? "") --help'.\n" }
     StandardStream.errorIfPossible(text)

@@ -20,6 +20,7 @@ public enum JSONParser {
 
   public static func parse(_ bytes: UnsafeBufferPointer<UInt8>, file: String) throws(GraphQLError) -> JSONValue {
     var reader = Reader(bytes: bytes, file: file)
+    try reader.checkUTF8()
     return try reader.parseDocument()
   }
 
@@ -33,6 +34,7 @@ public enum JSONParser {
       Result { () throws(GraphQLError) in
         var reader = Reader(bytes: buffer, file: file)
         reader.keyOffsets = [:]
+        try reader.checkUTF8()
         let value = try reader.parseDocument()
         var locations: [String: SourceLocation] = [:]
         for (path, offset) in reader.keyOffsets ?? [:] {
@@ -55,6 +57,13 @@ public enum JSONParser {
     /// When not nil, the byte offset of every object key, by path.
     var keyOffsets: [String: Int]?
     private var path: [String] = []
+
+    /// Invalid UTF-8 anywhere is an error at its offset, before anything is parsed.
+    mutating func checkUTF8() throws(GraphQLError) {
+      guard let offset = UTF8Validation.firstInvalidOffset(bytes) else { return }
+      position = offset
+      throw error("Invalid UTF-8 at byte offset \(offset) (byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))")
+    }
 
     mutating func parseDocument() throws(GraphQLError) -> JSONValue {
       skipWhitespace()
@@ -135,6 +144,8 @@ public enum JSONParser {
       guard depth <= Self.maximumDepth else { throw error("JSON nested deeper than \(Self.maximumDepth) levels") }
       position += 1
       var object = JSONObject()
+      // The keys so far, once the object is large enough that a linear scan per key would cost.
+      var seen: Set<String>?
       skipWhitespace()
       if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
         position += 1
@@ -147,6 +158,20 @@ public enum JSONParser {
         }
         let keyOffset = position
         let key = try parseString()
+        // A key given twice is an error: which one a reader would keep is a guess (JSONSerialization
+        // keeps the last, others the first), and a record would silently lose the other value.
+        let duplicate: Bool
+        if object.count < 16 {
+          duplicate = object.members.contains { $0.key == key }
+        } else {
+          if seen == nil { seen = Set(object.keys) }
+          duplicate = !seen!.insert(key).inserted
+        }
+        if duplicate {
+          position = keyOffset
+          let shown = key.count > 80 ? String(key.prefix(80)) + "…" : key
+          throw error("Duplicate key \"\(shown)\" in an object")
+        }
         if keyOffsets != nil {
           path.append(key)
           keyOffsets![currentPath] = keyOffset

@@ -29,6 +29,19 @@ extension Schema {
         }
       }
     }
+    // An extension of a type no file defines is a typo (`extend type Boook`), unless no type is
+    // defined at all: a workload may give its extensions without the schema they extend.
+    if types.values.contains(where: { $0.isDefined && $0.location != nil }) {
+      for document in documents {
+        for case .type(let definition) in document.definitions where definition.isExtension {
+          if let type = types[definition.name], !type.isDefined {
+            throw GraphQLError(
+              "\"extend \(definition.kind.rawValue) \(definition.name)\" extends a type no schema file defines",
+              at: definition.location)
+          }
+        }
+      }
+    }
     computeInterfaces()
     for (typeName, directive) in typePolicyDirectives { try addTypePolicy(directive, on: typeName) }
     try computeEffectiveTypePolicies()

@@ -113,6 +113,10 @@ public struct VariableValues: Sendable {
             "variable $\(definition.name) of type \(definition.type) of operation \(operationName) is null",
             path: [])
         }
+        if let problem = Self.kindMismatch(given, type: definition.type) {
+          throw NormalizationError(
+            "variable $\(definition.name) of type \(definition.type) of operation \(operationName) \(problem)", path: [])
+        }
         continue
       }
       if let defaultValue = definition.defaultValue {
@@ -135,6 +139,29 @@ public struct VariableValues: Sendable {
     self.values = values
     defined = Set(values.keys)
     operationName = "(fragment)"
+  }
+
+  /// Why a given value cannot be of a variable's type, for the built-in scalars: an object or a
+  /// list where an `ID!` goes. Input objects, enums and custom scalars are the server's to judge.
+  static func kindMismatch(_ value: JSONValue, type: TypeReference) -> String? {
+    switch type {
+    case .nonNull(let inner):
+      return kindMismatch(value, type: inner)
+    case .list(let elementType):
+      // A single value stands for a list of one (input coercion).
+      guard case .array(let elements) = value else { return kindMismatch(value, type: elementType) }
+      for element in elements where element != .null {
+        if let problem = kindMismatch(element, type: elementType) { return problem }
+      }
+      return nil
+    case .named(let name):
+      guard ["ID", "String", "Int", "Float", "Boolean"].contains(name) else { return nil }
+      switch value {
+      case .object: return "is given an object"
+      case .array: return "is given a list"
+      default: return nil
+      }
+    }
   }
 
   /// No variables at all, for selections without any.
