@@ -1,3 +1,4 @@
+import Generator
 import GraphQLLanguage
 import NormalizedCache
 import Results
@@ -7,8 +8,17 @@ import Results
 public enum WorkloadChecker {
   /// - Throws: ``WorkloadError`` naming the key whose file is missing (exit 66) or does not fit
   ///   (65); ``GraphQLError`` with the line and column in a file that does not parse.
-  public static func check(_ workload: Workload) throws {
-    _ = try workload.variants
+  /// - Parameter allowLarge: run generator settings past ``GeneratorConfig/largeLimits`` anyway.
+  public static func check(_ workload: Workload, allowLarge: Bool = false) throws {
+    let variants = try workload.variants
+    if !allowLarge {
+      for variant in variants {
+        guard case .generator(let config) = variant.source, let problem = config.tooLarge else { continue }
+        throw WorkloadError(
+          file: workload.file, location: nil, keyPath: variant.name.isEmpty ? "generator" : "sweep (\(variant.name))",
+          message: "\(problem): pass --allow-large to run it anyway")
+      }
+    }
     guard case .recorded(let recorded) = workload.source else { return }
     func error(_ keyPath: String, _ message: String, _ exitCode: ExitCode) -> WorkloadError {
       WorkloadError(file: workload.file, location: nil, keyPath: keyPath, message: message, exitCode: exitCode)

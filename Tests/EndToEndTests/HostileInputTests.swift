@@ -116,7 +116,35 @@ struct HostileInputTests {
       files: ["w.json": #"{"name": "w", "seed": 1, "generator": {}, "keys": [""# + String(repeating: "k", count: 10_000_000) + #""]}"#],
       arguments: ["validate", "w.json"], status: 65,
       stderr: "Error: w.json:1:43: keys: element 0 must be one of path, typePolicy, programmatic, got kkkk"),
+    Case(
+      name: "generator depth 20: estimated, refused before generating",
+      files: ["d.json": #"{"name":"d","seed":1,"generator":{"responses":1,"depth":20}}"#],
+      arguments: ["generate", "d.json", "--out", "out"], status: 65,
+      stderr: "Error: d.json: generator: one response would hold 1.3e+12 objects (2.1e+14 B); the limit is 2 million objects or 200 MB: pass --allow-large to run it anyway"),
+    Case(
+      name: "generator depth 20 under validate",
+      files: ["d.json": #"{"name":"d","seed":1,"generator":{"responses":1,"depth":20}}"#],
+      arguments: ["validate", "d.json"], status: 65, stderr: "Error: d.json: generator: one response would hold 1.3e+12 objects (2.1e+14 B); the limit is 2 million objects or 200 MB: pass --allow-large to run it anyway"),
+    Case(
+      name: "2,147,483,647 responses",
+      files: ["d.json": #"{"name":"d","seed":1,"generator":{"responses":2147483647}}"#],
+      arguments: ["run", "d.json", "--quick"], status: 65,
+      stderr: "Error: d.json: generator: the responses would hold 6.4e+11 objects"),
+    Case(
+      name: "depth 32 x fanOut 16 x listLength 10,000",
+      files: ["d.json": #"{"name":"d","seed":1,"generator":{"depth":32,"fanOut":16,"listLength":{"min":10000,"max":10000}}}"#],
+      arguments: ["validate", "d.json"], status: 65, stderr: "Error: d.json: generator: one response would hold"),
   ]
+
+  @Test("--allow-large lets a large generator workload through validate, with its estimate")
+  func allowLarge() throws {
+    let directory = try temporaryDirectory()
+    try #"{"name":"d","seed":1,"generator":{"responses":1,"depth":20}}"#.write(toFile: directory + "/d.json", atomically: true, encoding: .utf8)
+    let run = try cachebench(["validate", "d.json", "--allow-large"], in: directory)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stdout.hasPrefix("d.json: ok (d, generator, 6 configurations; about 1.3e+12 objects and 2.1e+14 B per response"), "\(run.stdout)")
+    #expect(!FileManager.default.fileExists(atPath: directory + "/out"))
+  }
 
   @Test("invalid UTF-8 in a response, an operation, a workload: an error at its byte offset, exit 65")
   func invalidUTF8() throws {

@@ -8,8 +8,8 @@ enum GenerateCommand: Command {
   static let spec = CommandSpec(
     name: "generate",
     abstract: "Write a synthetic workload's schema, operations and responses as files.",
-    usage: "generate <workload> --out <DIR>",
-    options: [OptionSpec("out", value: "DIR", help: "The directory to write into (created if missing).")],
+    usage: "generate <workload> --out <DIR> [--allow-large]",
+    options: [OptionSpec("out", value: "DIR", help: "The directory to write into (created if missing)."), OptionSpec("allow-large", help: "Run generator settings estimated past 2 million objects or 200 MB per response, or 20 million objects or 2 GB in all.")],
     positionalName: "<workload>", positionalHelp: "A workload file with a \"generator\" section.", minimumPositionals: 1,
     maximumPositionals: 1,
     discussion: """
@@ -26,6 +26,7 @@ enum GenerateCommand: Command {
     guard case .generator(let config) = workload.source else {
       throw CommandError("\(workload.file): generate needs a workload with a \"generator\" section, not \"\(workload.source.kindName)\"", .dataError)
     }
+    try WorkloadChecker.check(workload, allowLarge: arguments.has("allow-large"))
     let synthetic = try Generator.make(seed: workload.seed, config: config)
     try synthetic.write(to: URL(fileURLWithPath: out), name: workload.name + "-recorded")
     try writeStandardOutput("wrote \(synthetic.responseCount) responses of \(synthetic.operations.count) operations to \(out); replay with: cachebench run \(out)/workload.json\n")

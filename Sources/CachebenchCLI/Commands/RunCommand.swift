@@ -8,13 +8,14 @@ enum RunCommand: Command {
   static let spec = CommandSpec(
     name: "run",
     abstract: "Run workloads: measure every store × key strategy, print a table, write CSV.",
-    usage: "run <workload>... [--out <FILE.csv>] [--samples <FILE.csv>] [--history <FILE.csv>] [--instructions] [--quick] [--no-progress]",
+    usage: "run <workload>... [--out <FILE.csv>] [--samples <FILE.csv>] [--history <FILE.csv>] [--instructions] [--quick] [--allow-large] [--no-progress]",
     options: [
       OptionSpec("out", value: "FILE.csv", help: "Where to write the metrics. Default: results/<workload name>.csv for each workload."),
       OptionSpec("samples", value: "FILE.csv", help: "Also write every sample, one row each."),
       OptionSpec(
         "history", value: "FILE.csv",
         help: "Append the rows to a history of runs (created with its header if missing), for scripts/trend.py."),
+      OptionSpec("allow-large", help: "Run generator settings estimated past 2 million objects or 200 MB per response, or 20 million objects or 2 GB in all."),
       OptionSpec("quick", help: "Shrink each workload for a smoke test: a tenth of the responses or records, one repetition, no warm-up."),
       OptionSpec(
         "instructions",
@@ -41,7 +42,7 @@ enum RunCommand: Command {
     var workloads: [Workload] = []
     for path in arguments.positionals {
       let workload = try Workload.load(path, registry: context.registry)
-      try WorkloadChecker.check(workload)
+      try WorkloadChecker.check(workload, allowLarge: arguments.has("allow-large"))
       workloads.append(workload)
     }
     let options = RunOptions(

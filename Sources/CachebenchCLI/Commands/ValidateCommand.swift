@@ -1,3 +1,4 @@
+import Generator
 import Results
 import Workloads
 
@@ -6,8 +7,8 @@ enum ValidateCommand: Command {
   static let spec = CommandSpec(
     name: "validate",
     abstract: "Check workload files without running them.",
-    usage: "validate <workload>...",
-    options: [],
+    usage: "validate <workload>... [--allow-large]",
+    options: [OptionSpec("allow-large", help: "Run generator settings estimated past 2 million objects or 200 MB per response, or 20 million objects or 2 GB in all.")],
     positionalName: "<workload>", positionalHelp: "Workload files.", minimumPositionals: 1, maximumPositionals: 1_000,
     discussion: """
       Checks every key, type and range, and for a recorded workload that every schema, operation and
@@ -17,12 +18,14 @@ enum ValidateCommand: Command {
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
     for path in arguments.positionals {
       let workload = try Workload.load(path, registry: context.registry)
-      try WorkloadChecker.check(workload)
+      try WorkloadChecker.check(workload, allowLarge: arguments.has("allow-large"))
       let variants = try workload.variants.count
       var strategies = workload.keys.count
       if case .storeRecords = workload.source { strategies = 1 }
       let configurations = variants * workload.stores.count * strategies
-      try writeStandardOutput("\(path): ok (\(workload.name), \(workload.source.kindName), \(configurations) configuration\(configurations == 1 ? "" : "s"))\n")
+      var estimate = ""
+      if case .generator(let config) = workload.source { estimate = "; \(config.estimate)" }
+      try writeStandardOutput("\(path): ok (\(workload.name), \(workload.source.kindName), \(configurations) configuration\(configurations == 1 ? "" : "s")\(estimate))\n")
     }
     return .success
   }
