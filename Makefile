@@ -1,9 +1,10 @@
 # cachebench: `make bench` and `make test` install what is missing, build, and run.
+SHELL := /bin/bash
 SWIFT ?= swift
 WORKLOAD ?= Workloads/default.json
 APT_PACKAGES := libsqlite3-dev libjemalloc-dev
 
-.PHONY: all deps build release test bench quick gate baseline regress plot clean
+.PHONY: all deps build release test bench quick gate baseline regress plot fuzz crash-test clean
 
 all: test
 
@@ -74,6 +75,31 @@ plot:
 	       else python3 scripts/plot.py "$$f" || exit 1; fi ;; \
 	  esac; \
 	done
+
+# libFuzzer with AddressSanitizer on the JSON parser, the GraphQL parser with fragment checks
+# and planning, and the workload loader, SECONDS each (default 60), from the seed corpus in
+# Tests/Fuzz/Corpus; new inputs go to .build/fuzz/, crashes to .build/fuzz/<target>-crash-*.
+SECONDS ?= 60
+FUZZ_TARGETS := FuzzJSON:json FuzzGraphQL:graphql FuzzWorkload:workload
+fuzz: deps
+	cd Tests/Fuzz && $(SWIFT) build --sanitize=fuzzer --sanitize=address
+	@for pair in $(FUZZ_TARGETS); do \
+	  target=$${pair%%:*}; corpus=$${pair##*:}; \
+	  mkdir -p .build/fuzz/$$corpus; \
+	  echo "== $$target, $(SECONDS) s"; \
+	  Tests/Fuzz/.build/debug/$$target .build/fuzz/$$corpus Tests/Fuzz/Corpus/$$corpus \
+	    -max_total_time=$(SECONDS) -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+	    -artifact_prefix=.build/fuzz/$$target- 2>&1 | grep -E "^(Done|stat::number_of_executed_units|stat::new_units_added|==[0-9]+==ERROR|SUMMARY)" ; \
+	  test $${PIPESTATUS[0]:-0} -eq 0 || exit 1; \
+	done
+
+# Kills a process merging into SQLite (compact and apollo layouts x WAL and DELETE journals) at
+# random moments, KILLS times each (default 50), and checks the database after every kill:
+# integrity_check ok, every merge reported committed there whole, none there in part.
+KILLS ?= 50
+crash-test: deps
+	$(SWIFT) build -c release --product crashtest
+	.build/release/crashtest run --kills $(KILLS)
 
 clean:
 	rm -rf .build

@@ -55,6 +55,8 @@ let package = Package(
       dependencies: ["Workbench", "Workloads", "Results", "GraphQLLanguage", "NormalizedCache"]
     ),
     .executableTarget(name: "cachebench", dependencies: ["CachebenchCLI"]),
+    // `make crash-test`: kills a process merging into SQLite and checks what is left.
+    .executableTarget(name: "crashtest", dependencies: ["SQLiteCache", "NormalizedCache"]),
 
     .testTarget(name: "GraphQLLanguageTests", dependencies: ["GraphQLLanguage"]),
     .testTarget(name: "NormalizedCacheTests", dependencies: ["NormalizedCache", "GraphQLLanguage"]),
@@ -70,7 +72,7 @@ let package = Package(
       name: "WorkbenchTests",
       dependencies: ["Workbench", "Workloads", "Measurement", "Results", "NormalizedCache", "SQLiteCache", "GraphQLLanguage"]
     ),
-    .testTarget(name: "EndToEndTests", dependencies: ["cachebench"], exclude: ["Fixtures"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["cachebench", "crashtest"], exclude: ["Fixtures"]),
   ],
   swiftLanguageModes: [.v6]
 )

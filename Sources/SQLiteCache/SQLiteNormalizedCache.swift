@@ -115,6 +115,13 @@ public final class SQLiteNormalizedCache: NormalizedCache {
     try store.withLock { store throws(SQLiteError) in try store.checkpoint() }
   }
 
+  /// SQLite's own check of the database file
+  /// ([integrity_check](https://www.sqlite.org/pragma.html#pragma_integrity_check)): `ok`, or the
+  /// first problem it found.
+  public func integrityCheck() throws(SQLiteError) -> String {
+    try store.withLock { store throws(SQLiteError) in try store.connection.text("PRAGMA integrity_check") ?? "" }
+  }
+
   /// Runs `body` with the connection, under the lock: for tests.
   func withConnection<Result: Sendable>(_ body: (Connection) throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
     try store.withLock { store throws(SQLiteError) in try body(store.connection) }
