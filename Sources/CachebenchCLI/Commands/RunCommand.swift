@@ -28,7 +28,12 @@ enum RunCommand: Command {
     positionalName: "<workload>", positionalHelp: "Workload files (JSON, see README).", minimumPositionals: 1,
     maximumPositionals: 1_000,
     discussion: """
-      Files are written atomically: to a temporary file, then renamed into place.
+      Files are written atomically: to a temporary file, then renamed into place (a symbolic
+      link's target; a device or FIFO is written through). Every output is checked before the
+      run, and the files are written before the table is printed.
+
+      A SQLite store with "journal": "memory" or "off" is measured without SQLite's crash
+      safety: as SQLite documents, a crash in a transaction can then corrupt the database.
 
       EXAMPLES:
         cachebench run Workloads/default.json

@@ -141,7 +141,7 @@ private final class ResponsePath {
   }
 }
 
-private indirect enum Slot {
+private enum Slot {
   case value(JSONValue)
   case object(ObjectNode)
   case list([Slot])
