@@ -52,7 +52,7 @@ struct SchemaTests {
 
   @Test("a type inheriting two different policies and declaring none is an error when the schema loads")
   func conflictingPolicies() {
-    #expect {
+    let error = #expect(throws: GraphQLError.self) {
       try schema(
         """
         interface Node { id: ID! }
@@ -63,10 +63,9 @@ struct SchemaTests {
         extend interface Node @typePolicy(keyFields: "id")
         extend interface Named @typePolicy(keyFields: "name")
         """)
-    } throws: { error in
-      (error as? GraphQLError)?.description
-        == #"s0.graphqls:3:1: Type "Dog" inherits conflicting @typePolicy key fields from its interfaces "Node" (keyFields: "id") and "Named" (keyFields: "name"); give "Dog" a @typePolicy of its own"#
     }
+    #expect(error?.description
+        == #"s0.graphqls:3:1: Type "Dog" inherits conflicting @typePolicy key fields from its interfaces "Node" (keyFields: "id") and "Named" (keyFields: "name"); give "Dog" a @typePolicy of its own"#)
   }
 
   @Test("two interfaces with the same key fields do not conflict, and an own policy settles a conflict")

@@ -109,11 +109,10 @@ struct FieldKeyTests {
 
   @Test("a missing required variable is an error")
   func missingRequiredVariable() {
-    #expect {
+    let error = #expect(throws: NormalizationError.self) {
       try key("f: a(x: $x)", definitions: "($x: Int!)")
-    } throws: { error in
-      (error as? NormalizationError)?.description == "missing required variable $x of type Int! of operation Q"
     }
+    #expect(error?.description == "missing required variable $x of type Int! of operation Q")
   }
 
   @Test("aliases never appear in keys; two aliased selections with equal arguments write one field key")

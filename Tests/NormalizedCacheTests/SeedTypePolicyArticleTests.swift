@@ -120,17 +120,16 @@ struct SeedTypePolicyArticleTests {
 
   @Test("a type implementing interfaces with conflicting policies is a validation error when the schema loads")
   func interfaceConflict() {
-    #expect {
+    let error = #expect(throws: GraphQLError.self) {
       try makeSchema(
         Self.schemaText,
         """
         extend interface Pet @typePolicy(keyFields: "id")
         extend interface Animal @typePolicy(keyFields: "name")
         """)
-    } throws: { error in
-      (error as? GraphQLError)?.message
-        == #"Type "Cat" inherits conflicting @typePolicy key fields from its interfaces "Animal" (keyFields: "name") and "Pet" (keyFields: "id"); give "Cat" a @typePolicy of its own"#
     }
+    #expect(error?.message
+        == #"Type "Cat" inherits conflicting @typePolicy key fields from its interfaces "Animal" (keyFields: "name") and "Pet" (keyFields: "id"); give "Cat" a @typePolicy of its own"#)
   }
 
   @Test(
