@@ -33,18 +33,26 @@ public enum AtomicFile {
   /// exists and is not a regular file (`/dev/null`, a FIFO, a terminal) is written through, not
   /// replaced; a directory is an error (`Is a directory`).
   public static func write(bytes: [UInt8], to path: String) throws(OutputError) {
+    let (target, special) = try destination(path)
+    if special {
+      try writeThrough(bytes: bytes, to: target, path: path)
+    } else {
+      try replace(bytes: bytes, at: target, path: path)
+    }
+  }
+
+  /// The file `path` names after its links, and whether it is a device or FIFO to write through
+  /// (rather than a regular file, or none, to replace).
+  /// - Throws: ``OutputError`` `Is a directory` for a directory.
+  private static func destination(_ path: String) throws(OutputError) -> (target: String, special: Bool) {
     let target = followingSymbolicLinks(path)
     var status = stat()
-    if lstat(target, &status) == 0 {
-      switch status.st_mode & S_IFMT {
-      case S_IFREG: break
-      case S_IFDIR: throw OutputError(path: path, operation: "open", code: EISDIR)
-      default:
-        try writeThrough(bytes: bytes, to: target, path: path)
-        return
-      }
+    guard lstat(target, &status) == 0 else { return (target, false) }
+    switch status.st_mode & S_IFMT {
+    case S_IFREG: return (target, false)
+    case S_IFDIR: throw OutputError(path: path, operation: "open", code: EISDIR)
+    default: return (target, true)
     }
-    try replace(bytes: bytes, at: target, path: path)
   }
 
   /// Checks, before a long run, that `path` can be written: its directory is made if missing and a
@@ -53,18 +61,12 @@ public enum AtomicFile {
   /// - Throws: ``OutputError`` as ``write(bytes:to:)`` would.
   public static func checkWritable(_ path: String) throws(OutputError) {
     try createDirectory(for: path)
-    let target = followingSymbolicLinks(path)
-    var status = stat()
-    if lstat(target, &status) == 0 {
-      switch status.st_mode & S_IFMT {
-      case S_IFREG: break
-      case S_IFDIR: throw OutputError(path: path, operation: "open", code: EISDIR)
-      default:
-        let descriptor = open(target, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-        guard descriptor >= 0 else { throw OutputError(path: path, operation: "open", code: errno) }
-        _ = close(descriptor)
-        return
-      }
+    let (target, special) = try destination(path)
+    if special {
+      let descriptor = open(target, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
+      guard descriptor >= 0 else { throw OutputError(path: path, operation: "open", code: errno) }
+      _ = close(descriptor)
+      return
     }
     let (directory, name) = split(target)
     var template = Array("\(directory)/.\(name).tmp-XXXXXX".utf8CString)
