@@ -23,26 +23,30 @@ struct FragmentReads {
   /// from the seed); none when `count` is 0 or no object has a key of its own.
   static func make(source: PreparedSource, normalizer: Normalizer, count: Int, seed: UInt64) throws -> FragmentReads {
     guard count > 0 else { return FragmentReads(reads: []) }
-    var last: [CacheKey: (object: KeyedObject, label: String)] = [:]
-    for item in source.items {
-      for object in try normalizer.keyedObjects(in: item.response, plan: item.plan) {
-        last[object.key] = (object, item.label)
+    // First the keys and the response that wrote each last; then only the chosen objects, so that
+    // memory holds `count` objects, not every keyed object of the workload.
+    var lastItem: [CacheKey: Int] = [:]
+    for (index, item) in source.items.enumerated() {
+      for object in try normalizer.keyedObjects(in: try item.response(), plan: item.plan) {
+        lastItem[object.key] = index
       }
     }
-    guard !last.isEmpty else { return FragmentReads(reads: []) }
-    let keys = last.keys.sorted()
+    guard !lastItem.isEmpty else { return FragmentReads(reads: []) }
+    let keys = lastItem.keys.sorted()
     var random = SplitMix64(seed: seed)
-    var reads: [Read] = []
-    reads.reserveCapacity(count)
-    var expected: [CacheKey: JSONObject] = [:]
-    for _ in 0..<count {
-      let key = keys[random.int(below: keys.count)]
-      let (object, label) = last[key]!
-      if expected[key] == nil {
-        expected[key] = try ResponseProjection.selectedData(of: object.object, selection: object.selection)
+    let chosen = (0..<count).map { _ in keys[random.int(below: keys.count)] }
+    var wanted: [Int: Set<CacheKey>] = [:]
+    for key in chosen { wanted[lastItem[key]!, default: []].insert(key) }
+    var found: [CacheKey: Read] = [:]
+    for (index, keysHere) in wanted {
+      let item = source.items[index]
+      for object in try normalizer.keyedObjects(in: try item.response(), plan: item.plan) where keysHere.contains(object.key) {
+        // The last occurrence in the response, as the store holds it.
+        found[object.key] = Read(
+          key: object.key, selection: object.selection,
+          expected: try ResponseProjection.selectedData(of: object.object, selection: object.selection), label: item.label)
       }
-      reads.append(Read(key: key, selection: object.selection, expected: expected[key]!, label: label))
     }
-    return FragmentReads(reads: reads)
+    return FragmentReads(reads: chosen.map { found[$0]! })
   }
 }

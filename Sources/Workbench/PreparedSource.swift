@@ -1,30 +1,42 @@
 import Generator
 import GraphQLLanguage
 import NormalizedCache
+import Results
 import Workloads
 
-/// One response of a workload, parsed, with the plan of its operation.
+/// One response of a workload, with the plan of its operation.
+///
+/// The response itself is made again at each ``response()`` (generated, or read and parsed) unless
+/// the source is small enough to keep them all: a run then holds one response at a time, and its
+/// memory does not grow with their count.
 final class ResponseItem {
   /// Where it came from, for messages: a file name, or `response 12` for a synthetic one.
   let label: String
   let plan: OperationPlan
-  let response: JSONValue
+  /// The size of its JSON.
   let bytes: Int
-  /// The selected data, what a read-back must equal; computed once, on first use.
-  private var selectedData: JSONObject?
+  private let load: () throws -> JSONValue
+  private var kept: JSONValue?
 
-  init(label: String, plan: OperationPlan, response: JSONValue, bytes: Int) {
+  init(label: String, plan: OperationPlan, bytes: Int, load: @escaping () throws -> JSONValue) {
     self.label = label
     self.plan = plan
-    self.response = response
     self.bytes = bytes
+    self.load = load
   }
 
-  func expectedReadBack() throws -> JSONObject {
-    if let selectedData { return selectedData }
-    let projected = try ResponseProjection.selectedData(of: response, plan: plan)
-    selectedData = projected
-    return projected
+  /// Keeps the response from now on, for sources small enough to hold whole.
+  func keep() throws { kept = try load() }
+
+  /// The parsed response. Call it outside timed and counted code: it may generate and parse.
+  func response() throws -> JSONValue {
+    if let kept { return kept }
+    return try load()
+  }
+
+  /// The selected data of `response` (this item's): what a read-back must equal.
+  func expectedReadBack(of response: JSONValue) throws -> JSONObject {
+    try ResponseProjection.selectedData(of: response, plan: plan)
   }
 }
 
@@ -40,7 +52,22 @@ final class PreparedSource {
 
   var responseBytes: Int { items.reduce(0) { $0 + $1.bytes } }
 
-  /// Synthesizes and parses a generator's responses, as a recorded workload's would be.
+  /// Sources up to this many bytes of JSON keep their parsed responses for the whole run; larger
+  /// ones make each response again when it is needed (a parsed response takes several times its
+  /// JSON's size: `large.json` held 2.6 GB).
+  static let keptBytes = 64 << 20
+
+  /// Keeps every response when they are small enough together.
+  private func keepIfSmall(progress: Progress) throws {
+    guard responseBytes <= Self.keptBytes else { return }
+    for (index, item) in items.enumerated() {
+      progress.update("parsing responses \(index + 1)/\(items.count)")
+      try item.keep()
+    }
+  }
+
+  /// A generator's responses, each synthesized and parsed when needed, as a recorded workload's
+  /// would be read.
   static func generated(seed: UInt64, config: GeneratorConfig, progress: Progress) throws -> PreparedSource {
     let synthetic = try Generator.make(seed: seed, config: config)
     let schema = try Schema(parsing: [
@@ -61,22 +88,32 @@ final class PreparedSource {
         throw RunError("\(label): the generator made no operation \(response.operationName)")
       }
       let plan = try OperationPlan(document: document, operationName: response.operationName, schema: schema, variables: response.variables)
-      let json = try JSONParser.parse(response.bytes, file: label)
-      items.append(ResponseItem(label: label, plan: plan, response: json, bytes: response.bytes.count))
+      items.append(
+        ResponseItem(label: label, plan: plan, bytes: response.bytes.count) {
+          try JSONParser.parse(synthetic.response(at: index).bytes, file: label)
+        })
     }
-    return PreparedSource(schema: schema, items: items)
+    let source = PreparedSource(schema: schema, items: items)
+    try source.keepIfSmall(progress: progress)
+    return source
   }
 
-  /// Reads a recorded workload's schema, operations and responses.
+  /// A recorded workload's schema and operations; each response file is read again when needed
+  /// unless they are small enough to keep.
   static func recorded(_ source: RecordedSource, progress: Progress) throws -> PreparedSource {
     let schema = try source.loadSchema()
     var items: [ResponseItem] = []
     for (index, operation) in source.operations.enumerated() {
       progress.update("reading responses \(index + 1)/\(source.operations.count)")
       let loaded = try operation.load(schema: schema)
+      let path = operation.response
       items.append(
-        ResponseItem(label: operation.response, plan: loaded.plan, response: loaded.response, bytes: loaded.responseBytes))
+        ResponseItem(label: path, plan: loaded.plan, bytes: loaded.responseBytes) {
+          try JSONParser.parse(try InputFile.bytes(path), file: path)
+        })
     }
-    return PreparedSource(schema: schema, items: items)
+    let prepared = PreparedSource(schema: schema, items: items)
+    try prepared.keepIfSmall(progress: progress)
+    return prepared
   }
 }

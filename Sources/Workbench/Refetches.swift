@@ -12,18 +12,20 @@ import NormalizedCache
 /// same data. `__typename`, `id` and every key field of a `@typePolicy` never change (an object
 /// keeps its key; an object without `__typename` in its response is keyed by its field's type,
 /// which the response does not name).
-enum Refetches {
-  /// The refetched responses, in the order of the source's items.
-  static func make(source: PreparedSource, churn: Double, seed: UInt64) throws -> [JSONValue] {
-    var server = ServerState(schema: source.schema, churn: churn, seed: seed)
-    var refetches: [JSONValue] = []
-    refetches.reserveCapacity(source.items.count)
-    for (index, item) in source.items.enumerated() {
-      server.version = index + 1
-      let data = try Normalizer.data(of: item.response)
-      refetches.append(.object(server.refetch(data, place: "\(index)")))
-    }
-    return refetches
+struct Refetches {
+  private var server: ServerState
+
+  init(schema: Schema, churn: Double, seed: UInt64) {
+    server = ServerState(schema: schema, churn: churn, seed: seed)
+  }
+
+  /// The refetch of the source's response `index`; refetches must be asked in order, from 0, as
+  /// the server's changes accumulate. One at a time: nothing of earlier ones is kept but which
+  /// values changed.
+  mutating func refetch(_ item: ResponseItem, index: Int) throws -> JSONValue {
+    server.version = index + 1
+    let data = try Normalizer.data(of: try item.response())
+    return .object(server.refetch(data, place: "\(index)"))
   }
 
   /// The values the server has changed, by entity and field: the version of the last change.
@@ -114,22 +116,18 @@ enum Refetches {
   }
 }
 
-/// The watchers of one strategy: which operations watch, and the refetches' records to merge.
+/// The watchers of one strategy: which operations watch, and how the refetches are made.
 struct WatchPlan {
   /// Indexes of the source's items whose operations are watched: spread evenly over them.
   let watchers: [Int]
-  /// One record set per item: its refetch, normalized under the strategy.
-  let refetches: [RecordSet]
+  let churn: Double
+  let seed: UInt64
 
   /// Nil when the workload keeps no watchers.
-  static func make(source: PreparedSource, normalizer: Normalizer, watchers: Int, churn: Double, seed: UInt64) throws -> WatchPlan? {
+  static func make(source: PreparedSource, watchers: Int, churn: Double, seed: UInt64) -> WatchPlan? {
     guard watchers > 0, !source.items.isEmpty else { return nil }
     let count = source.items.count
     let chosen = (0..<min(watchers, count)).map { $0 * count / min(watchers, count) }
-    let responses = try Refetches.make(source: source, churn: churn, seed: seed)
-    let refetches = try zip(source.items, responses).map { item, response in
-      try normalizer.normalize(response, plan: item.plan).records
-    }
-    return WatchPlan(watchers: chosen, refetches: refetches)
+    return WatchPlan(watchers: chosen, churn: churn, seed: seed)
   }
 }

@@ -15,7 +15,8 @@ extension StrategyMeasurement {
     var samples = MetricSamples()
     for (index, item) in source.items.enumerated() {
       progress.update("counting instructions, response \(index + 1)/\(source.items.count)")
-      let normalize = try counter.counted { try normalizer.normalize(item.response, plan: item.plan) }
+      let response = try item.response()
+      let normalize = try counter.counted { try normalizer.normalize(response, plan: item.plan) }
       let merge = try counter.counted { try store.merge(records: normalize.result.records) }
       let read = try counter.counted { try reader.read(item.plan) }
       samples.append(Double(normalize.instructions + merge.instructions), to: .writeInstructions)

@@ -38,9 +38,8 @@ struct StrategyMeasurement {
       source: source, normalizer: normalizer, count: strategy.name == .path ? 0 : workload.read.fragments,
       seed: workload.seed ^ 0xF4A6)
     let counted = try countAllocations(fragments: fragments)
-    let watch = try WatchPlan.make(
-      source: source, normalizer: normalizer, watchers: workload.read.watchers, churn: workload.read.churn,
-      seed: workload.seed ^ 0x3A7C)
+    let watch = WatchPlan.make(
+      source: source, watchers: workload.read.watchers, churn: workload.read.churn, seed: workload.seed ^ 0x3A7C)
     var watchCounts: WatchCounts?
     let keys = counted.writtenKeys.sorted()
     let lookups = Lookups(
@@ -110,8 +109,9 @@ struct StrategyMeasurement {
     let reader = makeReader(store)
     for (index, item) in source.items.enumerated() {
       progress.update("counting allocations, response \(index + 1)/\(source.items.count)")
+      let response = try item.response()
       let write = try counter.counted {
-        let normalized = try normalizer.normalize(item.response, plan: item.plan)
+        let normalized = try normalizer.normalize(response, plan: item.plan)
         try store.merge(records: normalized.records)
         return normalized
       }
@@ -171,7 +171,7 @@ struct StrategyMeasurement {
     guard let item = source.items.first else { return }
     defer { factory.removeFiles() }
     let store = try factory.make(spec)
-    try store.merge(records: try normalizer.normalize(item.response, plan: item.plan).records)
+    try store.merge(records: try normalizer.normalize(try item.response(), plan: item.plan).records)
     _ = try makeReader(store).read(item.plan)
   }
 
@@ -188,8 +188,9 @@ struct StrategyMeasurement {
     let normalizer = normalizer
     for (index, item) in source.items.enumerated() {
       progress.update("\(repetition.label), write \(index + 1)/\(source.items.count)")
+      let response = try item.response()
       let start = MonotonicClock.now()
-      let normalized = try normalizer.normalize(item.response, plan: item.plan)
+      let normalized = try normalizer.normalize(response, plan: item.plan)
       let middle = MonotonicClock.now()
       try store.merge(records: normalized.records)
       let end = MonotonicClock.now()
@@ -262,8 +263,11 @@ struct StrategyMeasurement {
       return (item: item, last: result)
     }
     var counts = WatchCounts()
-    for (index, refetch) in plan.refetches.enumerated() {
-      progress.update("\(repetition.label), watchers, refetch \(index + 1)/\(plan.refetches.count)")
+    var refetches = Refetches(schema: source.schema, churn: plan.churn, seed: plan.seed)
+    let normalizer = normalizer
+    for (index, item) in source.items.enumerated() {
+      progress.update("\(repetition.label), watchers, refetch \(index + 1)/\(source.items.count)")
+      let refetch = try normalizer.normalize(try refetches.refetch(item, index: index), plan: item.plan).records
       let changed = ChangedKeys.Lookup(try store.merge(records: refetch))
       var woken = 0
       for position in watchers.indices where watchers[position].last.dependentKeys.intersects(changed) {
@@ -311,7 +315,7 @@ struct StrategyMeasurement {
     guard let data = result.data else {
       throw RunError("\(context): the read-back missed: \(result.miss.map(\.description) ?? "?")")
     }
-    let expected = try item.expectedReadBack()
+    let expected = try item.expectedReadBack(of: try item.response())
     if data != expected {
       let difference = JSONDifference.first(between: .object(expected), and: .object(data)) ?? "somewhere"
       throw RunError("\(context): the read-back differs from the response at \(difference)")
