@@ -22,13 +22,18 @@ public enum CallgrindProcess {
     // Instruction counts follow the heap's layout (memcpy and memcmp take more instructions on
     // unaligned buffers), and the layout follows the sizes of what the process allocates first:
     // its arguments, environment and paths. So the counting process sees the same ones wherever it
-    // runs: the executable and the workload's directory through links of one length in a fresh
-    // directory, which is also its working directory, and an environment of a few fixed variables.
+    // runs: the executable (a hard link or a copy, not a symbolic link: the runtime reads
+    // /proc/self/exe, which resolves symbolic links, so a clone in a longer path counted sqlite
+    // reads 0.5-1.3% apart) and the workload's directory through a link, both of one length in a
+    // fresh directory, which is also its working directory, and an environment of a few fixed
+    // variables.
     let workloadURL = URL(fileURLWithPath: workload).standardizedFileURL
     let linkedExecutable = directory.appendingPathComponent("cachebench").path
     let linkedDirectory = directory.appendingPathComponent("w").path
     do {
-      try FileManager.default.createSymbolicLink(atPath: linkedExecutable, withDestinationPath: executable)
+      if link(executable, linkedExecutable) != 0 {
+        try FileManager.default.copyItem(atPath: executable, toPath: linkedExecutable)
+      }
       try FileManager.default.createSymbolicLink(
         atPath: linkedDirectory, withDestinationPath: workloadURL.deletingLastPathComponent().path)
     } catch {
