@@ -26,8 +26,13 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# Source paths mapped to one name, so that the binary's loaded image does not depend on where the
+# checkout is: instruction counts follow that image's layout, and the gate compares counts made
+# in one checkout with a baseline made in another.
+PREFIX_MAP := -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=/src -Xcc -ffile-prefix-map=$(CURDIR)=/src
+
 release: deps
-	$(SWIFT) build -c release --product cachebench
+	$(SWIFT) build -c release --product cachebench $(PREFIX_MAP)
 
 test: deps
 	$(SWIFT) build --build-tests
