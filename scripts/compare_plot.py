@@ -18,6 +18,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from plot import save  # noqa: E402  (the scripts directory is on the path)
+
 REQUIRED = ["workload", "variant", "store", "keys", "phase", "metric", "baseline", "current", "ratio", "ci_low",
             "ci_high", "status"]
 COLOURS = {"regressed": "#c44e52", "improved": "#55a868"}
@@ -59,10 +61,7 @@ def main():
     axis.set_title(f"{os.path.basename(args.csv)}: {len(rows)} metrics; red regressed, green improved")
     axis.grid(axis="x", alpha=0.3)
     fig.tight_layout()
-    temporary = out + ".tmp.png"
-    fig.savefig(temporary, dpi=100)
-    os.replace(temporary, out)
-    print(f"wrote {out}")
+    save(fig, out)
 
 
 if __name__ == "__main__":

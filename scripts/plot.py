@@ -165,11 +165,12 @@ def strategy_figure(rows, stores, title):
     return fig
 
 
-def save(fig, out):
+def save(fig, out, dpi=100, note=""):
+    """Writes the figure to a temporary file and renames it into place: a PNG whole or none."""
     temporary = out + ".tmp.png"
-    fig.savefig(temporary, dpi=100)
+    fig.savefig(temporary, dpi=dpi)
     os.replace(temporary, out)
-    print(f"wrote {out}")
+    print(f"wrote {out}{note}")
 
 
 def sweep_figure(rows, variants, stores, title):

@@ -21,6 +21,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from plot import save  # noqa: E402  (the scripts directory is on the path)
+
 DEFAULT_METRICS = ["write/latency", "read/latency", "write/allocations", "footprint/bytes_per_record"]
 STRATEGY_COLOURS = {"path": "#4c72b0", "typePolicy": "#dd8452", "programmatic": "#55a868"}  # as plot.py
 REQUIRED = ["run_id", "timestamp", "git_rev", "workload", "store", "keys", "phase", "metric", "unit", "p50"]
@@ -94,11 +96,7 @@ def main():
         axis.legend(fontsize=6, ncol=3)
     figure.tight_layout()
     out = args.out or args.history.rsplit(".", 1)[0] + ".png"
-    temporary = out + ".tmp.png"
-    figure.savefig(temporary, dpi=110)
-    import os
-    os.replace(temporary, out)
-    print(f"wrote {out} ({len(runs)} runs, {len(metrics)} metrics)")
+    save(figure, out, dpi=110, note=f" ({len(runs)} runs, {len(metrics)} metrics)")
 
 
 if __name__ == "__main__":

@@ -1,3 +1,4 @@
+import Foundation
 import Generator
 import GraphQLLanguage
 import NormalizedCache
@@ -25,8 +26,9 @@ final class ResponseItem {
     self.load = load
   }
 
-  /// Keeps the response from now on, for sources small enough to hold whole.
-  func keep() throws { kept = try load() }
+  /// Keeps the response from now on (the one given, else loaded), for sources small enough to
+  /// hold whole.
+  func keep(_ response: JSONValue? = nil) throws { kept = try response ?? load() }
 
   /// The parsed response. Call it outside timed and counted code: it may generate and parse.
   func response() throws -> JSONValue {
@@ -102,18 +104,22 @@ final class PreparedSource {
   /// unless they are small enough to keep.
   static func recorded(_ source: RecordedSource, progress: Progress) throws -> PreparedSource {
     let schema = try source.loadSchema()
+    // Loading parses each response (to check it fits its operation): keep that parse when the
+    // files are small enough together, rather than parse them all again.
+    let fileBytes = source.operations.reduce(0) { total, operation in
+      total + ((try? FileManager.default.attributesOfItem(atPath: operation.response)[.size] as? Int) ?? 0)
+    }
     var items: [ResponseItem] = []
     for (index, operation) in source.operations.enumerated() {
       progress.update("reading responses \(index + 1)/\(source.operations.count)")
       let loaded = try operation.load(schema: schema)
       let path = operation.response
-      items.append(
-        ResponseItem(label: path, plan: loaded.plan, bytes: loaded.responseBytes) {
-          try JSONParser.parse(try InputFile.bytes(path), file: path)
-        })
+      let item = ResponseItem(label: path, plan: loaded.plan, bytes: loaded.responseBytes) {
+        try JSONParser.parse(try InputFile.bytes(path), file: path)
+      }
+      if fileBytes <= keptBytes { try item.keep(loaded.response) }
+      items.append(item)
     }
-    let prepared = PreparedSource(schema: schema, items: items)
-    try prepared.keepIfSmall(progress: progress)
-    return prepared
+    return PreparedSource(schema: schema, items: items)
   }
 }

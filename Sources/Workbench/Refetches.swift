@@ -45,8 +45,8 @@ struct Refetches {
     mutating func refetch(_ object: JSONObject, place: String) -> JSONObject {
       let typename = object["__typename"]?.stringValue
       let identity: String
-      if let id = object["id"], let idText = Self.scalarText(id) {
-        identity = (typename ?? "") + ":" + idText
+      if let id = try? CacheKeyInfo(jsonValue: object["id"]).id {
+        identity = (typename ?? "") + ":" + id
       } else {
         identity = place
       }
@@ -102,15 +102,6 @@ struct Refetches {
       case .double(let double): .double(double + Double(version))
       case .bool(let flag): .bool(!flag)
       default: value
-      }
-    }
-
-    static func scalarText(_ value: JSONValue) -> String? {
-      switch value {
-      case .string(let string): string
-      case .int(let int): String(int)
-      case .double(let double): String(double)
-      default: nil
       }
     }
   }

@@ -58,3 +58,13 @@ func temporaryDirectory() throws -> String {
   try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
   return url.path
 }
+
+/// A generator workload of three small responses under typePolicy keys, which runs in about a
+/// second: for tests of the command line rather than of the figures.
+func tinyWorkload(stores: String = #"[{"kind": "memory"}]"#, repetitions: Int = 1) -> String {
+  #"""
+  {"name": "tiny", "seed": 2, "generator": {"responses": 3, "operations": 2, "depth": 2, "types": 4, "poolSize": 8},
+   "keys": ["typePolicy"], "stores": \#(stores), "repetitions": \#(repetitions), "warmup": 0,
+   "read": {"pointLookups": 5, "fieldPolicyLookups": 2}}
+  """#
+}

@@ -197,11 +197,7 @@ struct HostileInputTests {
 
   // MARK: Outputs
 
-  static let tiny = #"""
-    {"name": "tiny", "seed": 2, "generator": {"responses": 3, "operations": 2, "depth": 2, "types": 4, "poolSize": 8},
-     "keys": ["typePolicy"], "stores": [{"kind": "memory"}], "repetitions": 1, "warmup": 0,
-     "read": {"pointLookups": 5, "fieldPolicyLookups": 2}}
-    """#
+  static let tiny = tinyWorkload()
 
   /// Runs a shell command line in `directory` with `CB` set to the binary; its status and stderr.
   func shell(_ command: String, in directory: String) throws -> (status: Int32, stderr: String) {

@@ -183,11 +183,8 @@ struct RunCommandTests {
   func instructions() throws {
     let directory = try temporaryDirectory()
     let workload = directory + "/tiny.json"
-    try #"""
-      {"name": "tiny", "seed": 2, "generator": {"responses": 3, "operations": 2, "depth": 2, "types": 4, "poolSize": 8},
-       "keys": ["typePolicy"], "stores": [{"kind": "memory"}, {"kind": "sqlite", "label": "sqlite"}],
-       "repetitions": 1, "warmup": 0, "read": {"pointLookups": 5, "fieldPolicyLookups": 2}}
-      """#.write(toFile: workload, atomically: true, encoding: .utf8)
+    try tinyWorkload(stores: #"[{"kind": "memory"}, {"kind": "sqlite", "label": "sqlite"}]"#)
+      .write(toFile: workload, atomically: true, encoding: .utf8)
     var runs: [[String: [String: String]]] = []
     for index in 0..<2 {
       let out = directory + "/run-\(index).csv"
@@ -258,11 +255,7 @@ struct ABCommandTests {
   func sameBuild() throws {
     let directory = try temporaryDirectory()
     let workload = directory + "/tiny.json"
-    try #"""
-      {"name": "tiny", "seed": 2, "generator": {"responses": 3, "operations": 2, "depth": 2, "types": 4, "poolSize": 8},
-       "keys": ["typePolicy"], "stores": [{"kind": "memory"}], "repetitions": 2, "warmup": 0,
-       "read": {"pointLookups": 5, "fieldPolicyLookups": 2}}
-      """#.write(toFile: workload, atomically: true, encoding: .utf8)
+    try tinyWorkload(repetitions: 2).write(toFile: workload, atomically: true, encoding: .utf8)
     let out = directory + "/ab.csv"
     let run = try cachebench(["ab", "--base", binary.path, "--current", binary.path, workload, "--rounds", "3", "--out", out])
     // Timings are not asserted: on a shared machine a test running beside this one can make one

@@ -67,17 +67,6 @@ enum Reporter {
   }
 }
 
-extension ExitCode {
-  /// Ends the process with this code.
-  func exit() -> Never {
-    #if canImport(Glibc)
-      Glibc.exit(rawValue)
-    #else
-      Darwin.exit(rawValue)
-    #endif
-  }
-}
-
 /// Writes to standard output in one piece; a failed write (`> /dev/full`) is an ``OutputError``,
 /// exit 74.
 func writeStandardOutput(_ text: String) throws(OutputError) {

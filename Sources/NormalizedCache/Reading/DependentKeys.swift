@@ -27,11 +27,6 @@ public struct DependentKeys: Sendable, Sequence {
   /// The number of keys, counting a key looked at twice (two selections of one record) twice.
   public var count: Int { entries.reduce(0) { $0 + $1.fieldKeys.count } }
 
-  /// Whether the read looked at `recordKey.fieldKey`.
-  public func contains(recordKey: CacheKey, fieldKey: String) -> Bool {
-    entries.contains { $0.recordKey == recordKey && $0.fieldKeys.contains(fieldKey) }
-  }
-
   /// Whether a write changed any key the read looked at.
   public func intersects(_ changed: ChangedKeys.Lookup) -> Bool {
     for entry in entries {
@@ -86,7 +81,5 @@ extension ChangedKeys {
 
     /// The changed fields of a record; nil when none changed.
     public func fields(of recordKey: CacheKey) -> Fields? { byRecord[recordKey] }
-
-    public var isEmpty: Bool { byRecord.isEmpty }
   }
 }
