@@ -18,7 +18,7 @@ public struct TextTable: Sendable, Hashable, CustomStringConvertible {
   public enum Alignment: Sendable, Hashable {
     case left, right
     /// Right when every non-empty cell of the column starts like a number (`812 ns`, `-5.0%`,
-    /// `.5`), left otherwise.
+    /// `.5`) or is `-` (no value), and one is a number; left otherwise.
     case automatic
   }
 
@@ -64,7 +64,7 @@ public struct TextTable: Sendable, Hashable, CustomStringConvertible {
       case .left: false
       case .right: true
       case .automatic:
-        cells.contains { !$0[index].isEmpty } && cells.allSatisfy { Self.looksNumeric($0[index]) }
+        cells.contains { !$0[index].isEmpty && $0[index] != "-" } && cells.allSatisfy { Self.looksNumeric($0[index]) }
       }
     }
     func line(_ fields: [String]) -> String {
@@ -85,7 +85,8 @@ public struct TextTable: Sendable, Hashable, CustomStringConvertible {
 
   /// Empty, or a digit first, or a sign or a point and then a digit.
   static func looksNumeric(_ cell: String) -> Bool {
-    guard let first = cell.first else { return true }
+    // Empty, or "-" for no value: fits either alignment.
+    guard let first = cell.first, cell != "-" else { return true }
     if first.isASCII && first.isNumber { return true }
     guard "+-.".contains(first) else { return false }
     let second = cell.dropFirst().first

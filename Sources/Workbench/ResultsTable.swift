@@ -8,9 +8,46 @@ enum ResultsTable {
     var header = "\(workload.name) (\(workload.source.kindName), seed \(workload.seed), \(workload.repetitions) repetition\(workload.repetitions == 1 ? "" : "s"))"
     if let description = workload.description { header += ": " + description }
     let groups = Groups(rows)
-    if case .storeRecords = workload.source { return header + "\n" + storeRecordsTable(groups).render() }
-    let comparison = strategyComparison(groups)
+    let limits = limitComparison(groups, stores: workload.measuredStores)
+    if case .storeRecords = workload.source {
+      return header + "\n" + storeRecordsTable(groups).render() + (limits.isEmpty ? "" : "\n" + limits)
+    }
+    let comparison = strategyComparison(groups, stores: workload.measuredStores)
     return header + "\n" + strategyTable(groups).render() + (comparison.isEmpty ? "" : "\n" + comparison)
+      + (limits.isEmpty ? "" : "\n" + limits)
+  }
+
+  /// Each store against its limit store, from the `_vs_limit` rows:
+  /// `memory × typePolicy vs limit-dictionary: merge 48%, read 9.1%`.
+  static func limitComparison(_ groups: Groups, stores: [StoreSpec]) -> String {
+    let names: [String: String] = [
+      "latency": "", "merge_new_per_record": "new", "merge_unchanged_per_record": "same",
+      "load_batch_per_key": "batch", "load_all_per_key": "all", "point_lookup": "point",
+    ]
+    var lines: [String] = []
+    for key in groups.order {
+      let ratios = (groups.rows[key] ?? []).filter { $0.key.metric.hasSuffix("_vs_limit") }
+      guard !ratios.isEmpty else { continue }
+      let parts = ratios.map { row -> String in
+        let metric = String(row.key.metric.dropLast("_vs_limit".count))
+        let name = names[metric].map { $0.isEmpty ? row.key.phase.rawValue : "\(row.key.phase.rawValue) \($0)" } ?? metric
+        return "\(name) \(percent(row.summary.p50))"
+      }
+      let limit = stores.first { $0.label == key.store }?.kind.limit?.name
+      let place = (key.variant.isEmpty ? "" : key.variant + ", ") + "\(key.store) × \(key.keys)"
+      lines.append("  \(place)\(limit.map { " vs \($0)" } ?? ""): " + parts.joined(separator: ", "))
+    }
+    return lines.isEmpty
+      ? ""
+      : "Stores against their limit (the limit's p50 / the store's: 100% is as fast as storing the records' bytes at all)\n"
+        + lines.joined(separator: "\n") + "\n"
+  }
+
+  /// `48%`, `9.1%`, `0.52%`.
+  static func percent(_ ratio: Double) -> String {
+    let value = ratio * 100
+    if value >= 10 { return "\(Int(value.rounded()))%" }
+    return String(format: value >= 1 ? "%.1f%%" : "%.2f%%", value)
   }
 
   /// The rows grouped by variant, store and key strategy, in the order they were added.
@@ -93,7 +130,8 @@ enum ResultsTable {
 
   /// The figures that choose a key strategy, each strategy relative to `path` in the same store
   /// (and variant): `typePolicy vs path: 0.58x records, 0.81x bytes, 0.62x write, 0.70x read, 161x wakes`.
-  static func strategyComparison(_ groups: Groups) -> String {
+  static func strategyComparison(_ groups: Groups, stores: [StoreSpec]) -> String {
+    let limits = Set(stores.filter(\.kind.isLimit).map(\.label))
     let measures: [(label: String, phase: Phase, metric: String, statistic: (Summary) -> Double)] = [
       ("records", .dedup, "records", \.p50), ("bytes", .dedup, "store_bytes", \.p50),
       ("write", .write, "latency", \.p50), ("read", .read, "latency", \.p50),
@@ -101,7 +139,7 @@ enum ResultsTable {
     ]
     var lines: [String] = []
     var lastPlace: (variant: String, store: String)?
-    for key in groups.order where key.keys != "path" {
+    for key in groups.order where key.keys != "path" && !limits.contains(key.store) {
       let base = GroupKey(variant: key.variant, store: key.store, keys: "path")
       guard groups.rows[base] != nil else { continue }
       let parts = measures.compactMap { measure -> String? in

@@ -42,6 +42,11 @@ final class StoreFactory {
       counter += 1
       let path = inMemoryDatabase ? ":memory:" : directory.appendingPathComponent(Self.fileName(counter)).path
       return try SQLiteNormalizedCache(path: path, options: options)
+    case .limitDictionary:
+      return LimitDictionary()
+    case .limitSQLite:
+      counter += 1
+      return try PlainRecordTable(path: directory.appendingPathComponent(Self.fileName(counter)).path)
     }
   }
 

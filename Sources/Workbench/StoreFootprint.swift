@@ -70,6 +70,25 @@ extension SQLiteNormalizedCache: StoreFootprint {
   }
 }
 
+extension PlainRecordTable: StoreFootprint {
+  /// As ``SQLiteNormalizedCache``'s.
+  func footprint(liveBytes _: Int) throws -> Footprint {
+    let statistics = try statistics()
+    let databaseBytes = statistics.databaseBytes + statistics.walBytes
+    return Footprint(
+      recordCount: statistics.recordCount, payloadBytes: statistics.payloadBytes, storeBytes: databaseBytes,
+      details: [
+        ("db_bytes", databaseBytes), ("wal_bytes", statistics.walBytes), ("sqlite_heap_bytes", statistics.heapBytes),
+      ])
+  }
+
+  func settledBytes() throws -> Int? {
+    try checkpoint()
+    let statistics = try statistics()
+    return statistics.databaseBytes + statistics.walBytes
+  }
+}
+
 extension MetricSink {
   /// The footprint rows of one store (see ``Footprint/rows``).
   mutating func add(_ scope: Scope, _ footprint: Footprint) {

@@ -31,7 +31,7 @@ struct StoreRecordsBenchmark {
       all: all,
       batches: stride(from: 0, to: all.count, by: config.batch).map { Array(all[$0..<min($0 + config.batch, all.count)]) },
       points: (0..<config.pointLoads).map { _ in all[Int(random.next() % UInt64(all.count))] })
-    for spec in workload.stores {
+    for spec in workload.measuredStores {
       progress.setContext("\(workload.name) \(spec.label)")
       let scope = MetricSink.Scope(variant: "", store: spec.label, keys: .typePolicy)
       let allocations = try countAllocations(spec, firstBatch: keys.batches[0])

@@ -53,10 +53,12 @@ public enum WorkloadRunner {
     } catch {
       throw RunError("the process does not allocate through jemalloc, so memory cannot be measured")
     }
-    try forEachConfiguration(of: workload, factory: factory, progress: progress, sink: &sink) { measurement, sink in
+    try forEachConfiguration(of: workload, factory: factory, progress: progress, sink: &sink, limits: true) {
+      measurement, sink in
       try measurement.run(into: &sink)
     }
-    return WorkloadResult(workload: workload, rows: sink.rows, samples: sink.samples)
+    let ratios = WorkloadResult.limitRatios(sink.rows, stores: workload.measuredStores)
+    return WorkloadResult(workload: workload, rows: sink.rows + ratios, samples: sink.samples)
   }
 
   /// Counts the instructions of every write, normalize, merge and read (SPEC §5, `instructions`),
@@ -81,10 +83,11 @@ public enum WorkloadRunner {
   }
 
   /// Every variant × store × key strategy of `workload`, each variant's responses prepared once;
-  /// the store-level benchmark, when that is the workload's source and `storeRecords` is true.
+  /// the store-level benchmark, when that is the workload's source and `storeRecords` is true; the
+  /// limit stores (measured here, not by `body`) when `limits` is true and the workload asks.
   private static func forEachConfiguration(
     of workload: Workload, factory: StoreFactory, progress: Progress, sink: inout MetricSink, storeRecords: Bool = true,
-    _ body: (StrategyMeasurement, inout MetricSink) throws -> Void
+    limits: Bool = false, _ body: (StrategyMeasurement, inout MetricSink) throws -> Void
   ) throws {
     for (variant, source) in try workload.variants {
       let context = workload.name + (variant.isEmpty ? "" : " [\(variant)]")
@@ -101,10 +104,17 @@ public enum WorkloadRunner {
       case .recorded(let recorded):
         prepared = try PreparedSource.recorded(recorded, progress: progress)
       }
-      for spec in workload.stores {
+      for spec in workload.measuredStores where limits || !spec.kind.isLimit {
         for strategy in workload.keys {
           progress.setContext("\(context) \(spec.label) × \(strategy.name.rawValue)")
           let scope = MetricSink.Scope(variant: variant, store: spec.label, keys: strategy.name)
+          if spec.kind.isLimit {
+            try LimitMeasurement(
+              source: prepared, spec: spec, strategy: strategy, workload: workload, scope: scope, factory: factory,
+              progress: progress
+            ).run(into: &sink)
+            continue
+          }
           let measurement = StrategyMeasurement(
             source: prepared, spec: spec, strategy: strategy, workload: workload, scope: scope, factory: factory,
             progress: progress)

@@ -27,6 +27,8 @@ public struct Workload: Sendable {
     public let provider: any FieldPolicyProvider
   }
   public let stores: [StoreSpec]
+  /// Measure the limit stores too (`"limits": true`, SPEC §5): `limit-dictionary` and `limit-sqlite`.
+  public var limits: Bool
   public let sweep: Sweep?
   public var repetitions: Int
   public var warmup: Int
@@ -78,6 +80,11 @@ public struct Workload: Sendable {
     public var churn = 0.02
   }
 
+  /// The stores a run measures: the file's, then the limit stores when ``limits`` is on.
+  public var measuredStores: [StoreSpec] {
+    stores + (limits ? [StoreSpec(kind: .limitDictionary), StoreSpec(kind: .limitSQLite)] : [])
+  }
+
   /// The variants to run: one per sweep value, or one unnamed.
   public var variants: [(name: String, source: Source)] {
     get throws {
@@ -109,12 +116,36 @@ public struct StoreSpec: Sendable, Hashable {
     /// ``SQLiteNormalizedCache`` with these options, on a file in a temporary directory or, with
     /// `inMemoryDatabase`, on `:memory:`.
     case sqlite(SQLiteNormalizedCache.Options, inMemoryDatabase: Bool)
+    /// The in-memory limit: each record's encoded bytes in a plain `[CacheKey: [UInt8]]`.
+    case limitDictionary
+    /// The SQLite limit: ``PlainRecordTable``, WAL and synchronous NORMAL, on a file.
+    case limitSQLite
 
-    /// `memory` or `sqlite`, as workload files spell it.
+    /// `memory` or `sqlite`, as workload files spell it; the limit stores' labels.
     public var name: String {
       switch self {
       case .memory: "memory"
       case .sqlite: "sqlite"
+      case .limitDictionary: "limit-dictionary"
+      case .limitSQLite: "limit-sqlite"
+      }
+    }
+
+    /// A limit store (SPEC §5, `"limits": true`), not a cache.
+    public var isLimit: Bool {
+      switch self {
+      case .limitDictionary, .limitSQLite: true
+      case .memory, .sqlite: false
+      }
+    }
+
+    /// The limit a store of this kind is measured against: the dictionary for memory, the plain
+    /// table for SQLite; nil for the limits themselves.
+    public var limit: Kind? {
+      switch self {
+      case .memory: .limitDictionary
+      case .sqlite: .limitSQLite
+      case .limitDictionary, .limitSQLite: nil
       }
     }
   }

@@ -63,6 +63,11 @@ private struct WorkloadDecoder {
     let (keys, resolver) = try decodeKeys()
     let provider = try decodeFieldPolicyProvider()
     let stores = try decodeStores()
+    let limits = try root.bool("limits") ?? false
+    if limits, let reserved = stores.first(where: { $0.label.hasPrefix("limit-") }) {
+      let index = stores.firstIndex { $0.label == reserved.label }!
+      throw root.error("stores[\(index)].label", "\"\(reserved.label)\": labels starting \"limit-\" name the limit stores of \"limits\": true")
+    }
     let sweep = try decodeSweep(source: source)
     let repetitions = try root.int("repetitions", in: 1...1000) ?? 3
     let warmup = try root.int("warmup", in: 0...1000) ?? 1
@@ -71,7 +76,7 @@ private struct WorkloadDecoder {
     try root.finish()
     let workload = Workload(
       file: root.file, name: name, seed: UInt64(seed), description: description, source: source, keys: keys,
-      resolver: resolver, fieldPolicyProvider: provider, stores: stores, sweep: sweep, repetitions: repetitions,
+      resolver: resolver, fieldPolicyProvider: provider, stores: stores, limits: limits, sweep: sweep, repetitions: repetitions,
       warmup: warmup, read: read)
     do {
       _ = try workload.variants

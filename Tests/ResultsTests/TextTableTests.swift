@@ -18,6 +18,19 @@ struct TextTableTests {
         """)
   }
 
+  @Test("a \"-\" for no value keeps a column of numbers to the right; a column of \"-\" alone stays left")
+  func placeholders() {
+    let table = TextTable(columns: ["store", "p50", "x"], rows: [["memory", "1.2 ms", "-"], ["limit", "-", "-"]])
+    #expect(
+      table.render() == """
+        store      p50  x
+        ------  ------  -
+        memory  1.2 ms  -
+        limit        -  -
+
+        """)
+  }
+
   @Test("alignment can be forced")
   func forced() {
     let table = TextTable(

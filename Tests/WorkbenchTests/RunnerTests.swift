@@ -144,3 +144,68 @@ struct RunnerHelperTests {
     #expect(FieldPolicyLookups.splitEscaped(id) == parts)
   }
 }
+
+@Suite("Limit stores")
+struct LimitStoreTests {
+  @Test("the limit dictionary keeps each record's bytes, replaces records whole and loads in order")
+  func dictionary() throws {
+    let store = LimitDictionary()
+    let records = [Record(key: "Book:1", ["title": "Emma", "pages": 474]), Record(key: "Book:2", ["title": "Dune"])]
+    #expect(store.merge(records: RecordSet(records: records)).isEmpty)
+    store.merge(records: RecordSet(records: [Record(key: "Book:1", ["title": "Persuasion"])]))
+    let loaded = store.loadRecordsInOrder(forKeys: ["Book:2", "Book:3", "Book:1"])
+    #expect(loaded.map { $0?.key } == ["Book:2", nil, "Book:1"])
+    #expect(loaded[2]?.encodedFields == Record(key: "Book:1", ["title": "Persuasion"]).encodedFields)
+    let statistics = store.statistics
+    #expect(statistics.records == 2)
+    #expect(statistics.payloadBytes == 12 + Record(key: "Book:1", ["title": "Persuasion"]).encodedFields.count + records[1].encodedFields.count)
+    store.removeRecords(matching: "book:2")
+    #expect(store.loadRecords(forKeys: ["Book:1", "Book:2"]).keys.sorted() == ["Book:1"])
+  }
+
+  @Test("\"limits\": true measures both limit stores on the same records, and each store against its limit")
+  func limitRows() throws {
+    let text = smallGenerator.replacingOccurrences(of: #""warmup": 1,"#, with: #""warmup": 1, "limits": true,"#)
+    let result = try run(text)
+    let rows = result.rows
+    func row(_ store: String, _ keys: KeyStrategyName, _ phase: Phase, _ metric: String) -> MetricRow? {
+      rows.first { $0.key.store == store && $0.key.keys == keys && $0.key.phase == phase && $0.key.metric == metric }
+    }
+    for keys in [KeyStrategyName.path, .typePolicy] {
+      // The limits hold one record per key the store holds: the same keys, replaced whole.
+      let records = try #require(row("memory", keys, .dedup, "records")).summary.p50
+      #expect(row("limit-dictionary", keys, .dedup, "records")?.summary.p50 == records)
+      #expect(row("limit-sqlite", keys, .dedup, "records")?.summary.p50 == records)
+      for (store, limit) in [("memory", "limit-dictionary"), ("sqlite", "limit-sqlite")] {
+        for phase in [Phase.merge, .read] {
+          let ratio = try #require(row(store, keys, phase, "latency_vs_limit"))
+          let expected = try #require(row(limit, keys, phase, "latency")).summary.p50
+            / #require(row(store, keys, phase, "latency")).summary.p50
+          #expect(ratio.unit == .ratio && ratio.better == .higher && !ratio.deterministic)
+          #expect(ratio.summary.p50 == expected)
+        }
+      }
+      // Limits have no normalizer and no reader: no write, normalize or allocation rows.
+      #expect(row("limit-dictionary", keys, .write, "latency") == nil)
+      #expect(row("limit-sqlite", keys, .normalize, "latency") == nil)
+      #expect(row("limit-sqlite", keys, .merge, "latency_vs_limit") == nil)
+    }
+    #expect(result.table.contains("Stores against their limit"))
+    #expect(result.table.contains("memory × typePolicy vs limit-dictionary: merge "))
+    #expect(result.table.contains("sqlite × path vs limit-sqlite: merge "))
+    #expect(!result.table.contains("limit-sqlite:\n  typePolicy vs path"))
+  }
+
+  @Test("the store-records benchmark measures the limits too, with a ratio per timing")
+  func storeRecordsLimits() throws {
+    let rows = try run(
+      #"{"name": "records", "seed": 1, "storeRecords": {"count": 200, "batch": 50, "pointLoads": 20}, "stores": [{"kind": "memory"}], "limits": true, "repetitions": 1, "warmup": 0}"#
+    ).rows
+    #expect(rows.first { $0.key.store == "limit-sqlite" && $0.key.metric == "records" }?.summary.p50 == 200)
+    let ratios = rows.filter { $0.key.store == "memory" && $0.key.metric.hasSuffix("_vs_limit") }.map(\.key.metric)
+    #expect(ratios.sorted() == [
+      "load_all_per_key_vs_limit", "load_batch_per_key_vs_limit", "merge_new_per_record_vs_limit",
+      "merge_unchanged_per_record_vs_limit", "point_lookup_vs_limit",
+    ])
+  }
+}

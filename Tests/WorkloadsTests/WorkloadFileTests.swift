@@ -75,6 +75,17 @@ struct WorkloadFileTests {
     #expect(workload.warmup == 1)
   }
 
+  @Test("\"limits\": true adds the limit stores after the file's; off by default")
+  func limits() throws {
+    let plain = try load(#"{"name": "w", "seed": 1, "generator": {}, "stores": [{"kind": "memory", "label": "limit-ok"}]}"#)
+    #expect(plain.limits == false)
+    #expect(plain.measuredStores == plain.stores)
+    let limited = try load(#"{"name": "w", "seed": 1, "generator": {}, "limits": true}"#)
+    #expect(limited.measuredStores.map(\.label) == ["memory", "sqlite", "limit-dictionary", "limit-sqlite"])
+    #expect(limited.measuredStores.map(\.kind.isLimit) == [false, false, true, true])
+    #expect(limited.stores.map { $0.kind.limit } == [.limitDictionary, .limitSQLite])
+  }
+
   @Test("a recorded workload resolves its files against its own directory")
   func recorded() throws {
     let workload = try load(
@@ -135,6 +146,14 @@ struct WorkloadFileTests {
       (
         #"{"name": "w", "seed": 1, "generator": {}, "repetitions": 0}"#,
         "w.json:1:43: repetitions: must be between 1 and 1000, got 0"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "limits": "yes"}"#,
+        "w.json:1:43: limits: must be true or false, not a string"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "limits": true, "stores": [{"kind": "memory", "label": "limit-x"}]}"#,
+        #"w.json:1:89: stores[0].label: "limit-x": labels starting "limit-" name the limit stores of "limits": true"#
       ),
       (
         #"{"name": "w", "seed": 1, "generator": {}, "read": {"verify": "yes"}}"#,

@@ -23,9 +23,10 @@ enum ValidateCommand: Command {
       var strategies = workload.keys.count
       if case .storeRecords = workload.source { strategies = 1 }
       let configurations = variants * workload.stores.count * strategies
+      let limits = workload.limits ? ", and \(variants * 2 * strategies) of the limit stores" : ""
       var estimate = ""
       if case .generator(let config) = workload.source { estimate = "; \(config.estimate)" }
-      try writeStandardOutput("\(path): ok (\(workload.name), \(workload.source.kindName), \(configurations) configuration\(configurations == 1 ? "" : "s")\(estimate))\n")
+      try writeStandardOutput("\(path): ok (\(workload.name), \(workload.source.kindName), \(configurations) configuration\(configurations == 1 ? "" : "s")\(limits)\(estimate))\n")
     }
     return .success
   }
