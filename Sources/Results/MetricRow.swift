@@ -3,7 +3,7 @@ import NormalizedCache
 
 /// The part of the work a metric measures (the CSV's `phase` column, SPEC §6).
 public enum Phase: String, Sendable, Hashable, CaseIterable, Comparable {
-  case write, normalize, merge, read, fragment, watch, lookup, footprint, dedup
+  case parse, write, normalize, merge, read, fragment, watch, lookup, footprint, dedup
 
   public static func < (lhs: Phase, rhs: Phase) -> Bool {
     allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

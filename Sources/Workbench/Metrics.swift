@@ -3,7 +3,9 @@ import Results
 /// The metrics `cachebench run` reports (SPEC §5, §6), each defined once: the same operation is
 /// always behind the same name.
 extension Metric {
-  // Write and read, per response.
+  // Parse, write and read, per response.
+  /// Parsing one response's JSON: not part of the write, but what an app pays before it.
+  static let parseLatency = Metric(.parse, "latency", unit: .ns, deterministic: false)
   /// Normalizing one response and merging its records.
   static let writeLatency = Metric(.write, "latency", unit: .ns, deterministic: false)
   static let normalizeLatency = Metric(.normalize, "latency", unit: .ns, deterministic: false)
@@ -30,6 +32,7 @@ extension Metric {
   static let readAllocatedBytes = Metric(.read, "allocated_bytes", unit: .bytes, deterministic: true)
 
   // Instructions, counted under callgrind in a pass of their own (`run --instructions`).
+  static let parseInstructions = Metric(.parse, "instructions", unit: .count, deterministic: true)
   static let writeInstructions = Metric(.write, "instructions", unit: .count, deterministic: true)
   static let normalizeInstructions = Metric(.normalize, "instructions", unit: .count, deterministic: true)
   static let mergeInstructions = Metric(.merge, "instructions", unit: .count, deterministic: true)

@@ -7,33 +7,47 @@ import Workloads
 
 /// One response of a workload, with the plan of its operation.
 ///
-/// The response itself is made again at each ``response()`` (generated, or read and parsed) unless
-/// the source is small enough to keep them all: a run then holds one response at a time, and its
-/// memory does not grow with their count.
+/// The response's JSON is made again at each ``json()`` (generated, or read) unless the source is
+/// small enough to keep them all, JSON and parsed: a run then holds one response at a time, and
+/// its memory does not grow with their count.
 final class ResponseItem {
   /// Where it came from, for messages: a file name, or `response 12` for a synthetic one.
   let label: String
   let plan: OperationPlan
   /// The size of its JSON.
   let bytes: Int
-  private let load: () throws -> JSONValue
-  private var kept: JSONValue?
+  private let load: () throws -> [UInt8]
+  private var kept: (json: [UInt8], response: JSONValue)?
 
-  init(label: String, plan: OperationPlan, bytes: Int, load: @escaping () throws -> JSONValue) {
+  init(label: String, plan: OperationPlan, bytes: Int, load: @escaping () throws -> [UInt8]) {
     self.label = label
     self.plan = plan
     self.bytes = bytes
     self.load = load
   }
 
-  /// Keeps the response from now on (the one given, else loaded), for sources small enough to
-  /// hold whole.
-  func keep(_ response: JSONValue? = nil) throws { kept = try response ?? load() }
+  /// Keeps the JSON and the response from now on (the response given, else parsed), for sources
+  /// small enough to hold whole.
+  func keep(_ response: JSONValue? = nil) throws {
+    let json = try load()
+    kept = (json, try response ?? parse(json))
+  }
+
+  /// The response's JSON. Call it outside timed and counted code: it may generate or read a file.
+  func json() throws -> [UInt8] {
+    if let kept { return kept.json }
+    return try load()
+  }
+
+  /// Parses this response's JSON (from ``json()``): what the `parse` phase times.
+  func parse(_ json: [UInt8]) throws -> JSONValue {
+    try JSONParser.parse(json, file: label)
+  }
 
   /// The parsed response. Call it outside timed and counted code: it may generate and parse.
   func response() throws -> JSONValue {
-    if let kept { return kept }
-    return try load()
+    if let kept { return kept.response }
+    return try parse(try load())
   }
 
   /// The selected data of `response` (this item's): what a read-back must equal.
@@ -56,7 +70,7 @@ final class PreparedSource {
 
   /// Sources up to this many bytes of JSON keep their parsed responses for the whole run; larger
   /// ones make each response again when it is needed (a parsed response takes several times its
-  /// JSON's size: `large.json` held 2.6 GB).
+  /// JSON's size: `large.json` held 2.6 GB). Kept sources hold their JSON too, for the `parse` phase.
   static let keptBytes = 64 << 20
 
   /// Keeps every response when they are small enough together.
@@ -91,9 +105,7 @@ final class PreparedSource {
       }
       let plan = try OperationPlan(document: document, operationName: response.operationName, schema: schema, variables: response.variables)
       items.append(
-        ResponseItem(label: label, plan: plan, bytes: response.bytes.count) {
-          try JSONParser.parse(synthetic.response(at: index).bytes, file: label)
-        })
+        ResponseItem(label: label, plan: plan, bytes: response.bytes.count) { synthetic.response(at: index).bytes })
     }
     let source = PreparedSource(schema: schema, items: items)
     try source.keepIfSmall(progress: progress)
@@ -114,9 +126,7 @@ final class PreparedSource {
       progress.update("reading responses \(index + 1)/\(source.operations.count)")
       let loaded = try operation.load(schema: schema)
       let path = operation.response
-      let item = ResponseItem(label: path, plan: loaded.plan, bytes: loaded.responseBytes) {
-        try JSONParser.parse(try InputFile.bytes(path), file: path)
-      }
+      let item = ResponseItem(label: path, plan: loaded.plan, bytes: loaded.responseBytes) { try InputFile.bytes(path) }
       if fileBytes <= keptBytes { try item.keep(loaded.response) }
       items.append(item)
     }

@@ -97,7 +97,7 @@ enum ResultsTable {
   private static func strategyTable(_ groups: Groups) -> TextTable {
     let hasVariants = groups.order.contains { !$0.variant.isEmpty }
     var columns: [TextTable.Column] = [
-      "store", "keys", "records", "dedup", "write p50", "write p99", "read p50", "read p99", "loads/read", "bytes/record",
+      "store", "keys", "records", "dedup", "parse p50", "write p50", "write p99", "read p50", "read p99", "loads/read", "bytes/record",
     ]
     if hasVariants { columns.insert("variant", at: 0) }
     let hasFragments = groups.order.contains { groups.metric($0, .fragment, "latency") != nil }
@@ -110,6 +110,7 @@ enum ResultsTable {
         key.store, key.keys,
         metric(.dedup, "records").map { grouped($0.p50) } ?? "-",
         metric(.dedup, "object_ratio").map { HumanFormat.ratio($0.p50) } ?? "-",
+        metric(.parse, "latency").map { HumanFormat.nanoseconds($0.p50) } ?? "-",
         metric(.write, "latency").map { HumanFormat.nanoseconds($0.p50) } ?? "-",
         metric(.write, "latency").map { HumanFormat.nanoseconds($0.p99) } ?? "-",
         metric(.read, "latency").map { HumanFormat.nanoseconds($0.p50) } ?? "-",

@@ -3,7 +3,7 @@ import NormalizedCache
 import Results
 
 extension StrategyMeasurement {
-  /// The instructions of every write (normalize, then merge) and read of the variant's responses
+  /// The instructions of every parse, write (normalize, then merge) and read of the variant's responses
   /// into a fresh store, counted by callgrind: the process must run under it (`run --instructions`
   /// starts such a process). As in the allocation pass, one uncounted write and read come first.
   func countInstructions(into sink: inout MetricSink, counter: inout InstructionCounter) throws {
@@ -15,10 +15,12 @@ extension StrategyMeasurement {
     var samples = MetricSamples()
     for (index, item) in source.items.enumerated() {
       progress.update("counting instructions, response \(index + 1)/\(source.items.count)")
-      let response = try item.response()
-      let normalize = try counter.counted { try normalizer.normalize(response, plan: item.plan) }
+      let json = try item.json()
+      let parse = try counter.counted { try item.parse(json) }
+      let normalize = try counter.counted { try normalizer.normalize(parse.result, plan: item.plan) }
       let merge = try counter.counted { try store.merge(records: normalize.result.records) }
       let read = try counter.counted { try reader.read(item.plan) }
+      samples.append(Double(parse.instructions), to: .parseInstructions)
       samples.append(Double(normalize.instructions + merge.instructions), to: .writeInstructions)
       samples.append(Double(normalize.instructions), to: .normalizeInstructions)
       samples.append(Double(merge.instructions), to: .mergeInstructions)

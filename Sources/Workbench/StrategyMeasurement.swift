@@ -188,7 +188,8 @@ struct StrategyMeasurement {
     let normalizer = normalizer
     for (index, item) in source.items.enumerated() {
       progress.update("\(repetition.label), write \(index + 1)/\(source.items.count)")
-      let response = try item.response()
+      let json = try item.json()
+      let response = try repetition.time(.parseLatency) { try item.parse(json) }
       let start = MonotonicClock.now()
       let normalized = try normalizer.normalize(response, plan: item.plan)
       let middle = MonotonicClock.now()

@@ -33,12 +33,12 @@ struct RunCommandTests {
     let (run, path, _) = Self.runs[0]
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout.hasPrefix("quick (generator, seed 7, 2 repetitions)"))
-    #expect(run.stdout.contains("store          keys          records  dedup  write p50  write p99  read p50  read p99  loads/read  bytes/record  fragment p50  wakes/write  re-read p50"))
+    #expect(run.stdout.contains("store          keys          records  dedup  parse p50  write p50  write p99  read p50  read p99  loads/read  bytes/record  fragment p50  wakes/write  re-read p50"))
     #expect(run.stdout.contains("Key strategies against path (ratios of p50; wakes: watchers woken per write, mean)\nmemory:\n  typePolicy vs path: "))
     let csv = try CSVFile(path: path)
     #expect(csv.header.joined(separator: ",") == metricColumns)
     let common = [
-      "write/latency", "normalize/latency", "merge/latency", "read/latency", "write/allocations",
+      "parse/latency", "write/latency", "normalize/latency", "merge/latency", "read/latency", "write/allocations",
       "write/allocated_bytes", "read/allocations", "read/allocated_bytes", "lookup/loads_per_read",
       "lookup/keys_per_read", "lookup/hit_ratio", "lookup/load_time", "lookup/point_lookup",
       "lookup/field_policy_lookup", "lookup/field_policy_hit_ratio", "footprint/bytes_per_record", "dedup/objects",
@@ -179,7 +179,7 @@ struct RunCommandTests {
     #expect(values(rows[..<half]) == values(rows[half...]))
   }
 
-  @Test("--instructions counts every write, normalize, merge and read under callgrind; two runs agree within 0.1%")
+  @Test("--instructions counts every parse, write, normalize, merge and read under callgrind; two runs agree within 0.1%")
   func instructions() throws {
     let directory = try temporaryDirectory()
     let workload = directory + "/tiny.json"
@@ -193,7 +193,7 @@ struct RunCommandTests {
       let rows = try CSVFile(path: out).rows.filter { $0["metric"] == "instructions" }
       runs.append(Dictionary(uniqueKeysWithValues: rows.map { ("\($0["store"]!)/\($0["phase"]!)", $0) }))
     }
-    let names = ["write", "normalize", "merge", "read"].flatMap { ["memory/\($0)", "sqlite/\($0)"] }
+    let names = ["parse", "write", "normalize", "merge", "read"].flatMap { ["memory/\($0)", "sqlite/\($0)"] }
     #expect(Set(runs[0].keys) == Set(names))
     for (name, row) in runs[0] {
       #expect(row["unit"] == "count" && row["deterministic"] == "true" && row["n"] == "3", "\(name)")

@@ -43,6 +43,21 @@ struct RunnerTests {
     #expect(definitions["lookup/point_lookup"] == ["ns lower false"])
   }
 
+  @Test("parse is a phase of its own: every response's JSON parsed, timed, in every measured repetition")
+  func parsePhase() throws {
+    let rows = try run(smallGenerator).rows
+    for store in ["memory", "sqlite"] {
+      for keys in [KeyStrategyName.path, .typePolicy, .programmatic] {
+        let parse = try #require(rows.first { $0.key.store == store && $0.key.keys == keys && $0.key.phase == .parse })
+        let write = try #require(rows.first { $0.key.store == store && $0.key.keys == keys && $0.key.phase == .write && $0.key.metric == "latency" })
+        // 6 responses × 2 measured repetitions, as many as the writes.
+        #expect(parse.key.metric == "latency" && parse.unit == .ns && parse.summary.n == 12)
+        #expect(write.summary.n == 12)
+        #expect(parse.summary.min > 0)
+      }
+    }
+  }
+
   @Test("the footprint rows are the memory store's live bytes, or SQLite's database, WAL and heap")
   func footprintRows() throws {
     let rows = try run(smallGenerator).rows
