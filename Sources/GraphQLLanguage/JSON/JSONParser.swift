@@ -57,6 +57,13 @@ public enum JSONParser {
     /// When not nil, the byte offset of every object key, by path.
     var keyOffsets: [String: Int]?
     private var path: [String] = []
+    /// The members of the objects being parsed, and their keys' numbers in ``strings`` (-1 for a
+    /// key not there), innermost object last; the elements of the arrays being parsed.
+    private let members = ScratchStack<JSONObject.Member>()
+    private let memberKeys = ScratchStack<Int32>()
+    private let elements = ScratchStack<JSONValue>()
+    /// The short strings met so far: a key or value met again is the same `String`.
+    private var strings = StringTable()
 
     /// Invalid UTF-8 anywhere is an error at its offset, before anything is parsed.
     mutating func checkUTF8() throws(GraphQLError) {
@@ -101,9 +108,34 @@ public enum JSONParser {
 
     @inline(__always)
     mutating func skipWhitespace() {
+      // Anything above a space returns at the first test: most calls find no whitespace at all.
+      guard position < bytes.count, bytes[position] <= 0x20 else { return }
+      skipWhitespaceRun()
+    }
+
+    /// Space, tab, LF and CR from `position` on, eight bytes at a time (indentation comes in runs).
+    private mutating func skipWhitespaceRun() {
+      if let base = bytes.baseAddress {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        /// The high bit of each byte of `word` that is not zero, exactly (no borrows between bytes).
+        @inline(__always) func nonzero(_ word: UInt64) -> UInt64 { (((word & lows) &+ lows) | word) & ~lows }
+        while position + 8 <= bytes.count {
+          let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+          let other =
+            nonzero(word ^ (ones &* 0x20)) & nonzero(word ^ (ones &* 0x09)) & nonzero(word ^ (ones &* 0x0A))
+            & nonzero(word ^ (ones &* 0x0D))
+          if other != 0 {
+            position += other.trailingZeroBitCount / 8
+            return
+          }
+          position += 8
+        }
+      }
+      let whitespace: UInt64 = 1 << 0x20 | 1 << 0x09 | 1 << 0x0A | 1 << 0x0D
       while position < bytes.count {
         let byte = bytes[position]
-        guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+        guard byte <= 0x20, whitespace & (1 << UInt64(byte)) != 0 else { return }
         position += 1
       }
     }
@@ -140,16 +172,23 @@ public enum JSONParser {
       position += count
     }
 
+    /// An object: its members pushed on ``members`` and moved into an array of their exact count
+    /// at its end, so that an object allocates once, not once per doubling.
     private mutating func parseObject(depth: Int) throws(GraphQLError) -> JSONObject {
       guard depth <= Self.maximumDepth else { throw error("JSON nested deeper than \(Self.maximumDepth) levels") }
       position += 1
-      var object = JSONObject()
-      // The keys so far, once the object is large enough that a linear scan per key would cost.
+      let first = members.count
+      // The keys so far, once the object is large enough that comparing with each would cost.
       var seen: Set<String>?
+      defer {
+        // Only on an error: a finished object has taken its members.
+        members.removeAll(from: first)
+        memberKeys.removeAll(from: first)
+      }
       skipWhitespace()
       if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
         position += 1
-        return object
+        return JSONObject()
       }
       while true {
         skipWhitespace()
@@ -157,17 +196,11 @@ public enum JSONParser {
           throw error("Expected a string key in an object, found \(describeCurrent())")
         }
         let keyOffset = position
-        let key = try parseString()
+        let (key, number) = try parseStringAndNumber()
         // A key given twice is an error: which one a reader would keep is a guess (JSONSerialization
         // keeps the last, others the first), and a record would silently lose the other value.
-        let duplicate: Bool
-        if object.count < 16 {
-          duplicate = object.members.contains { $0.key == key }
-        } else {
-          if seen == nil { seen = Set(object.keys) }
-          duplicate = !seen!.insert(key).inserted
-        }
-        if duplicate {
+        // Keys of the table compare by number; others (long ones) as strings.
+        if isDuplicate(key, number, from: first, seen: &seen) {
           position = keyOffset
           let shown = key.count > 80 ? String(key.prefix(80)) + "…" : key
           throw error("Duplicate key \"\(shown)\" in an object")
@@ -182,13 +215,18 @@ public enum JSONParser {
         }
         position += 1
         skipWhitespace()
-        object.append(key: key, value: try parseValue(depth: depth))
+        let value = try parseValue(depth: depth)
+        members.push(JSONObject.Member(key: key, value: value))
+        memberKeys.push(number)
         if keyOffsets != nil { path.removeLast() }
         skipWhitespace()
         guard position < bytes.count else { throw error("Expected ',' or '}' after an object member, found end of input") }
         let byte = bytes[position]
         position += 1
-        if byte == UInt8(ascii: "}") { return object }
+        if byte == UInt8(ascii: "}") {
+          memberKeys.removeAll(from: first)
+          return JSONObject(members: members.popArray(from: first))
+        }
         if byte != UInt8(ascii: ",") {
           position -= 1
           throw error("Expected ',' or '}' after an object member, found \(describeCurrent())")
@@ -196,25 +234,51 @@ public enum JSONParser {
       }
     }
 
+    /// Whether the object whose members start at `first` has a member keyed `key` already.
+    ///
+    /// Keys in the string table (number 0 or more) are equal exactly when their numbers are; keys
+    /// not there (-1: long, or written with escapes, whose text may equal a key in the table)
+    /// are compared as strings, with every member when the new key is one, else with those. From
+    /// 16 members on, every key goes into `seen`, a set of the object's keys, instead.
+    private func isDuplicate(_ key: String, _ number: Int32, from first: Int, seen: inout Set<String>?) -> Bool {
+      let count = members.count - first
+      if count >= 16 {
+        if seen == nil {
+          seen = Set(minimumCapacity: count * 2)
+          for index in first..<(first + count) { seen!.insert(members[index].key) }
+        }
+        return !seen!.insert(key).inserted
+      }
+      if number >= 0, memberKeys.withElements(from: first, { $0.contains(number) }) { return true }
+      let all = number < 0
+      for index in first..<(first + count) where (all || memberKeys[index] < 0) && members[index].key == key {
+        return true
+      }
+      return false
+    }
+
+    /// An array: its elements pushed on ``elements`` and moved into an array of their exact count.
     private mutating func parseArray(depth: Int) throws(GraphQLError) -> [JSONValue] {
       guard depth <= Self.maximumDepth else { throw error("JSON nested deeper than \(Self.maximumDepth) levels") }
       position += 1
-      var array: [JSONValue] = []
+      let first = elements.count
+      defer { elements.removeAll(from: first) }
       skipWhitespace()
       if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
         position += 1
-        return array
+        return []
       }
       while true {
         skipWhitespace()
-        if keyOffsets != nil { path.append("[\(array.count)]") }
-        array.append(try parseValue(depth: depth))
+        if keyOffsets != nil { path.append("[\(elements.count - first)]") }
+        let value = try parseValue(depth: depth)
+        elements.push(value)
         if keyOffsets != nil { path.removeLast() }
         skipWhitespace()
         guard position < bytes.count else { throw error("Expected ',' or ']' after an array element, found end of input") }
         let byte = bytes[position]
         position += 1
-        if byte == UInt8(ascii: "]") { return array }
+        if byte == UInt8(ascii: "]") { return elements.popArray(from: first) }
         if byte != UInt8(ascii: ",") {
           position -= 1
           throw error("Expected ',' or ']' after an array element, found \(describeCurrent())")
@@ -224,15 +288,24 @@ public enum JSONParser {
 
     /// A string, with the fast path of no escapes decoded straight from the input bytes.
     mutating func parseString() throws(GraphQLError) -> String {
+      try parseStringAndNumber().string
+    }
+
+    /// A string, and its number in ``strings`` (-1 when it is not there: long, or with escapes).
+    ///
+    /// The fast path, no escapes, scans eight bytes at a time and takes a short string from the
+    /// table when it was met before: keys and type names repeat in every object of a response.
+    mutating func parseStringAndNumber() throws(GraphQLError) -> (string: String, number: Int32) {
       let start = position
       position += 1
       let contentStart = position
+      position = Self.endOfPlainRun(bytes, from: position)
       while position < bytes.count {
         let byte = bytes[position]
         if byte == UInt8(ascii: "\"") {
           let slice = UnsafeBufferPointer(rebasing: bytes[contentStart..<position])
           position += 1
-          return String(decoding: slice, as: UTF8.self)
+          return strings.string(for: slice, in: bytes)
         }
         if byte == UInt8(ascii: "\\") { break }
         if byte < 0x20 { throw error("Unescaped control character in a string") }
@@ -245,7 +318,7 @@ public enum JSONParser {
         let byte = bytes[position]
         if byte == UInt8(ascii: "\"") {
           position += 1
-          return String(decoding: buffer, as: UTF8.self)
+          return (String(decoding: buffer, as: UTF8.self), -1)
         }
         if byte < 0x20 { throw error("Unescaped control character in a string") }
         if byte != UInt8(ascii: "\\") {
@@ -284,6 +357,30 @@ public enum JSONParser {
         }
       }
       throw error("Unterminated string", at: start)
+    }
+
+    /// The offset of the first byte from `start` on that is a quote, a backslash or a control
+    /// character, eight bytes at a time (or of the last few bytes, which the caller scans).
+    @inline(__always)
+    static func endOfPlainRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+      guard let base = bytes.baseAddress else { return start }
+      var position = start
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highs: UInt64 = 0x8080_8080_8080_8080
+      while position + 8 <= bytes.count {
+        // Little-endian on every platform Swift runs this on: the first byte is the lowest.
+        let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+        let quote = word ^ (ones &* 0x22)
+        let backslash = word ^ (ones &* 0x5C)
+        // The classic "has a zero byte" test: exact for the lowest flagged byte, which is all
+        // that is used. Bytes of 0x80 and above (UTF-8) are never flagged.
+        let flags =
+          ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+        let found = flags & highs
+        if found != 0 { return position + found.trailingZeroBitCount / 8 }
+        position += 8
+      }
+      return position
     }
 
     private mutating func readHex4() throws(GraphQLError) -> UInt32 {
