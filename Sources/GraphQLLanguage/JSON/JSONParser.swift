@@ -180,6 +180,8 @@ public enum JSONParser {
       let first = members.count
       // The keys so far, once the object is large enough that comparing with each would cost.
       var seen: Set<String>?
+      // Whether a key so far is not in the string table: then keys compare as strings too.
+      var untabled = false
       defer {
         // Only on an error: a finished object has taken its members.
         members.removeAll(from: first)
@@ -200,7 +202,12 @@ public enum JSONParser {
         // A key given twice is an error: which one a reader would keep is a guess (JSONSerialization
         // keeps the last, others the first), and a record would silently lose the other value.
         // Keys of the table compare by number; others (long ones) as strings.
-        if isDuplicate(key, number, from: first, seen: &seen) {
+        let duplicate =
+          members.count - first < 16 && number >= 0 && !untabled
+          ? memberKeys.withElements(from: first) { $0.contains(number) }
+          : isDuplicate(key, number, from: first, seen: &seen)
+        if number < 0 { untabled = true }
+        if duplicate {
           position = keyOffset
           let shown = key.count > 80 ? String(key.prefix(80)) + "…" : key
           throw error("Duplicate key \"\(shown)\" in an object")
