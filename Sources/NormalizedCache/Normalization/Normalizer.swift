@@ -90,7 +90,7 @@ private struct Walk {
   mutating func object(
     _ object: JSONObject, plan selectionPlan: SelectionPlan, key: CacheKey, typename: String?
   ) throws(NormalizationError) {
-    records.reservePosition(for: key)
+    let position = records.reservePosition(for: key)
     let selection = try plan.selection(selectionPlan, runtimeType: typename)
     var builder = Record.Builder(key: key, capacity: 64)
     if !selection.selectsTypename, case .string(let responseTypename)? = object["__typename"] {
@@ -117,7 +117,7 @@ private struct Walk {
         builder.append(field.fieldKey, recordValue)
       }
     }
-    records.merge(record: builder.build())
+    records.fill(position, with: builder.build())
   }
 
   /// The value of a field with a selection: null, a reference to the object's record, or a list of them.

@@ -63,10 +63,29 @@ public struct RecordSet: Sendable, Sequence, Equatable, CustomStringConvertible 
 
   /// Reserves the position of a key before its record is complete, so that a parent object is
   /// listed before the objects below it (preorder, as Apollo's listings show them).
-  mutating func reservePosition(for key: CacheKey) {
-    guard index[key] == nil else { return }
-    index[key] = records.count
-    records.append(Record(key: key, encodedFields: []))
+  /// - Returns: the key's position, for ``fill(_:with:)``: one hash of the key per object.
+  @discardableResult
+  mutating func reservePosition(for key: CacheKey) -> Int {
+    let next = records.count
+    let position = Self.claim(&index[key, default: -1], next)
+    if position == next { records.append(Record(key: key, encodedFields: [])) }
+    return position
+  }
+
+  /// `slot`'s position, set to `next` when it has none (-1): one lookup that finds or inserts.
+  @inline(__always)
+  private static func claim(_ slot: inout Int, _ next: Int) -> Int {
+    if slot < 0 { slot = next }
+    return slot
+  }
+
+  /// Merges `record` into the record at `position` (from ``reservePosition(for:)`` of its key).
+  mutating func fill(_ position: Int, with record: Record) {
+    if records[position].isEmpty {
+      records[position] = record
+    } else {
+      _ = records[position].merge(record)
+    }
   }
 
   /// Equal when they hold equal records under the same keys, in any order.
