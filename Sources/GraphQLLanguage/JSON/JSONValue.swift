@@ -81,6 +81,20 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     }
   }
 
+  /// The position of the member keyed `key`, looking from `hint` on first and then from the start:
+  /// a reader asking for the members in the order they were written finds each at the first look.
+  @inline(__always)
+  public func index(ofKey key: String, from hint: Int) -> Int? {
+    let count = members.count
+    var index = hint < count ? hint : 0
+    for _ in 0..<count {
+      if members[index].key == key { return index }
+      index += 1
+      if index == count { index = 0 }
+    }
+    return nil
+  }
+
   /// Appends a member without checking for an existing one of that key (the parser's fast path).
   public mutating func append(key: String, value: JSONValue) {
     members.append(Member(key: key, value: value))

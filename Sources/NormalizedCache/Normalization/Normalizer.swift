@@ -79,6 +79,14 @@ private struct Walk {
   var records = RecordSet()
   var objectCount = 0
   var objectTypes: [String: ObjectType] = [:]
+  /// The fields of the records being built.
+  let writer = RecordWriter()
+  /// `__typename`, encoded.
+  static let typenameKey: [UInt8] = {
+    var bytes: [UInt8] = []
+    RecordCodec.appendString("__typename", to: &bytes)
+    return bytes
+  }()
   /// Collected only when asked for (not nil).
   var keyedObjects: [KeyedObject]?
 
@@ -92,15 +100,19 @@ private struct Walk {
   ) throws(NormalizationError) {
     let position = records.reservePosition(for: key)
     let selection = try plan.selection(selectionPlan, runtimeType: typename)
-    var builder = Record.Builder(key: key, capacity: 64)
+    let start = writer.count
     if !selection.selectsTypename, case .string(let responseTypename)? = object["__typename"] {
-      builder.append("__typename", .string(responseTypename))
+      writer.appendField(encodedName: Self.typenameKey, .string(responseTypename))
     }
+    // Responses list fields in the order the selection does: each is looked for after the last.
+    var hint = 0
     for field in selection.fields {
-      guard let value = object[field.responseKey] else {
+      guard let index = object.index(ofKey: field.responseKey, from: hint) else {
         if field.isConditional { continue }
         throw NormalizationError("missing field \"\(field.responseKey)\"", path: [])
       }
+      hint = index + 1
+      let value = object.members[index].value
       let recordValue: RecordValue
       do {
         if let child = field.child {
@@ -112,12 +124,12 @@ private struct Walk {
         throw NormalizationError(error.message, path: [field.responseKey] + error.path)
       }
       if field.repeatsFieldKey {
-        builder.set(field.fieldKey, recordValue)
+        writer.setField(encodedName: field.encodedFieldKey, name: field.fieldKey, recordValue, recordStart: start)
       } else {
-        builder.append(field.fieldKey, recordValue)
+        writer.appendField(encodedName: field.encodedFieldKey, recordValue)
       }
     }
-    records.fill(position, with: builder.build())
+    records.fill(position, with: Record(key: key, encodedFields: writer.take(from: start)))
   }
 
   /// The value of a field with a selection: null, a reference to the object's record, or a list of them.
@@ -219,14 +231,53 @@ private struct PathKey {
     return copy
   }
 
-  /// `base.component.i.j`.
+  /// `base.component.i.j`, written straight into one string of its length.
   var key: CacheKey {
-    var key = base + "." + component
-    for index in indexes {
-      key += "."
-      key += String(index)
+    var base = base
+    var component = component
+    var indexLength = 0
+    for index in indexes { indexLength += 1 + Self.digits(index) }
+    return base.withUTF8 { baseBytes in
+      component.withUTF8 { componentBytes in
+        let length = baseBytes.count + 1 + componentBytes.count + indexLength
+        return String(unsafeUninitializedCapacity: length) { buffer in
+          var offset = 0
+          func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+            for byte in bytes {
+              buffer[offset] = byte
+              offset += 1
+            }
+          }
+          write(baseBytes)
+          buffer[offset] = UInt8(ascii: ".")
+          offset += 1
+          write(componentBytes)
+          for index in indexes {
+            buffer[offset] = UInt8(ascii: ".")
+            offset += 1
+            let digits = Self.digits(index)
+            var value = index
+            for position in stride(from: offset + digits - 1, through: offset, by: -1) {
+              buffer[position] = UInt8(ascii: "0") + UInt8(value % 10)
+              value /= 10
+            }
+            offset += digits
+          }
+          return offset
+        }
+      }
     }
-    return key
+  }
+
+  /// The decimal digits of a list index (never negative).
+  private static func digits(_ value: Int) -> Int {
+    var digits = 1
+    var value = value
+    while value >= 10 {
+      digits += 1
+      value /= 10
+    }
+    return digits
   }
 }
 

@@ -228,6 +228,8 @@ final class PlannedField {
   let arguments: [Argument]
   /// The key the field is stored under in its record.
   let fieldKey: String
+  /// The field key as a record's encoding spells it: its UTF-8 length, then its UTF-8.
+  let encodedFieldKey: [UInt8]
   let definition: FieldDefinition?
   /// The selection below the field; nil for a leaf.
   let child: SelectionPlan?
@@ -244,6 +246,9 @@ final class PlannedField {
     self.name = name
     self.arguments = arguments
     self.fieldKey = fieldKey
+    var encoded: [UInt8] = []
+    RecordCodec.appendString(fieldKey, to: &encoded)
+    encodedFieldKey = encoded
     self.definition = definition
     self.child = child
     self.isConditional = isConditional

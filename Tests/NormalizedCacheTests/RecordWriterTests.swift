@@ -1,0 +1,52 @@
+import Testing
+
+@testable import NormalizedCache
+
+@Suite("The normalizer's record writer")
+struct RecordWriterTests {
+  static let values: [(String, RecordValue)] = [
+    ("id", .string("1")), ("count", .int(-300)), ("price", .double(2.5)), ("flag", .bool(true)), ("none", .null),
+    ("long", .string(String(repeating: "é", count: 150))), ("ref", .reference("Book:1")),
+    ("list", .list([.int(1), .list([.string("a"), .null]), .reference("A:2")])),
+    ("big", .list((0..<100).map { .int($0 * 1_000) })),
+  ]
+
+  static func encoded(_ name: String) -> [UInt8] {
+    var bytes: [UInt8] = []
+    RecordCodec.appendString(name, to: &bytes)
+    return bytes
+  }
+
+  @Test("writes what RecordCodec writes, long values included, and nested records come out whole")
+  func sameBytes() {
+    let writer = RecordWriter(capacity: 8)
+    var expected: [UInt8] = []
+    let outer = writer.count
+    for (name, value) in Self.values {
+      // A child record written and taken out in the middle of the parent's fields.
+      let inner = writer.count
+      writer.appendField(encodedName: Self.encoded("x"), .int(7))
+      #expect(writer.take(from: inner) == Record(key: "C", ["x": 7]).encodedFields)
+      writer.appendField(encodedName: Self.encoded(name), value)
+      RecordCodec.appendField(name, value, to: &expected)
+    }
+    #expect(writer.take(from: outer) == expected)
+    #expect(writer.count == 0)
+  }
+
+  @Test("setting a field replaces its value in place, shorter or longer, or appends it")
+  func setField() {
+    for replacement in [RecordValue.null, .string(String(repeating: "z", count: 300)), .int(5)] {
+      let writer = RecordWriter()
+      writer.appendField(encodedName: Self.encoded("pad"), .int(1))
+      let start = writer.count
+      for (name, value) in Self.values.prefix(4) { writer.appendField(encodedName: Self.encoded(name), value) }
+      writer.setField(encodedName: Self.encoded("count"), name: "count", replacement, recordStart: start)
+      writer.setField(encodedName: Self.encoded("new"), name: "new", .bool(false), recordStart: start)
+      var fields = Array(Self.values.prefix(4))
+      fields[1].1 = replacement
+      fields.append(("new", .bool(false)))
+      #expect(writer.take(from: start) == Record(key: "K", fields: fields).encodedFields)
+    }
+  }
+}
