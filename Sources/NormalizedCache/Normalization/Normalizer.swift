@@ -26,7 +26,7 @@ public struct Normalizer: Sendable {
     let data = try Self.data(of: response)
     var walk = Walk(plan: plan, strategy: strategy)
     let rootType = data["__typename"]?.stringValue ?? plan.rootTypeName
-    try walk.object(data, plan: plan.root, key: plan.rootKey, typename: rootType)
+    try walk.root(data, plan: plan.root, key: plan.rootKey, typename: rootType)
     return NormalizedResponse(records: walk.records, objectCount: walk.objectCount)
   }
 
@@ -38,7 +38,7 @@ public struct Normalizer: Sendable {
     var walk = Walk(plan: plan, strategy: strategy)
     walk.keyedObjects = []
     let rootType = data["__typename"]?.stringValue ?? plan.rootTypeName
-    try walk.object(data, plan: plan.root, key: plan.rootKey, typename: rootType)
+    try walk.root(data, plan: plan.root, key: plan.rootKey, typename: rootType)
     return walk.keyedObjects ?? []
   }
 
@@ -95,11 +95,13 @@ private struct Walk {
     self.strategy = strategy
   }
 
-  mutating func object(
-    _ object: JSONObject, plan selectionPlan: SelectionPlan, key: CacheKey, typename: String?
-  ) throws(NormalizationError) {
+  /// The root object, keyed `key`.
+  mutating func root(_ object: JSONObject, plan selectionPlan: SelectionPlan, key: CacheKey, typename: String?) throws(NormalizationError) {
+    try self.object(object, selection: try plan.selection(selectionPlan, runtimeType: typename), key: key)
+  }
+
+  mutating func object(_ object: JSONObject, selection: PlannedSelection, key: CacheKey) throws(NormalizationError) {
     let position = records.reservePosition(for: key)
-    let selection = try plan.selection(selectionPlan, runtimeType: typename)
     let start = writer.count
     if !selection.selectsTypename, case .string(let responseTypename)? = object["__typename"] {
       writer.appendField(encodedName: Self.typenameKey, .string(responseTypename))
@@ -142,11 +144,12 @@ private struct Walk {
     case .object(let child):
       objectCount += 1
       let typename = child["__typename"]?.stringValue ?? selectionPlan.inferredType
-      let key = cacheKey(for: child, typename: typename, interfacePolicy: selectionPlan.interfacePolicy, path: path)
+      let selection = try plan.selection(selectionPlan, runtimeType: typename)
+      let key = cacheKey(for: child, typename: typename, policy: selection.typePolicy, path: path)
       if keyedObjects != nil, key != path.key {
         keyedObjects?.append(KeyedObject(key: key, object: child, selection: ObjectSelection(plan: plan, selection: selectionPlan)))
       }
-      try object(child, plan: selectionPlan, key: key, typename: typename)
+      try object(child, selection: selection, key: key)
       return .reference(CacheReference(key))
     case .array(let elements):
       var values: [RecordValue] = []
@@ -186,7 +189,7 @@ private struct Walk {
   /// The key of an object: programmatic, then type policy (the type's own or inherited, else the
   /// policy of the interface the selection is on), then path, as the strategy allows.
   private mutating func cacheKey(
-    for object: JSONObject, typename: String?, interfacePolicy: TypePolicy?, path: PathKey
+    for object: JSONObject, typename: String?, policy: TypePolicy?, path: PathKey
   ) -> CacheKey {
     guard let typename else { return path.key }
     switch strategy {
@@ -196,8 +199,7 @@ private struct Walk {
       if let info = resolver(objectType(typename), ObjectData(object)) { return info.cacheKey(typename: typename) }
       fallthrough
     case .typePolicy:
-      if let policy = plan.schema.typePolicy(for: typename) ?? interfacePolicy,
-        let id = TypePolicyKey.id(of: object, keyFields: policy.keyFields)
+      if let policy, let id = TypePolicyKey.id(of: object, keyFields: policy.keyFields)
       {
         return typename + ":" + id
       }
@@ -243,10 +245,9 @@ private struct PathKey {
         return String(unsafeUninitializedCapacity: length) { buffer in
           var offset = 0
           func write(_ bytes: UnsafeBufferPointer<UInt8>) {
-            for byte in bytes {
-              buffer[offset] = byte
-              offset += 1
-            }
+            guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
+            (buffer.baseAddress! + offset).update(from: source, count: bytes.count)
+            offset += bytes.count
           }
           write(baseBytes)
           buffer[offset] = UInt8(ascii: ".")

@@ -139,7 +139,9 @@ public final class OperationPlan {
           definition: definition, child: child, isConditional: group.conditional,
           repeatsFieldKey: !fieldKeys.insert(fieldKey).inserted))
     }
-    return PlannedSelection(fields: fields, selectsTypename: groups["__typename"] != nil)
+    return PlannedSelection(
+      fields: fields, selectsTypename: groups["__typename"] != nil,
+      typePolicy: runtimeType.flatMap { schema.typePolicy(for: $0) } ?? plan.interfacePolicy)
   }
 
   /// Whether a fragment applies: true, false, or nil when the schema cannot tell.
@@ -213,10 +215,14 @@ final class PlannedSelection {
   /// The distinct field keys of the fields, in order: what a read of a record through this
   /// selection looks at (its dependent keys).
   let fieldKeys: [String]
+  /// The `@typePolicy` that keys an object of this runtime type here: its type's own or inherited,
+  /// else that of the interface the selection is on.
+  let typePolicy: TypePolicy?
 
-  init(fields: [PlannedField], selectsTypename: Bool) {
+  init(fields: [PlannedField], selectsTypename: Bool, typePolicy: TypePolicy? = nil) {
     self.fields = fields
     self.selectsTypename = selectsTypename
+    self.typePolicy = typePolicy
     fieldKeys = fields.filter { !$0.repeatsFieldKey }.map(\.fieldKey)
   }
 }
