@@ -302,9 +302,12 @@ public enum TypePolicyKey {
 
   /// `\` becomes `\\`, then `+` becomes `\+`.
   public static func escape(_ component: String) -> String {
-    guard component.utf8.contains(where: { $0 == UInt8(ascii: "\\") || $0 == UInt8(ascii: "+") }) else {
-      return component
+    var copy = component
+    let plain = copy.withUTF8 { bytes in
+      for byte in bytes where byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "+") { return false }
+      return true
     }
+    guard !plain else { return component }
     var result = ""
     result.reserveCapacity(component.utf8.count + 2)
     for character in component.unicodeScalars {

@@ -7,7 +7,7 @@
 /// let changed = records.merge(records: otherResponse)   // ChangedKeys: "Book:bk123.genre", ...
 /// ```
 public struct RecordSet: Sendable, Sequence, Equatable, CustomStringConvertible {
-  private var index: [CacheKey: Int] = [:]
+  private var index: [HashedKey: Int] = [:]
   /// The records, in the order their keys were first seen.
   public private(set) var records: [Record] = []
 
@@ -22,7 +22,7 @@ public struct RecordSet: Sendable, Sequence, Equatable, CustomStringConvertible 
   public var keys: [CacheKey] { records.map(\.key) }
 
   public subscript(key: CacheKey) -> Record? {
-    index[key].map { records[$0] }
+    index[HashedKey(key)].map { records[$0] }
   }
 
   public func makeIterator() -> Array<Record>.Iterator { records.makeIterator() }
@@ -46,7 +46,8 @@ public struct RecordSet: Sendable, Sequence, Equatable, CustomStringConvertible 
   }
 
   private mutating func mergeRecord(_ record: Record, into changed: inout ChangedKeys) {
-    if let position = index[record.key] {
+    let key = HashedKey(record.key)
+    if let position = index[key] {
       if records[position].isEmpty {
         // A reserved position, or a record with no fields: the new record is all new.
         records[position] = record
@@ -55,7 +56,7 @@ public struct RecordSet: Sendable, Sequence, Equatable, CustomStringConvertible 
         changed.insert(fields: records[position].merge(record), of: record.key)
       }
     } else {
-      index[record.key] = records.count
+      index[key] = records.count
       records.append(record)
       changed.insertAllFields(of: record)
     }
@@ -67,7 +68,7 @@ public struct RecordSet: Sendable, Sequence, Equatable, CustomStringConvertible 
   @discardableResult
   mutating func reservePosition(for key: CacheKey) -> Int {
     let next = records.count
-    let position = Self.claim(&index[key, default: -1], next)
+    let position = Self.claim(&index[HashedKey(key), default: -1], next)
     if position == next { records.append(Record(key: key, encodedFields: [])) }
     return position
   }
@@ -95,4 +96,54 @@ public struct RecordSet: Sendable, Sequence, Equatable, CustomStringConvertible 
   }
 
   public var description: String { records.map(\.description).joined(separator: "\n") }
+}
+
+/// A cache key with its hash computed once, eight bytes at a time: the record set's index hashes
+/// only that word, at every lookup and every time it grows, where a `String` key would run the
+/// whole key through the hasher each time.
+struct HashedKey: Hashable {
+  let key: CacheKey
+  let hash: UInt64
+
+  @inline(__always)
+  init(_ key: CacheKey) {
+    self.key = key
+    var copy = key
+    hash = copy.withUTF8 { Self.hash($0) }
+  }
+
+  static func == (lhs: HashedKey, rhs: HashedKey) -> Bool { lhs.hash == rhs.hash && lhs.key == rhs.key }
+
+  func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+  /// A multiply-and-fold hash of the bytes: not for adversaries (the Hasher's per-process seed,
+  /// applied to this word, keeps the table's layout unpredictable), good enough to spread keys.
+  @inline(__always)
+  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: bytes.count)
+    guard let base = bytes.baseAddress else { return hash }
+    var offset = 0
+    let count = bytes.count
+    while offset + 8 <= count {
+      hash = mix(hash ^ UnsafeRawPointer(base + offset).loadUnaligned(as: UInt64.self))
+      offset += 8
+    }
+    if offset < count {
+      var tail: UInt64 = 0
+      var shift: UInt64 = 0
+      while offset < count {
+        tail |= UInt64(base[offset]) &<< shift
+        shift &+= 8
+        offset += 1
+      }
+      hash = mix(hash ^ tail)
+    }
+    return hash
+  }
+
+  @inline(__always)
+  private static func mix(_ value: UInt64) -> UInt64 {
+    let multiplied = (value ^ (value >> 31)) &* 0xFF51_AFD7_ED55_8CCD
+    return multiplied ^ (multiplied >> 29)
+  }
 }
