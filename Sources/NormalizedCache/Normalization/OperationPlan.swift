@@ -244,6 +244,18 @@ final class PlannedField {
   /// Another field of the selection, under another alias, has the same field key.
   let repeatsFieldKey: Bool
 
+  /// The `@fieldPolicy` of this field on the last parent type asked about: a field is read under
+  /// one parent type almost always, and the schema's lookup hashes two names.
+  private var lastFieldPolicy: (parentType: String, policy: FieldPolicy?)?
+
+  /// The schema's `@fieldPolicy` of this field on `parentType`.
+  func fieldPolicy(on parentType: String, schema: Schema) -> FieldPolicy? {
+    if let last = lastFieldPolicy, last.parentType == parentType { return last.policy }
+    let policy = schema.fieldPolicy(forField: name, on: parentType)
+    lastFieldPolicy = (parentType, policy)
+    return policy
+  }
+
   init(
     responseKey: String, name: String, arguments: [Argument], fieldKey: String, definition: FieldDefinition?,
     child: SelectionPlan?, isConditional: Bool, repeatsFieldKey: Bool

@@ -114,11 +114,6 @@ public struct ReadError: Error, Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// The response under construction: objects are filled in as their records arrive.
-private final class ObjectNode {
-  var members: [(key: String, value: Slot)] = []
-}
-
 /// A response path as a chain back to the root: one node per object placed, spelled out as an
 /// array only for a miss or a field-policy provider.
 private final class ResponsePath {
@@ -141,25 +136,20 @@ private final class ResponsePath {
   }
 }
 
+/// A value of the response under construction: objects are numbered, and filled in as their
+/// records arrive (``Execution/nodes``).
 private enum Slot {
   case value(JSONValue)
-  case object(ObjectNode)
+  case object(Int)
   case list([Slot])
-
-  var json: JSONValue {
-    switch self {
-    case .value(let value): value
-    case .object(let node): .object(JSONObject(members: node.members.map { .init(key: $0.key, value: $0.value.json) }))
-    case .list(let slots): .array(slots.map(\.json))
-    }
-  }
 }
 
 private struct Execution {
   struct Pending {
     let key: CacheKey
     let plan: SelectionPlan
-    let node: ObjectNode
+    /// The object's number in ``nodes``.
+    let node: Int
     let path: ResponsePath?
   }
 
@@ -175,6 +165,9 @@ private struct Execution {
   let rootTypeName: String?
   var statistics = ReadStatistics()
   var dependentKeys = DependentKeys()
+  /// The members of every object of the response so far, by number: the root is 0, and an object
+  /// is numbered after the object holding it, so the response is assembled from the last up.
+  var nodes: [[(key: String, value: Slot)]] = []
 
   init(reader: CacheReader, plan: OperationPlan, rootKey: CacheKey, rootSelection: SelectionPlan, rootTypeName: String?) {
     self.reader = reader
@@ -185,8 +178,8 @@ private struct Execution {
   }
 
   mutating func run() throws -> ReadResult {
-    let root = ObjectNode()
-    var level = [Pending(key: rootKey, plan: rootSelection, node: root, path: nil)]
+    nodes.append([])
+    var level = [Pending(key: rootKey, plan: rootSelection, node: 0, path: nil)]
     do {
       while !level.isEmpty {
         level = try resolve(level)
@@ -194,8 +187,33 @@ private struct Execution {
     } catch let miss as Miss {
       return ReadResult(outcome: .miss(miss.miss), statistics: statistics, dependentKeys: dependentKeys)
     }
-    return ReadResult(
-      outcome: .hit(Slot.object(root).json.objectValue!), statistics: statistics, dependentKeys: dependentKeys)
+    return ReadResult(outcome: .hit(assemble()), statistics: statistics, dependentKeys: dependentKeys)
+  }
+
+  /// The response, each object built once its objects are: from the last numbered to the root.
+  private mutating func assemble() -> JSONObject {
+    var built = [JSONObject?](repeating: nil, count: nodes.count)
+    func json(_ slot: Slot) -> JSONValue {
+      switch slot {
+      case .value(let value): return value
+      case .object(let number):
+        defer { built[number] = nil }
+        return .object(built[number]!)
+      case .list(let slots):
+        var elements: [JSONValue] = []
+        elements.reserveCapacity(slots.count)
+        for slot in slots { elements.append(json(slot)) }
+        return .array(elements)
+      }
+    }
+    for number in nodes.indices.reversed() {
+      var members: [JSONObject.Member] = []
+      members.reserveCapacity(nodes[number].count)
+      for member in nodes[number] { members.append(JSONObject.Member(key: member.key, value: json(member.value))) }
+      nodes[number] = []
+      built[number] = JSONObject(members: members)
+    }
+    return built[0]!
   }
 
   /// Loads one level's records in one call, fills their objects, and returns the next level.
@@ -237,9 +255,11 @@ private struct Execution {
       return nil
     } ?? (pending.path == nil ? rootTypeName : pending.plan.inferredType)
     let selection = try plan.selection(pending.plan, runtimeType: runtimeType)
-    pending.node.members.reserveCapacity(selection.fields.count)
+    nodes[pending.node].reserveCapacity(selection.fields.count)
     // A field a policy resolves is not looked at in this record: left out of the dependent keys.
     var policyFields: Set<String> = []
+    // Records list fields in the order the selection wrote them: each is looked for after the last.
+    var hint = 0
     defer {
       dependentKeys.append(
         recordKey: record.key,
@@ -255,16 +275,17 @@ private struct Execution {
         policyFields.insert(field.fieldKey)
         switch keys {
         case .single(let key):
-          pending.node.members.append((field.responseKey, placeholder(for: key, plan: child, path: fieldPath, next: &next)))
+          let slot = placeholder(for: key, plan: child, path: fieldPath, next: &next)
+          nodes[pending.node].append((field.responseKey, slot))
         case .list(let keys):
           let slots = keys.enumerated().map { index, key in
             placeholder(for: key, plan: child, path: ResponsePath(fieldPath, String(index)), next: &next)
           }
-          pending.node.members.append((field.responseKey, .list(slots)))
+          nodes[pending.node].append((field.responseKey, .list(slots)))
         }
         continue
       }
-      guard let value = record[field.fieldKey] else {
+      guard let value = record.value(encodedName: field.encodedFieldKey, hint: &hint) else {
         if field.isConditional { continue }
         throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: ResponsePath.components(path)))
       }
@@ -275,9 +296,8 @@ private struct Execution {
         case .null, .list: type = field.definition?.type
         default: type = nil
         }
-        pending.node.members.append(
-          (field.responseKey,
-           try slot(for: value, type: type, plan: child, record: record, field: field, path: path, next: &next)))
+        let slot = try slot(for: value, type: type, plan: child, record: record, field: field, path: path, next: &next)
+        nodes[pending.node].append((field.responseKey, slot))
       } else {
         guard let json = Self.leafJSON(value) else {
           throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: ResponsePath.components(path)))
@@ -288,21 +308,22 @@ private struct Execution {
         default:
           break
         }
-        pending.node.members.append((field.responseKey, .value(json)))
+        nodes[pending.node].append((field.responseKey, .value(json)))
       }
     }
   }
 
-  private func placeholder(for key: CacheKey, plan child: SelectionPlan, path: ResponsePath, next: inout [Pending]) -> Slot {
-    let node = ObjectNode()
-    next.append(Pending(key: key, plan: child, node: node, path: path))
-    return .object(node)
+  private mutating func placeholder(for key: CacheKey, plan child: SelectionPlan, path: ResponsePath, next: inout [Pending]) -> Slot {
+    let number = nodes.count
+    nodes.append([])
+    next.append(Pending(key: key, plan: child, node: number, path: path))
+    return .object(number)
   }
 
   /// The value of a field with a selection: null, an object to load at the next level, or a list.
   /// `type` is the schema's type of the value (nil without a schema): a null where it is non-null
   /// fails the read.
-  private func slot(
+  private mutating func slot(
     for value: RecordValue, type: TypeReference?, plan child: SelectionPlan, record: Record, field: PlannedField,
     path: ResponsePath, next: inout [Pending]
   ) throws -> Slot {
@@ -367,10 +388,10 @@ private struct Execution {
   /// The key or keys a field policy gives this field, provider first, then the directive.
   private func policyKeys(for field: PlannedField, parentType: String?, path parentPath: ResponsePath?) throws -> FieldPolicyKeys.Result? {
     guard let parentType, let definition = field.definition else { return nil }
+    let directive = field.fieldPolicy(on: parentType, schema: plan.schema)
+    guard directive != nil || reader.fieldPolicyProvider != nil else { return nil }
     let returnTypeName = definition.type.namedType
     let returnsList = definition.type.isList
-    let directive = plan.schema.fieldPolicy(forField: field.name, on: parentType)
-    guard directive != nil || reader.fieldPolicyProvider != nil else { return nil }
     var arguments = JSONObject()
     for argument in field.arguments {
       if let value = try plan.variables.resolve(argument.value) { arguments.append(key: argument.name, value: value) }

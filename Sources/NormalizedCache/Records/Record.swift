@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One object of a normalized cache: a key and its fields (SPEC §2).
 ///
 /// ```swift
@@ -41,6 +47,35 @@ public struct Record: Sendable, CustomStringConvertible {
         guard let span = RecordCodec.find(UnsafeRawBufferPointer(nameBytes), in: bytes) else { return nil }
         var offset = span.value.lowerBound
         return RecordCodec.readValue(bytes, &offset)
+      }
+    }
+  }
+
+  /// The value of the field whose name is encoded as `encodedName` (its length, then its UTF-8,
+  /// as ``RecordCodec`` writes names), looking from `hint` first: a byte offset where a field
+  /// starts, which a found field moves past it. A reader asking for fields in the order they were
+  /// written finds each at the first comparison.
+  @inline(__always)
+  public func value(encodedName: [UInt8], hint: inout Int) -> RecordValue? {
+    encodedFields.withUnsafeBytes { bytes -> RecordValue? in
+      encodedName.withUnsafeBytes { name -> RecordValue? in
+        func scan(from start: Int, to end: Int) -> RecordValue? {
+          var offset = start
+          while offset < end {
+            let fieldStart = offset
+            let span = RecordCodec.readField(bytes, &offset)
+            if span.name.upperBound - fieldStart == name.count,
+              memcmp(bytes.baseAddress! + fieldStart, name.baseAddress!, name.count) == 0
+            {
+              hint = offset
+              var valueOffset = span.value.lowerBound
+              return RecordCodec.readValue(bytes, &valueOffset)
+            }
+          }
+          return nil
+        }
+        let start = hint <= bytes.count ? hint : 0
+        return scan(from: start, to: bytes.count) ?? scan(from: 0, to: start)
       }
     }
   }
