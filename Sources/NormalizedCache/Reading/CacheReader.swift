@@ -221,17 +221,15 @@ private struct Execution {
     // Each distinct key once; each pending object remembers where its record comes back.
     var keys: [CacheKey] = []
     var positions: [Int] = []
-    var firstPosition: [CacheKey: Int] = [:]
+    var firstPosition: [HashedKey: Int] = [:]
+    firstPosition.reserveCapacity(level.count)
     keys.reserveCapacity(level.count)
     positions.reserveCapacity(level.count)
     for pending in level {
-      if let position = firstPosition[pending.key] {
-        positions.append(position)
-      } else {
-        firstPosition[pending.key] = keys.count
-        positions.append(keys.count)
-        keys.append(pending.key)
-      }
+      let next = keys.count
+      let position = Self.claim(&firstPosition[HashedKey(pending.key), default: -1], next)
+      positions.append(position)
+      if position == next { keys.append(pending.key) }
     }
     let records = try reader.cache.loadRecordsInOrder(forKeys: keys)
     let found = records.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
@@ -311,6 +309,13 @@ private struct Execution {
         nodes[pending.node].append((field.responseKey, .value(json)))
       }
     }
+  }
+
+  /// `slot`'s position, set to `next` when it has none (-1): one lookup that finds or inserts.
+  @inline(__always)
+  private static func claim(_ slot: inout Int, _ next: Int) -> Int {
+    if slot < 0 { slot = next }
+    return slot
   }
 
   private mutating func placeholder(for key: CacheKey, plan child: SelectionPlan, path: ResponsePath, next: inout [Pending]) -> Slot {

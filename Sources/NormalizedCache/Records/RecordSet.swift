@@ -119,8 +119,8 @@ struct HashedKey: Hashable {
   /// A multiply-and-fold hash of the bytes: not for adversaries (the Hasher's per-process seed,
   /// applied to this word, keeps the table's layout unpredictable), good enough to spread keys.
   @inline(__always)
-  static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
-    var hash: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(truncatingIfNeeded: bytes.count)
+  static func hash(_ bytes: UnsafeBufferPointer<UInt8>, seed: UInt64 = 0) -> UInt64 {
+    var hash: UInt64 = (0x9E37_79B9_7F4A_7C15 ^ seed) ^ UInt64(truncatingIfNeeded: bytes.count)
     guard let base = bytes.baseAddress else { return hash }
     var offset = 0
     let count = bytes.count
@@ -138,7 +138,7 @@ struct HashedKey: Hashable {
       }
       hash = mix(hash ^ tail)
     }
-    return hash
+    return mix(hash)
   }
 
   @inline(__always)

@@ -21,8 +21,24 @@ struct RecordTable {
     mask = 15
   }
 
+  /// The key's first slot: its bytes hashed eight at a time (``HashedKey``) with a per-process
+  /// seed from `Hasher` (fixed under `SWIFT_DETERMINISTIC_HASHING`), where `hashValue` would run
+  /// SipHash over every byte.
   @inline(__always)
-  private func home(_ key: CacheKey) -> Int { key.hashValue & mask }
+  private func home(_ key: CacheKey) -> Int { Self.hash(key) & mask }
+
+  static let seed: UInt64 = {
+    var hasher = Hasher()
+    hasher.combine(0x5EED_CAC4E)
+    return UInt64(bitPattern: Int64(hasher.finalize()))
+  }()
+
+  @inline(__always)
+  static func hash(_ key: CacheKey) -> Int {
+    var key = key
+    let hash = key.withUTF8 { HashedKey.hash($0, seed: seed) }
+    return Int(truncatingIfNeeded: hash)
+  }
 
   /// The slot holding `key`, if any.
   func index(of key: CacheKey) -> Int? {
@@ -101,7 +117,7 @@ struct RecordTable {
         // Pass 1: hash every key and touch its home slot; the loads do not depend on each other.
         var touched = 0
         for (position, key) in keys.enumerated() {
-          let home = key.hashValue & mask
+          let home = Self.hash(key) & mask
           found[position] = home
           touched &+= slots[home].fields == nil ? 0 : 1
         }
