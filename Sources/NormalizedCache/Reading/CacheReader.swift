@@ -221,15 +221,27 @@ private struct Execution {
     // Each distinct key once; each pending object remembers where its record comes back.
     var keys: [CacheKey] = []
     var positions: [Int] = []
-    var firstPosition: [HashedKey: Int] = [:]
-    firstPosition.reserveCapacity(level.count)
     keys.reserveCapacity(level.count)
     positions.reserveCapacity(level.count)
-    for pending in level {
-      let next = keys.count
-      let position = Self.claim(&firstPosition[HashedKey(pending.key), default: -1], next)
-      positions.append(position)
-      if position == next { keys.append(pending.key) }
+    if level.count <= 8 {
+      // A few keys (a point read, a fragment): compared with each other, no table.
+      for pending in level {
+        if let position = keys.firstIndex(of: pending.key) {
+          positions.append(position)
+        } else {
+          positions.append(keys.count)
+          keys.append(pending.key)
+        }
+      }
+    } else {
+      var firstPosition: [HashedKey: Int] = [:]
+      firstPosition.reserveCapacity(level.count)
+      for pending in level {
+        let next = keys.count
+        let position = Self.claim(&firstPosition[HashedKey(pending.key), default: -1], next)
+        positions.append(position)
+        if position == next { keys.append(pending.key) }
+      }
     }
     let records = try reader.cache.loadRecordsInOrder(forKeys: keys)
     let found = records.reduce(0) { $0 + ($1 == nil ? 0 : 1) }

@@ -108,8 +108,16 @@ struct HashedKey: Hashable {
   @inline(__always)
   init(_ key: CacheKey) {
     self.key = key
+    hash = Self.hash(key)
+  }
+
+  /// The hash of a key's UTF-8, read in place (a copy of the string to call `withUTF8` on would
+  /// cost a retain and a release, atomic both).
+  @inline(__always)
+  static func hash(_ key: CacheKey, seed: UInt64 = 0) -> UInt64 {
+    if let hash = key.utf8.withContiguousStorageIfAvailable({ hash($0, seed: seed) }) { return hash }
     var copy = key
-    hash = copy.withUTF8 { Self.hash($0) }
+    return copy.withUTF8 { hash($0, seed: seed) }
   }
 
   static func == (lhs: HashedKey, rhs: HashedKey) -> Bool { lhs.hash == rhs.hash && lhs.key == rhs.key }

@@ -35,9 +35,7 @@ struct RecordTable {
 
   @inline(__always)
   static func hash(_ key: CacheKey) -> Int {
-    var key = key
-    let hash = key.withUTF8 { HashedKey.hash($0, seed: seed) }
-    return Int(truncatingIfNeeded: hash)
+    Int(truncatingIfNeeded: HashedKey.hash(key, seed: seed))
   }
 
   /// The slot holding `key`, if any.
