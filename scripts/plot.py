@@ -239,12 +239,15 @@ def main():
         fig.suptitle(title)
         for axis, (phase, metric, name, unit) in zip(axes.flat, PANELS):
             axis.set_title(f"{name} {label(unit, metric)}".strip(), fontsize=10)
+            # Only the stores that have the metric: the limit stores have no write, dedup or allocations.
+            here = [s for s in stores if any(r["store"] == s and r["phase"] == phase and r["metric"] == metric
+                                             for r in rows)]
             if metric == "latency":
-                latency_panel(axis, rows, samples, phase, stores)
+                latency_panel(axis, rows, samples, phase, here)
             else:
                 values = {(r["store"], r["keys"]): scaled(float(r["p50"]), unit, metric) for r in rows
                           if r["phase"] == phase and r["metric"] == metric}
-                grouped_bars(axis, stores, values)
+                grouped_bars(axis, here, values)
             axis.grid(axis="y", alpha=0.3)
         handles = [plt.Rectangle((0, 0), 1, 1, color=COLOURS[s]) for s in STRATEGIES]
         fig.legend(handles, STRATEGIES, loc="upper left", ncol=3, fontsize=9)
