@@ -115,23 +115,98 @@ private struct Walk {
       }
       hint = index + 1
       let value = object.members[index].value
-      let recordValue: RecordValue
       do {
-        if let child = field.child {
-          recordValue = try complete(value, plan: child, path: PathKey(base: key, component: field.fieldKey), field: field)
-        } else {
-          recordValue = try leaf(value, field: field)
+        if field.repeatsFieldKey {
+          // Another alias of the same field key (rare): its value replaces the earlier one's.
+          let recordValue: RecordValue =
+            if let child = field.child {
+              try complete(value, plan: child, path: PathKey(base: key, component: field.fieldKey), field: field)
+            } else {
+              try leaf(value, field: field)
+            }
+          writer.setField(encodedName: field.encodedFieldKey, name: field.fieldKey, recordValue, recordStart: start)
+          continue
         }
+        // The value is written straight after the field's name; a child object's record is
+        // written above it and taken out before the reference to it is written.
+        let lengthOffset = writer.beginField(encodedName: field.encodedFieldKey)
+        if let child = field.child {
+          try writeCompleted(value, plan: child, path: PathKey(base: key, component: field.fieldKey), field: field)
+        } else {
+          try writeLeaf(value, field: field)
+        }
+        writer.endField(lengthOffset)
       } catch {
         throw NormalizationError(error.message, path: [field.responseKey] + error.path)
       }
-      if field.repeatsFieldKey {
-        writer.setField(encodedName: field.encodedFieldKey, name: field.fieldKey, recordValue, recordStart: start)
-      } else {
-        writer.appendField(encodedName: field.encodedFieldKey, recordValue)
-      }
     }
     records.fill(position, with: Record(key: key, encodedFields: writer.take(from: start)))
+  }
+
+  /// Writes the value of a field with a selection: null, a reference to the object's record (after
+  /// walking the object), or a list of them. As ``complete(_:plan:path:field:)``, without the
+  /// `RecordValue` in between.
+  private mutating func writeCompleted(
+    _ value: JSONValue, plan selectionPlan: SelectionPlan, path: PathKey, field: PlannedField
+  ) throws(NormalizationError) {
+    switch value {
+    case .null:
+      writer.append(RecordCodec.nullTag)
+    case .object(let child):
+      let key = try walkChild(child, plan: selectionPlan, path: path)
+      writer.append(RecordCodec.referenceTag)
+      writer.appendString(key)
+    case .array(let elements):
+      writer.append(RecordCodec.listTag)
+      writer.appendVarint(UInt64(elements.count))
+      for (index, element) in elements.enumerated() {
+        do {
+          try writeCompleted(element, plan: selectionPlan, path: path.appending(index), field: field)
+        } catch {
+          throw NormalizationError(error.message, path: [String(index)] + error.path)
+        }
+      }
+    default:
+      throw NormalizationError(
+        "field \"\(field.responseKey)\" has a selection set, but the response has \(value.kindDescription)", path: [])
+    }
+  }
+
+  /// Walks a child object into its record; returns its key.
+  private mutating func walkChild(_ child: JSONObject, plan selectionPlan: SelectionPlan, path: PathKey) throws(NormalizationError) -> CacheKey {
+    objectCount += 1
+    let typename = child["__typename"]?.stringValue ?? selectionPlan.inferredType
+    let selection = try plan.selection(selectionPlan, runtimeType: typename)
+    let key = cacheKey(for: child, typename: typename, policy: selection.typePolicy, path: path)
+    if keyedObjects != nil, key != path.key {
+      keyedObjects?.append(KeyedObject(key: key, object: child, selection: ObjectSelection(plan: plan, selection: selectionPlan)))
+    }
+    try object(child, selection: selection, key: key)
+    return key
+  }
+
+  /// Writes a leaf value as ``leaf(_:field:)`` gives it, without the `RecordValue` in between.
+  private func writeLeaf(_ value: JSONValue, field: PlannedField) throws(NormalizationError) {
+    switch value {
+    case .null: writer.append(RecordCodec.nullTag)
+    case .bool(let flag): writer.append(flag ? RecordCodec.trueTag : RecordCodec.falseTag)
+    case .int(let int):
+      writer.append(RecordCodec.intTag)
+      writer.appendVarint(UInt64(bitPattern: Int64((int << 1) ^ (int >> 63))))
+    case .double(let double):
+      writer.append(RecordCodec.doubleTag)
+      withUnsafeBytes(of: double.bitPattern.littleEndian) { writer.append($0) }
+    case .string(let string):
+      writer.append(RecordCodec.stringTag)
+      writer.appendString(string)
+    case .array(let elements):
+      writer.append(RecordCodec.listTag)
+      writer.appendVarint(UInt64(elements.count))
+      for element in elements { try writeLeaf(element, field: field) }
+    case .object:
+      throw NormalizationError(
+        "field \"\(field.responseKey)\" has no selection set, but the response has an object", path: [])
+    }
   }
 
   /// The value of a field with a selection: null, a reference to the object's record, or a list of them.
@@ -142,15 +217,7 @@ private struct Walk {
     case .null:
       return .null
     case .object(let child):
-      objectCount += 1
-      let typename = child["__typename"]?.stringValue ?? selectionPlan.inferredType
-      let selection = try plan.selection(selectionPlan, runtimeType: typename)
-      let key = cacheKey(for: child, typename: typename, policy: selection.typePolicy, path: path)
-      if keyedObjects != nil, key != path.key {
-        keyedObjects?.append(KeyedObject(key: key, object: child, selection: ObjectSelection(plan: plan, selection: selectionPlan)))
-      }
-      try object(child, selection: selection, key: key)
-      return .reference(CacheReference(key))
+      return .reference(CacheReference(try walkChild(child, plan: selectionPlan, path: path)))
     case .array(let elements):
       var values: [RecordValue] = []
       values.reserveCapacity(elements.count)

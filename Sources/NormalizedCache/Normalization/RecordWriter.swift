@@ -100,12 +100,25 @@ final class RecordWriter {
   /// One field, as ``RecordCodec/appendField(_:_:to:)``: `encodedName` is the name with its length
   /// in front (``PlannedField/encodedFieldKey``).
   func appendField(encodedName: [UInt8], _ value: RecordValue) {
+    let field = beginField(encodedName: encodedName)
+    appendValue(value)
+    endField(field)
+  }
+
+  /// Starts a field whose value the caller writes next; returns what ``endField(_:)`` needs.
+  @inline(__always)
+  func beginField(encodedName: [UInt8]) -> Int {
     encodedName.withUnsafeBytes { append($0) }
     // One length byte reserved; moved up when the value needs more.
     let lengthOffset = count
     append(0)
-    let valueStart = count
-    appendValue(value)
+    return lengthOffset
+  }
+
+  /// Ends the field ``beginField(encodedName:)`` started: writes its value's length.
+  @inline(__always)
+  func endField(_ lengthOffset: Int) {
+    let valueStart = lengthOffset + 1
     let length = count - valueStart
     if length < 0x80 {
       base[lengthOffset] = UInt8(length)
