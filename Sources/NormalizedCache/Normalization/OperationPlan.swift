@@ -246,14 +246,17 @@ final class PlannedField {
 
   /// The `@fieldPolicy` of this field on the last parent type asked about: a field is read under
   /// one parent type almost always, and the schema's lookup hashes two names.
-  private var lastFieldPolicy: (parentType: String, policy: FieldPolicy?)?
+  private var lastParentType: String?
+  private var lastFieldPolicy: FieldPolicy?
 
   /// The schema's `@fieldPolicy` of this field on `parentType`.
+  @inline(__always)
   func fieldPolicy(on parentType: String, schema: Schema) -> FieldPolicy? {
-    if let last = lastFieldPolicy, last.parentType == parentType { return last.policy }
-    let policy = schema.fieldPolicy(forField: name, on: parentType)
-    lastFieldPolicy = (parentType, policy)
-    return policy
+    if lastParentType != parentType {
+      lastFieldPolicy = schema.fieldPolicy(forField: name, on: parentType)
+      lastParentType = parentType
+    }
+    return lastFieldPolicy
   }
 
   init(

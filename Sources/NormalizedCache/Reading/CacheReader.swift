@@ -153,6 +153,19 @@ private struct Execution {
     let path: ResponsePath?
   }
 
+  /// `__typename` as records encode field names.
+  static let typenameKey: [UInt8] = {
+    var bytes: [UInt8] = []
+    RecordCodec.appendString("__typename", to: &bytes)
+    return bytes
+  }()
+
+  /// One member of an object under construction.
+  struct Member {
+    let key: String
+    let value: Slot
+  }
+
   struct Miss: Error {
     let miss: CacheMiss
   }
@@ -167,7 +180,7 @@ private struct Execution {
   var dependentKeys = DependentKeys()
   /// The members of every object of the response so far, by number: the root is 0, and an object
   /// is numbered after the object holding it, so the response is assembled from the last up.
-  var nodes: [[(key: String, value: Slot)]] = []
+  var nodes: [[Member]] = []
 
   init(reader: CacheReader, plan: OperationPlan, rootKey: CacheKey, rootSelection: SelectionPlan, rootTypeName: String?) {
     self.reader = reader
@@ -260,7 +273,8 @@ private struct Execution {
   }
 
   private mutating func fill(_ pending: Pending, record: Record, next: inout [Pending]) throws {
-    let runtimeType = record["__typename"].flatMap { value -> String? in
+    var typenameHint = 0
+    let runtimeType = record.value(encodedName: Self.typenameKey, hint: &typenameHint).flatMap { value -> String? in
       if case .string(let name) = value { return name }
       return nil
     } ?? (pending.path == nil ? rootTypeName : pending.plan.inferredType)
@@ -286,12 +300,12 @@ private struct Execution {
         switch keys {
         case .single(let key):
           let slot = placeholder(for: key, plan: child, path: fieldPath, next: &next)
-          nodes[pending.node].append((field.responseKey, slot))
+          nodes[pending.node].append(Member(key: field.responseKey, value: slot))
         case .list(let keys):
           let slots = keys.enumerated().map { index, key in
             placeholder(for: key, plan: child, path: ResponsePath(fieldPath, String(index)), next: &next)
           }
-          nodes[pending.node].append((field.responseKey, .list(slots)))
+          nodes[pending.node].append(Member(key: field.responseKey, value: .list(slots)))
         }
         continue
       }
@@ -307,7 +321,7 @@ private struct Execution {
         default: type = nil
         }
         let slot = try slot(for: value, type: type, plan: child, record: record, field: field, path: path, next: &next)
-        nodes[pending.node].append((field.responseKey, slot))
+        nodes[pending.node].append(Member(key: field.responseKey, value: slot))
       } else {
         guard let json = Self.leafJSON(value) else {
           throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: ResponsePath.components(path)))
@@ -318,7 +332,7 @@ private struct Execution {
         default:
           break
         }
-        nodes[pending.node].append((field.responseKey, .value(json)))
+        nodes[pending.node].append(Member(key: field.responseKey, value: .value(json)))
       }
     }
   }
@@ -404,9 +418,9 @@ private struct Execution {
 
   /// The key or keys a field policy gives this field, provider first, then the directive.
   private func policyKeys(for field: PlannedField, parentType: String?, path parentPath: ResponsePath?) throws -> FieldPolicyKeys.Result? {
-    guard let parentType, let definition = field.definition else { return nil }
+    guard let parentType else { return nil }
     let directive = field.fieldPolicy(on: parentType, schema: plan.schema)
-    guard directive != nil || reader.fieldPolicyProvider != nil else { return nil }
+    guard directive != nil || reader.fieldPolicyProvider != nil, let definition = field.definition else { return nil }
     let returnTypeName = definition.type.namedType
     let returnsList = definition.type.isList
     var arguments = JSONObject()
