@@ -114,27 +114,10 @@ public struct ReadError: Error, Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// A response path as a chain back to the root: one node per object placed, spelled out as an
-/// array only for a miss or a field-policy provider.
-private final class ResponsePath {
-  let parent: ResponsePath?
-  let component: String
-
-  init(_ parent: ResponsePath?, _ component: String) {
-    self.parent = parent
-    self.component = component
-  }
-
-  static func components(_ path: ResponsePath?) -> [String] {
-    var components: [String] = []
-    var node = path
-    while let current = node {
-      components.append(current.component)
-      node = current.parent
-    }
-    return components.reversed()
-  }
-}
+/// A response path as a chain back to the root: the number of a node in ``Execution/paths``, one
+/// per object placed (-1 is the root), spelled out as an array only for a miss, a null error or a
+/// field-policy provider.
+private typealias ResponsePath = Int
 
 /// A value of the response under construction: objects are numbered, and filled in as their
 /// records arrive (``Execution/nodes``).
@@ -150,7 +133,7 @@ private struct Execution {
     let plan: SelectionPlan
     /// The object's number in ``nodes``.
     let node: Int
-    let path: ResponsePath?
+    let path: ResponsePath
   }
 
   /// `__typename` as records encode field names.
@@ -181,6 +164,25 @@ private struct Execution {
   /// The members of every object of the response so far, by number: the root is 0, and an object
   /// is numbered after the object holding it, so the response is assembled from the last up.
   var nodes: [[Member]] = []
+  /// The response paths of the objects placed: each its parent's number and its own component.
+  var paths: [(parent: ResponsePath, component: String)] = []
+
+  /// The path of `component` under `parent`.
+  mutating func path(_ parent: ResponsePath, _ component: String) -> ResponsePath {
+    paths.append((parent, component))
+    return paths.count - 1
+  }
+
+  /// The components of a path, from the root.
+  func components(_ path: ResponsePath) -> [String] {
+    var components: [String] = []
+    var node = path
+    while node >= 0 {
+      components.append(paths[node].component)
+      node = paths[node].parent
+    }
+    return components.reversed()
+  }
 
   init(reader: CacheReader, plan: OperationPlan, rootKey: CacheKey, rootSelection: SelectionPlan, rootTypeName: String?) {
     self.reader = reader
@@ -192,7 +194,7 @@ private struct Execution {
 
   mutating func run() throws -> ReadResult {
     nodes.append([])
-    var level = [Pending(key: rootKey, plan: rootSelection, node: 0, path: nil)]
+    var level = [Pending(key: rootKey, plan: rootSelection, node: 0, path: -1)]
     do {
       while !level.isEmpty {
         level = try resolve(level)
@@ -265,7 +267,7 @@ private struct Execution {
     var next: [Pending] = []
     for (pending, position) in zip(level, positions) {
       guard let record = records[position] else {
-        throw Miss(miss: CacheMiss(recordKey: pending.key, fieldKey: nil, path: ResponsePath.components(pending.path)))
+        throw Miss(miss: CacheMiss(recordKey: pending.key, fieldKey: nil, path: components(pending.path)))
       }
       try fill(pending, record: record, next: &next)
     }
@@ -277,7 +279,7 @@ private struct Execution {
     let runtimeType = record.value(encodedName: Self.typenameKey, hint: &typenameHint).flatMap { value -> String? in
       if case .string(let name) = value { return name }
       return nil
-    } ?? (pending.path == nil ? rootTypeName : pending.plan.inferredType)
+    } ?? (pending.path < 0 ? rootTypeName : pending.plan.inferredType)
     let selection = try plan.selection(pending.plan, runtimeType: runtimeType)
     nodes[pending.node].reserveCapacity(selection.fields.count)
     // A field a policy resolves is not looked at in this record: left out of the dependent keys.
@@ -290,20 +292,23 @@ private struct Execution {
         fieldKeys: policyFields.isEmpty ? selection.fieldKeys : selection.fieldKeys.filter { !policyFields.contains($0) })
     }
     for field in selection.fields {
-      // Built only when the field has a selection (its objects carry it) or misses.
-      var path: ResponsePath { ResponsePath(pending.path, field.responseKey) }
+      // Spelled out only for a miss.
+      var missPath: [String] { components(pending.path) + [field.responseKey] }
       if let child = field.child, reader.useFieldPolicies,
         let keys = try policyKeys(for: field, parentType: runtimeType ?? pending.plan.staticType, path: pending.path)
       {
-        let fieldPath = path
+        let fieldPath = path(pending.path, field.responseKey)
         policyFields.insert(field.fieldKey)
         switch keys {
         case .single(let key):
           let slot = placeholder(for: key, plan: child, path: fieldPath, next: &next)
           nodes[pending.node].append(Member(key: field.responseKey, value: slot))
         case .list(let keys):
-          let slots = keys.enumerated().map { index, key in
-            placeholder(for: key, plan: child, path: ResponsePath(fieldPath, String(index)), next: &next)
+          var slots: [Slot] = []
+          slots.reserveCapacity(keys.count)
+          for (index, key) in keys.enumerated() {
+            let elementPath = path(fieldPath, String(index))
+            slots.append(placeholder(for: key, plan: child, path: elementPath, next: &next))
           }
           nodes[pending.node].append(Member(key: field.responseKey, value: .list(slots)))
         }
@@ -311,7 +316,7 @@ private struct Execution {
       }
       guard let value = record.value(encodedName: field.encodedFieldKey, hint: &hint) else {
         if field.isConditional { continue }
-        throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: ResponsePath.components(path)))
+        throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: missPath))
       }
       // The schema's type matters only where a null can be: looked up for nulls and lists alone.
       if let child = field.child {
@@ -320,15 +325,16 @@ private struct Execution {
         case .null, .list: type = field.definition?.type
         default: type = nil
         }
-        let slot = try slot(for: value, type: type, plan: child, record: record, field: field, path: path, next: &next)
+        let fieldPath = path(pending.path, field.responseKey)
+        let slot = try slot(for: value, type: type, plan: child, record: record, field: field, path: fieldPath, next: &next)
         nodes[pending.node].append(Member(key: field.responseKey, value: slot))
       } else {
         guard let json = Self.leafJSON(value) else {
-          throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: ResponsePath.components(path)))
+          throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: missPath))
         }
         switch json {
         case .null, .array:
-          if let type = field.definition?.type { try checkNulls(json, type: type, record: record, field: field, path: path) }
+          if let type = field.definition?.type { try checkNulls(json, type: type, record: record, field: field, path: missPath) }
         default:
           break
         }
@@ -360,7 +366,7 @@ private struct Execution {
   ) throws -> Slot {
     switch value {
     case .null:
-      if let type, case .nonNull = type { throw nullError(record: record, field: field, type: type, path: path) }
+      if let type, case .nonNull = type { throw nullError(record: record, field: field, type: type, path: components(path)) }
       return .value(.null)
     case .reference(let reference):
       return placeholder(for: reference.key, plan: child, path: path, next: &next)
@@ -369,21 +375,20 @@ private struct Execution {
       slots.reserveCapacity(values.count)
       let elementType = type.flatMap(Self.elementType(of:))
       for (index, element) in values.enumerated() {
+        let elementPath = self.path(path, String(index))
         slots.append(
-          try slot(
-            for: element, type: elementType, plan: child, record: record, field: field,
-            path: ResponsePath(path, String(index)), next: &next))
+          try slot(for: element, type: elementType, plan: child, record: record, field: field, path: elementPath, next: &next))
       }
       return .list(slots)
     default:
       // A scalar where the operation selects an object: the cache cannot answer this field.
-      throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: ResponsePath.components(path)))
+      throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: components(path)))
     }
   }
 
   /// Fails the read where a leaf value holds null at a position its type declares non-null.
   /// The path is built only for an error: most lists hold no null.
-  private func checkNulls(_ value: JSONValue, type: TypeReference, record: Record, field: PlannedField, path: @autoclosure () -> ResponsePath) throws {
+  private func checkNulls(_ value: JSONValue, type: TypeReference, record: Record, field: PlannedField, path: @autoclosure () -> [String]) throws {
     switch value {
     case .null:
       if case .nonNull = type { throw nullError(record: record, field: field, type: type, path: path()) }
@@ -392,7 +397,7 @@ private struct Execution {
       for (index, element) in elements.enumerated() {
         switch element {
         case .null, .array:
-          try checkNulls(element, type: elementType, record: record, field: field, path: ResponsePath(path(), String(index)))
+          try checkNulls(element, type: elementType, record: record, field: field, path: path() + [String(index)])
         default: continue
         }
       }
@@ -401,9 +406,9 @@ private struct Execution {
     }
   }
 
-  private func nullError(record: Record, field: PlannedField, type: TypeReference, path: ResponsePath) -> ReadError {
+  private func nullError(record: Record, field: PlannedField, type: TypeReference, path: [String]) -> ReadError {
     ReadError(
-      path: ResponsePath.components(path), recordKey: record.key, fieldKey: field.fieldKey,
+      path: path, recordKey: record.key, fieldKey: field.fieldKey,
       type: field.definition.map { "\($0.type)" } ?? "\(type)")
   }
 
@@ -417,7 +422,7 @@ private struct Execution {
   }
 
   /// The key or keys a field policy gives this field, provider first, then the directive.
-  private func policyKeys(for field: PlannedField, parentType: String?, path parentPath: ResponsePath?) throws -> FieldPolicyKeys.Result? {
+  private func policyKeys(for field: PlannedField, parentType: String?, path parentPath: ResponsePath) throws -> FieldPolicyKeys.Result? {
     guard let parentType else { return nil }
     let directive = field.fieldPolicy(on: parentType, schema: plan.schema)
     guard directive != nil || reader.fieldPolicyProvider != nil, let definition = field.definition else { return nil }
@@ -428,7 +433,7 @@ private struct Execution {
       if let value = try plan.variables.resolve(argument.value) { arguments.append(key: argument.name, value: value) }
     }
     if let provider = reader.fieldPolicyProvider {
-      let path = ResponsePath.components(parentPath) + [field.responseKey]
+      let path = components(parentPath) + [field.responseKey]
       let policyField = FieldPolicyField(
         parentType: parentType, name: field.name, returnTypeName: returnTypeName, returnsList: returnsList)
       if returnsList {
