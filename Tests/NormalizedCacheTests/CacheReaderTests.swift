@@ -200,6 +200,26 @@ struct CacheReaderTests {
     #expect(result.data.map(JSONValue.object) == (try JSONParser.parse(response)))
   }
 
+  @Test("a leaf read from a field that holds a reference, alone or in a list, is a miss; scalars of every kind read back")
+  func leafShapes() throws {
+    let cache = InMemoryNormalizedCache()
+    cache.merge(records: RecordSet(records: [
+      Record(key: "QUERY_ROOT", [
+        "book": .reference("Book:1"), "refs": .list([.string("a"), .reference("Book:1")]),
+        "scalars": .list([.null, .bool(false), .bool(true), .int(-7), .double(2.5), .string("é"), .list([.int(1)])]),
+      ]),
+      Record(key: "Book:1", ["title": "Emma"]),
+    ]))
+    func read(_ text: String) throws -> ReadResult {
+      let plan = try OperationPlan(document: try ExecutableDocument(parsing: [Source(name: "q.graphql", text: text)]))
+      return try CacheReader(cache: cache).read(plan)
+    }
+    #expect(try read("{ book }").miss == CacheMiss(recordKey: "QUERY_ROOT", fieldKey: "book", path: ["book"]))
+    #expect(try read("{ refs }").miss == CacheMiss(recordKey: "QUERY_ROOT", fieldKey: "refs", path: ["refs"]))
+    #expect(try read("{ scalars }").data == ["scalars": [nil, false, true, -7, 2.5, "é", [1]]])
+    #expect(try read("{ book { title } }").data == ["book": ["title": "Emma"]])
+  }
+
   @Test("the data loader: a list of 100 objects three levels deep is read in depth + 1 loads")
   func dataLoader() throws {
     let harness = ReadHarness(schema: .empty, strategy: .path)

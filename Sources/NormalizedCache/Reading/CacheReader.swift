@@ -314,32 +314,38 @@ private struct Execution {
         }
         continue
       }
+      guard let child = field.child else {
+        // A leaf: its JSON straight from the record's bytes.
+        switch record.leafJSON(encodedName: field.encodedFieldKey, hint: &hint) {
+        case .missing:
+          if field.isConditional { continue }
+          throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: missPath))
+        case .reference:
+          throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: missPath))
+        case .value(let json):
+          switch json {
+          case .null, .array:
+            if let type = field.definition?.type { try checkNulls(json, type: type, record: record, field: field, path: missPath) }
+          default:
+            break
+          }
+          nodes[pending.node].append(Member(key: field.responseKey, value: .value(json)))
+        }
+        continue
+      }
       guard let value = record.value(encodedName: field.encodedFieldKey, hint: &hint) else {
         if field.isConditional { continue }
         throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: missPath))
       }
       // The schema's type matters only where a null can be: looked up for nulls and lists alone.
-      if let child = field.child {
-        let type: TypeReference?
-        switch value {
-        case .null, .list: type = field.definition?.type
-        default: type = nil
-        }
-        let fieldPath = path(pending.path, field.responseKey)
-        let slot = try slot(for: value, type: type, plan: child, record: record, field: field, path: fieldPath, next: &next)
-        nodes[pending.node].append(Member(key: field.responseKey, value: slot))
-      } else {
-        guard let json = Self.leafJSON(value) else {
-          throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: missPath))
-        }
-        switch json {
-        case .null, .array:
-          if let type = field.definition?.type { try checkNulls(json, type: type, record: record, field: field, path: missPath) }
-        default:
-          break
-        }
-        nodes[pending.node].append(Member(key: field.responseKey, value: .value(json)))
+      let type: TypeReference?
+      switch value {
+      case .null, .list: type = field.definition?.type
+      default: type = nil
       }
+      let fieldPath = path(pending.path, field.responseKey)
+      let slot = try slot(for: value, type: type, plan: child, record: record, field: field, path: fieldPath, next: &next)
+      nodes[pending.node].append(Member(key: field.responseKey, value: slot))
     }
   }
 
@@ -447,24 +453,5 @@ private struct Execution {
     guard let directive else { return nil }
     return FieldPolicyKeys.keys(
       policy: directive, arguments: arguments, returnTypeName: returnTypeName, returnsList: returnsList)
-  }
-
-  static func leafJSON(_ value: RecordValue) -> JSONValue? {
-    switch value {
-    case .null: return .null
-    case .bool(let flag): return .bool(flag)
-    case .int(let int): return .int(int)
-    case .double(let double): return .double(double)
-    case .string(let string): return .string(string)
-    case .reference: return nil
-    case .list(let values):
-      var elements: [JSONValue] = []
-      elements.reserveCapacity(values.count)
-      for value in values {
-        guard let json = leafJSON(value) else { return nil }
-        elements.append(json)
-      }
-      return .array(elements)
-    }
   }
 }

@@ -4,6 +4,8 @@ import Glibc
 import Darwin
 #endif
 
+import GraphQLLanguage
+
 /// One object of a normalized cache: a key and its fields (SPEC §2).
 ///
 /// ```swift
@@ -57,9 +59,36 @@ public struct Record: Sendable, CustomStringConvertible {
   /// written finds each at the first comparison.
   @inline(__always)
   public func value(encodedName: [UInt8], hint: inout Int) -> RecordValue? {
-    encodedFields.withUnsafeBytes { bytes -> RecordValue? in
-      encodedName.withUnsafeBytes { name -> RecordValue? in
-        func scan(from start: Int, to end: Int) -> RecordValue? {
+    withValue(encodedName: encodedName, hint: &hint) { bytes, offset in
+      var offset = offset
+      return RecordCodec.readValue(bytes, &offset)
+    }
+  }
+
+  /// A leaf field's value as JSON, read straight from the encoding (as ``value(encodedName:hint:)``
+  /// finds it): `.reference` when it holds a reference somewhere, which no leaf can be.
+  @inline(__always)
+  func leafJSON(encodedName: [UInt8], hint: inout Int) -> LeafLookup {
+    withValue(encodedName: encodedName, hint: &hint) { bytes, offset -> LeafLookup in
+      var offset = offset
+      return RecordCodec.readJSON(bytes, &offset).map(LeafLookup.value) ?? .reference
+    } ?? .missing
+  }
+
+  enum LeafLookup {
+    case missing
+    case reference
+    case value(JSONValue)
+  }
+
+  /// Finds the field and lends `body` the encoding and its value's offset.
+  @inline(__always)
+  private func withValue<Result>(
+    encodedName: [UInt8], hint: inout Int, _ body: (UnsafeRawBufferPointer, Int) -> Result
+  ) -> Result? {
+    encodedFields.withUnsafeBytes { bytes -> Result? in
+      encodedName.withUnsafeBytes { name -> Result? in
+        func scan(from start: Int, to end: Int) -> Result? {
           var offset = start
           while offset < end {
             let fieldStart = offset
@@ -68,8 +97,7 @@ public struct Record: Sendable, CustomStringConvertible {
               memcmp(bytes.baseAddress! + fieldStart, name.baseAddress!, name.count) == 0
             {
               hint = offset
-              var valueOffset = span.value.lowerBound
-              return RecordCodec.readValue(bytes, &valueOffset)
+              return body(bytes, span.value.lowerBound)
             }
           }
           return nil

@@ -4,6 +4,8 @@ import Glibc
 import Darwin
 #endif
 
+import GraphQLLanguage
+
 /// The compact binary encoding of a record's fields, shared by the in-memory store (which keeps
 /// records encoded) and the SQLite `compact` layout (which stores the same bytes, with field names
 /// replaced by numbers).
@@ -146,6 +148,44 @@ public enum RecordCodec {
       return .list(values)
     default:
       preconditionFailure("corrupt record encoding: tag \(tag)")
+    }
+  }
+
+  /// Decodes the value at `offset` as JSON and moves `offset` past it; nil when it holds a
+  /// reference (anywhere in a list), which JSON has no place for.
+  static func readJSON(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> JSONValue? {
+    let tag = bytes[offset]
+    switch tag {
+    case nullTag:
+      offset += 1
+      return .null
+    case falseTag:
+      offset += 1
+      return .bool(false)
+    case trueTag:
+      offset += 1
+      return .bool(true)
+    case stringTag:
+      offset += 1
+      return .string(readString(bytes, &offset))
+    case referenceTag:
+      return nil
+    case listTag:
+      offset += 1
+      let count = Int(readVarint(bytes, &offset))
+      var elements: [JSONValue] = []
+      elements.reserveCapacity(count)
+      for _ in 0..<count {
+        guard let element = readJSON(bytes, &offset) else { return nil }
+        elements.append(element)
+      }
+      return .array(elements)
+    default:
+      switch readValue(bytes, &offset) {
+      case .int(let int): return .int(int)
+      case .double(let double): return .double(double)
+      default: return nil
+      }
     }
   }
 
