@@ -7,7 +7,7 @@
 /// let changed = records.merge(records: otherResponse)   // ChangedKeys: "Book:bk123.genre", ...
 /// ```
 public struct RecordSet: Sendable, Sequence, Equatable, CustomStringConvertible {
-  private var index: [HashedKey: Int] = [:]
+  private var index = KeyIndex()
   /// The records, in the order their keys were first seen.
   public private(set) var records: [Record] = []
 
@@ -22,7 +22,7 @@ public struct RecordSet: Sendable, Sequence, Equatable, CustomStringConvertible 
   public var keys: [CacheKey] { records.map(\.key) }
 
   public subscript(key: CacheKey) -> Record? {
-    index[HashedKey(key)].map { records[$0] }
+    index.position(of: key, in: records).map { records[$0] }
   }
 
   public func makeIterator() -> Array<Record>.Iterator { records.makeIterator() }
@@ -46,8 +46,8 @@ public struct RecordSet: Sendable, Sequence, Equatable, CustomStringConvertible 
   }
 
   private mutating func mergeRecord(_ record: Record, into changed: inout ChangedKeys) {
-    let key = HashedKey(record.key)
-    if let position = index[key] {
+    let (slot, found) = index.find(record.key, in: records)
+    if let position = found {
       if records[position].isEmpty {
         // A reserved position, or a record with no fields: the new record is all new.
         records[position] = record
@@ -56,7 +56,7 @@ public struct RecordSet: Sendable, Sequence, Equatable, CustomStringConvertible 
         changed.insert(fields: records[position].merge(record), of: record.key)
       }
     } else {
-      index[key] = records.count
+      index.insert(records.count, at: slot)
       records.append(record)
       changed.insertAllFields(of: record)
     }
@@ -67,17 +67,12 @@ public struct RecordSet: Sendable, Sequence, Equatable, CustomStringConvertible 
   /// - Returns: the key's position, for ``fill(_:with:)``: one hash of the key per object.
   @discardableResult
   mutating func reservePosition(for key: CacheKey) -> Int {
-    let next = records.count
-    let position = Self.claim(&index[HashedKey(key), default: -1], next)
-    if position == next { records.append(Record(key: key, encodedFields: [])) }
+    let (slot, found) = index.find(key, in: records)
+    if let found { return found }
+    let position = records.count
+    records.append(Record(key: key, encodedFields: []))
+    index.insert(position, at: slot)
     return position
-  }
-
-  /// `slot`'s position, set to `next` when it has none (-1): one lookup that finds or inserts.
-  @inline(__always)
-  private static func claim(_ slot: inout Int, _ next: Int) -> Int {
-    if slot < 0 { slot = next }
-    return slot
   }
 
   /// Merges `record` into the record at `position` (from ``reservePosition(for:)`` of its key).
@@ -153,5 +148,70 @@ struct HashedKey: Hashable {
   private static func mix(_ value: UInt64) -> UInt64 {
     let multiplied = (value ^ (value >> 31)) &* 0xFF51_AFD7_ED55_8CCD
     return multiplied ^ (multiplied >> 29)
+  }
+}
+
+/// The record set's index: open addressing over the records' positions, each slot keeping its
+/// key's hash (``HashedKey``, seeded per process), so that a lookup hashes the key once, compares
+/// hashes first, and growing never hashes again.
+struct KeyIndex {
+  private struct Slot {
+    var hash: UInt64 = 0
+    /// -1 for an empty slot.
+    var position: Int32 = -1
+  }
+
+  private var slots: [Slot] = []
+  private var count = 0
+  private var pendingHash: UInt64 = 0
+
+  /// Where `key` is or would go, and its position when it is there.
+  @inline(__always)
+  mutating func find(_ key: CacheKey, in records: [Record]) -> (slot: Int, position: Int?) {
+    if slots.isEmpty { slots = Array(repeating: Slot(), count: 16) }
+    let hash = HashedKey.hash(key, seed: RecordTable.seed)
+    pendingHash = hash
+    return slots.withUnsafeBufferPointer { slots in
+      let mask = slots.count - 1
+      var slot = Int(truncatingIfNeeded: hash) & mask
+      while true {
+        let entry = slots[slot]
+        if entry.position < 0 { return (slot, nil) }
+        if entry.hash == hash, records[Int(entry.position)].key == key { return (slot, Int(entry.position)) }
+        slot = (slot + 1) & mask
+      }
+    }
+  }
+
+  /// The position of `key`, if the index has it.
+  func position(of key: CacheKey, in records: [Record]) -> Int? {
+    guard !slots.isEmpty else { return nil }
+    let hash = HashedKey.hash(key, seed: RecordTable.seed)
+    let mask = slots.count - 1
+    var slot = Int(truncatingIfNeeded: hash) & mask
+    while slots[slot].position >= 0 {
+      if slots[slot].hash == hash, records[Int(slots[slot].position)].key == key { return Int(slots[slot].position) }
+      slot = (slot + 1) & mask
+    }
+    return nil
+  }
+
+  /// Puts `position` in the slot the last ``find(_:in:)`` returned (for the key it looked for).
+  @inline(__always)
+  mutating func insert(_ position: Int, at slot: Int) {
+    slots[slot] = Slot(hash: pendingHash, position: Int32(position))
+    count += 1
+    if count * 2 > slots.count { grow() }
+  }
+
+  private mutating func grow() {
+    let old = slots
+    slots = Array(repeating: Slot(), count: old.count * 2)
+    let mask = slots.count - 1
+    for entry in old where entry.position >= 0 {
+      var slot = Int(truncatingIfNeeded: entry.hash) & mask
+      while slots[slot].position >= 0 { slot = (slot + 1) & mask }
+      slots[slot] = entry
+    }
   }
 }
