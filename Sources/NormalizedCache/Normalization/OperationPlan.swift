@@ -69,14 +69,16 @@ public final class OperationPlan {
   func selection(_ plan: SelectionPlan, runtimeType: String?) throws(NormalizationError) -> PlannedSelection {
     let type = runtimeType ?? ""
     // Objects at one place are mostly of one type: compare with the last before hashing.
-    if let last = plan.last, last.type == type { return last.selection }
+    if plan.lastType == type, let last = plan.lastSelection { return last }
     if let cached = plan.byType[type] {
-      plan.last = (type, cached)
+      plan.lastType = type
+      plan.lastSelection = cached
       return cached
     }
     let collected = try collect(plan, runtimeType: runtimeType)
     plan.byType[type] = collected
-    plan.last = (type, collected)
+    plan.lastType = type
+    plan.lastSelection = collected
     return collected
   }
 
@@ -186,7 +188,8 @@ final class SelectionPlan {
   let interfacePolicy: TypePolicy?
   var byType: [String: PlannedSelection] = [:]
   /// The selection used last, and its type.
-  var last: (type: String, selection: PlannedSelection)?
+  var lastType: String?
+  var lastSelection: PlannedSelection?
 
   init(selections: [[Selection]], staticType: String?, schema: Schema) {
     self.selections = selections
