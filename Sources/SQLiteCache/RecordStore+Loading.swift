@@ -23,7 +23,7 @@ extension RecordStore {
   /// - Parameter found: called once for each record found (more than once for a key the caller repeats).
   /// - Complexity: O(k log n) for k keys in a store of n records.
   mutating func load(
-    _ keys: some Collection<CacheKey>, _ found: (CacheKey, [UInt8]) throws(SQLiteError) -> Void
+    _ keys: some Collection<CacheKey>, _ found: (Int, CacheKey, [UInt8]) throws(SQLiteError) -> Void
   ) throws(SQLiteError) {
     guard !keys.isEmpty else { return }
     if keys.count <= Self.chunkSize || connection.isInTransaction {
@@ -34,27 +34,31 @@ extension RecordStore {
   }
 
   private mutating func loadChunks(
-    _ keys: some Collection<CacheKey>, _ found: (CacheKey, [UInt8]) throws(SQLiteError) -> Void
+    _ keys: some Collection<CacheKey>, _ found: (Int, CacheKey, [UInt8]) throws(SQLiteError) -> Void
   ) throws(SQLiteError) {
     var start = keys.startIndex
+    var position = 0
     while start != keys.endIndex {
       let end = keys.index(start, offsetBy: Self.chunkSize, limitedBy: keys.endIndex) ?? keys.endIndex
       let chunk = keys[start..<end]
       if chunk.count == 1 {
-        try loadOne(chunk.first!, found)
+        try loadOne(chunk.first!, at: position, found)
       } else {
-        try loadMany(chunk, found)
+        try loadMany(chunk, from: position, found)
       }
+      position += chunk.count
       start = end
     }
   }
 
   /// `WHERE key = ?`: one key.
-  private mutating func loadOne(_ key: CacheKey, _ found: (CacheKey, [UInt8]) throws(SQLiteError) -> Void) throws(SQLiteError) {
+  private mutating func loadOne(
+    _ key: CacheKey, at position: Int, _ found: (Int, CacheKey, [UInt8]) throws(SQLiteError) -> Void
+  ) throws(SQLiteError) {
     let statement = try connection.cachedStatement("SELECT \(format.dataColumn) FROM records WHERE key = ?")
     defer { statement.reset() }
     try statement.bind(key, at: 1)
-    try readRows(of: statement, dataColumn: 0, key: { _ in key }, found)
+    try readRows(of: statement, dataColumn: 0, key: { _ in (position, key) }, found)
   }
 
   /// The statement of a batched load: the keys as one JSON array, joined to the table through
@@ -66,20 +70,21 @@ extension RecordStore {
   /// `json_each`: many keys in one statement. A row comes back with the index of its key in the
   /// array, so the caller's own key strings go into the result, not new ones made from the row.
   private mutating func loadMany(
-    _ keys: some Collection<CacheKey>, _ found: (CacheKey, [UInt8]) throws(SQLiteError) -> Void
+    _ keys: some Collection<CacheKey>, from firstPosition: Int,
+    _ found: (Int, CacheKey, [UInt8]) throws(SQLiteError) -> Void
   ) throws(SQLiteError) {
     var json: [UInt8] = [UInt8(ascii: "[")]
     json.reserveCapacity(keys.reduce(2) { $0 + $1.utf8.count + 3 })
-    var jsonKeys: [CacheKey] = []
+    var jsonKeys: [(position: Int, key: CacheKey)] = []
     jsonKeys.reserveCapacity(keys.count)
-    var keysWithNul: [CacheKey] = []
-    for key in keys {
+    var keysWithNul: [(position: Int, key: CacheKey)] = []
+    for (offset, key) in keys.enumerated() {
       if !jsonKeys.isEmpty { json.append(UInt8(ascii: ",")) }
       if RecordJSON.appendKey(key, to: &json) {
-        jsonKeys.append(key)
+        jsonKeys.append((firstPosition + offset, key))
       } else {
         if !jsonKeys.isEmpty { json.removeLast() }
-        keysWithNul.append(key)
+        keysWithNul.append((firstPosition + offset, key))
       }
     }
     json.append(UInt8(ascii: "]"))
@@ -98,18 +103,18 @@ extension RecordStore {
         }
       }.get()
     }
-    for key in keysWithNul { try loadOne(key, found) }
+    for (position, key) in keysWithNul { try loadOne(key, at: position, found) }
   }
 
   /// Steps through rows, decoding the record in `dataColumn` of each. A record that names a field
   /// this connection has not seen yet makes the format read what other connections added, once.
   private mutating func readRows(
-    of statement: Statement, dataColumn: Int32, key keyOfRow: (Statement) -> CacheKey,
-    _ found: (CacheKey, [UInt8]) throws(SQLiteError) -> Void
+    of statement: Statement, dataColumn: Int32, key keyOfRow: (Statement) -> (position: Int, key: CacheKey),
+    _ found: (Int, CacheKey, [UInt8]) throws(SQLiteError) -> Void
   ) throws(SQLiteError) {
     let storesText = format.storesText
     while try statement.step() {
-      let key = keyOfRow(statement)
+      let (position, key) = keyOfRow(statement)
       var fields = try statement.withBytes(at: dataColumn, asText: storesText) { bytes throws(SQLiteError) in
         try format.decode(bytes, key: key)
       }
@@ -122,7 +127,7 @@ extension RecordStore {
       guard let fields else {
         throw format.corruption("an unknown field number", key: key)
       }
-      try found(key, fields)
+      try found(position, key, fields)
     }
   }
 }

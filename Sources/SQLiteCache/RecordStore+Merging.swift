@@ -17,7 +17,7 @@ extension RecordStore {
 
   private mutating func mergeInTransaction(_ incoming: RecordSet) throws(SQLiteError) -> ChangedKeys {
     var existing: [CacheKey: [UInt8]] = [:]
-    try load(incoming.keys) { key, fields throws(SQLiteError) in existing[key] = fields }
+    try load(incoming.keys) { _, key, fields throws(SQLiteError) in existing[key] = fields }
 
     // Field by field, as InMemoryNormalizedCache does: the same ChangedKeys, no copies for the unchanged.
     var changed = ChangedKeys()

@@ -51,8 +51,21 @@ public final class SQLiteNormalizedCache: NormalizedCache {
     try store.withLock { store throws(SQLiteError) in
       var records: [CacheKey: Record] = [:]
       records.reserveCapacity(keys.count)
-      try store.load(keys) { key, fields throws(SQLiteError) in
+      try store.load(keys) { _, key, fields throws(SQLiteError) in
         records[key] = Record(key: key, encodedFields: fields)
+      }
+      return records
+    }
+  }
+
+  /// The records of these keys in their order, nil where the store has none (the reader's load):
+  /// placed by their position in `keys`, without hashing a key.
+  /// - Throws: as ``loadRecords(forKeys:)``.
+  public func loadRecordsInOrder(forKeys keys: [CacheKey]) throws(SQLiteError) -> [Record?] {
+    try store.withLock { store throws(SQLiteError) in
+      var records = [Record?](repeating: nil, count: keys.count)
+      try store.load(keys) { position, key, fields throws(SQLiteError) in
+        records[position] = Record(key: key, encodedFields: fields)
       }
       return records
     }

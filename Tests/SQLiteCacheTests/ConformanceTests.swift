@@ -12,6 +12,31 @@ struct ConformanceTests {
     key: "Character:1",
     ["__typename": "Human", "name": "Luke", "friends": [.reference("Character:2"), .reference("Character:3")]])
 
+  @Test(
+    "loads in order: each key's record at its place, nil where missing, repeated keys, a key with NUL, past one chunk",
+    arguments: StoreConfiguration.all)
+  func loadInOrder(_ configuration: StoreConfiguration) throws {
+    let directory = try TemporaryDirectory()
+    let store = try configuration.makeStore(in: directory)
+    let records = (0..<700).map { Record(key: "Item:\($0)", ["n": .int($0)]) } + [Record(key: "A\u{0}B", ["x": true])]
+    try store.merge(records: RecordSet(records: records))
+    var keys = (0..<1_200).map { "Item:\(($0 * 7) % 800)" }
+    keys.insert("A\u{0}B", at: 3)
+    keys.insert("Item:5", at: 600)
+    let loaded = try store.loadRecordsInOrder(forKeys: keys)
+    #expect(loaded.count == keys.count)
+    for (key, record) in zip(keys, loaded) {
+      let index = Int(key.dropFirst("Item:".count))
+      if key == "A\u{0}B" {
+        #expect(record?["x"] == .bool(true))
+      } else if let index, index < 700 {
+        #expect(record?.key == key && record?["n"] == .int(index), "\(key)")
+      } else {
+        #expect(record == nil, "\(key)")
+      }
+    }
+  }
+
   @Test("merging new records reports every field of each", arguments: StoreConfiguration.all)
   func mergeNewRecords(_ configuration: StoreConfiguration) throws {
     let directory = try TemporaryDirectory()
