@@ -11,12 +11,6 @@ struct RecordWriterTests {
     ("big", .list((0..<100).map { .int($0 * 1_000) })),
   ]
 
-  static func encoded(_ name: String) -> [UInt8] {
-    var bytes: [UInt8] = []
-    RecordCodec.appendString(name, to: &bytes)
-    return bytes
-  }
-
   @Test("writes what RecordCodec writes, long values included, and nested records come out whole")
   func sameBytes() {
     let writer = RecordWriter(capacity: 8)
@@ -25,9 +19,9 @@ struct RecordWriterTests {
     for (name, value) in Self.values {
       // A child record written and taken out in the middle of the parent's fields.
       let inner = writer.count
-      writer.appendField(encodedName: Self.encoded("x"), .int(7))
+      writer.appendField(name: "x", .int(7))
       #expect(writer.take(from: inner) == Record(key: "C", ["x": 7]).encodedFields)
-      writer.appendField(encodedName: Self.encoded(name), value)
+      writer.appendField(name: name, value)
       RecordCodec.appendField(name, value, to: &expected)
     }
     #expect(writer.take(from: outer) == expected)
@@ -38,11 +32,11 @@ struct RecordWriterTests {
   func setField() {
     for replacement in [RecordValue.null, .string(String(repeating: "z", count: 300)), .int(5)] {
       let writer = RecordWriter()
-      writer.appendField(encodedName: Self.encoded("pad"), .int(1))
+      writer.appendField(name: "pad", .int(1))
       let start = writer.count
-      for (name, value) in Self.values.prefix(4) { writer.appendField(encodedName: Self.encoded(name), value) }
-      writer.setField(encodedName: Self.encoded("count"), name: "count", replacement, recordStart: start)
-      writer.setField(encodedName: Self.encoded("new"), name: "new", .bool(false), recordStart: start)
+      for (name, value) in Self.values.prefix(4) { writer.appendField(name: name, value) }
+      writer.setField(name: "count", replacement, recordStart: start)
+      writer.setField(name: "new", .bool(false), recordStart: start)
       var fields = Array(Self.values.prefix(4))
       fields[1].1 = replacement
       fields.append(("new", .bool(false)))

@@ -81,12 +81,6 @@ private struct Walk {
   var objectTypes: [String: ObjectType] = [:]
   /// The fields of the records being built.
   let writer = RecordWriter()
-  /// `__typename`, encoded.
-  static let typenameKey: [UInt8] = {
-    var bytes: [UInt8] = []
-    RecordCodec.appendString("__typename", to: &bytes)
-    return bytes
-  }()
   /// Collected only when asked for (not nil).
   var keyedObjects: [KeyedObject]?
 
@@ -104,7 +98,7 @@ private struct Walk {
     let position = records.reservePosition(for: key)
     let start = writer.count
     if !selection.selectsTypename, case .string(let responseTypename)? = object["__typename"] {
-      writer.appendField(encodedName: Self.typenameKey, .string(responseTypename))
+      writer.appendField(name: "__typename", .string(responseTypename))
     }
     // Responses list fields in the order the selection does: each is looked for after the last.
     var hint = 0
@@ -124,12 +118,12 @@ private struct Walk {
             } else {
               try leaf(value, field: field)
             }
-          writer.setField(encodedName: field.encodedFieldKey, name: field.fieldKey, recordValue, recordStart: start)
+          writer.setField(name: field.fieldKey, recordValue, recordStart: start)
           continue
         }
         // The value is written straight after the field's name; a child object's record is
         // written above it and taken out before the reference to it is written.
-        let lengthOffset = writer.beginField(encodedName: field.encodedFieldKey)
+        let lengthOffset = writer.beginField(name: field.fieldKey)
         if let child = field.child {
           try writeCompleted(value, plan: child, path: PathKey(base: key, component: field.fieldKey), field: field)
         } else {

@@ -222,6 +222,22 @@ final class PlannedSelection {
   /// else that of the interface the selection is on.
   let typePolicy: TypePolicy?
 
+  /// Whether any field here has a `@fieldPolicy` on the parent type it is read under (one per
+  /// selection: the selection is of one runtime type, or of the static type when there is none);
+  /// nil until a read asks. One flag, not a cache per field: a run keeps a plan per response.
+  private var hasFieldPolicies: Bool?
+
+  /// Whether any field with a selection has a `@fieldPolicy` on `parentType` in `schema`.
+  @inline(__always)
+  func hasFieldPolicies(on parentType: String?, schema: Schema) -> Bool {
+    if let known = hasFieldPolicies { return known }
+    let found = parentType.map { parentType in
+      fields.contains { $0.child != nil && schema.fieldPolicy(forField: $0.name, on: parentType) != nil }
+    } ?? false
+    hasFieldPolicies = found
+    return found
+  }
+
   init(fields: [PlannedField], selectsTypename: Bool, typePolicy: TypePolicy? = nil) {
     self.fields = fields
     self.selectsTypename = selectsTypename
@@ -237,8 +253,6 @@ final class PlannedField {
   let arguments: [Argument]
   /// The key the field is stored under in its record.
   let fieldKey: String
-  /// The field key as a record's encoding spells it: its UTF-8 length, then its UTF-8.
-  let encodedFieldKey: [UInt8]
   let definition: FieldDefinition?
   /// The selection below the field; nil for a leaf.
   let child: SelectionPlan?
@@ -246,21 +260,6 @@ final class PlannedField {
   let isConditional: Bool
   /// Another field of the selection, under another alias, has the same field key.
   let repeatsFieldKey: Bool
-
-  /// The `@fieldPolicy` of this field on the last parent type asked about: a field is read under
-  /// one parent type almost always, and the schema's lookup hashes two names.
-  private var lastParentType: String?
-  private var lastFieldPolicy: FieldPolicy?
-
-  /// The schema's `@fieldPolicy` of this field on `parentType`.
-  @inline(__always)
-  func fieldPolicy(on parentType: String, schema: Schema) -> FieldPolicy? {
-    if lastParentType != parentType {
-      lastFieldPolicy = schema.fieldPolicy(forField: name, on: parentType)
-      lastParentType = parentType
-    }
-    return lastFieldPolicy
-  }
 
   init(
     responseKey: String, name: String, arguments: [Argument], fieldKey: String, definition: FieldDefinition?,
@@ -270,9 +269,6 @@ final class PlannedField {
     self.name = name
     self.arguments = arguments
     self.fieldKey = fieldKey
-    var encoded: [UInt8] = []
-    RecordCodec.appendString(fieldKey, to: &encoded)
-    encodedFieldKey = encoded
     self.definition = definition
     self.child = child
     self.isConditional = isConditional

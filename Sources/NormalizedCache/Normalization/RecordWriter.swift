@@ -64,12 +64,20 @@ final class RecordWriter {
     count += 1
   }
 
+  /// The length, then the UTF-8, read in place (a copy of the string to call `withUTF8` on costs
+  /// a retain and a release).
   @inline(__always)
   func appendString(_ string: String) {
-    var string = string
-    string.withUTF8 { utf8 in
+    let done: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
       appendVarint(UInt64(utf8.count))
       append(UnsafeRawBufferPointer(utf8))
+    }
+    if done == nil {
+      var string = string
+      string.withUTF8 { utf8 in
+        appendVarint(UInt64(utf8.count))
+        append(UnsafeRawBufferPointer(utf8))
+      }
     }
   }
 
@@ -97,25 +105,24 @@ final class RecordWriter {
     }
   }
 
-  /// One field, as ``RecordCodec/appendField(_:_:to:)``: `encodedName` is the name with its length
-  /// in front (``PlannedField/encodedFieldKey``).
-  func appendField(encodedName: [UInt8], _ value: RecordValue) {
-    let field = beginField(encodedName: encodedName)
+  /// One field, as ``RecordCodec/appendField(_:_:to:)``.
+  func appendField(name: String, _ value: RecordValue) {
+    let field = beginField(name: name)
     appendValue(value)
     endField(field)
   }
 
   /// Starts a field whose value the caller writes next; returns what ``endField(_:)`` needs.
   @inline(__always)
-  func beginField(encodedName: [UInt8]) -> Int {
-    encodedName.withUnsafeBytes { append($0) }
+  func beginField(name: String) -> Int {
+    appendString(name)
     // One length byte reserved; moved up when the value needs more.
     let lengthOffset = count
     append(0)
     return lengthOffset
   }
 
-  /// Ends the field ``beginField(encodedName:)`` started: writes its value's length.
+  /// Ends the field ``beginField(name:)`` started: writes its value's length.
   @inline(__always)
   func endField(_ lengthOffset: Int) {
     let valueStart = lengthOffset + 1
@@ -135,7 +142,7 @@ final class RecordWriter {
 
   /// Sets a field of the record that starts at `start`: replaces its value where the record has
   /// it, else appends it.
-  func setField(encodedName: [UInt8], name: String, _ value: RecordValue, recordStart start: Int) {
+  func setField(name: String, _ value: RecordValue, recordStart start: Int) {
     var existing: RecordCodec.FieldSpan?
     var name = name
     name.withUTF8 { nameBytes in
@@ -143,7 +150,7 @@ final class RecordWriter {
         UnsafeRawBufferPointer(nameBytes), in: UnsafeRawBufferPointer(start: base + start, count: count - start))
     }
     guard let existing else {
-      appendField(encodedName: encodedName, value)
+      appendField(name: name, value)
       return
     }
     var replacement: [UInt8] = []

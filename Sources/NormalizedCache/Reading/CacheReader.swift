@@ -136,13 +136,6 @@ private struct Execution {
     let path: ResponsePath
   }
 
-  /// `__typename` as records encode field names.
-  static let typenameKey: [UInt8] = {
-    var bytes: [UInt8] = []
-    RecordCodec.appendString("__typename", to: &bytes)
-    return bytes
-  }()
-
   /// One member of an object under construction.
   struct Member {
     let key: String
@@ -276,7 +269,7 @@ private struct Execution {
 
   private mutating func fill(_ pending: Pending, record: Record, next: inout [Pending]) throws {
     var typenameHint = 0
-    let runtimeType = record.value(encodedName: Self.typenameKey, hint: &typenameHint).flatMap { value -> String? in
+    let runtimeType = record.value(named: "__typename", hint: &typenameHint).flatMap { value -> String? in
       if case .string(let name) = value { return name }
       return nil
     } ?? (pending.path < 0 ? rootTypeName : pending.plan.inferredType)
@@ -291,11 +284,15 @@ private struct Execution {
         recordKey: record.key,
         fieldKeys: policyFields.isEmpty ? selection.fieldKeys : selection.fieldKeys.filter { !policyFields.contains($0) })
     }
+    let parentType = runtimeType ?? pending.plan.staticType
+    let policies =
+      reader.useFieldPolicies
+      && (reader.fieldPolicyProvider != nil || selection.hasFieldPolicies(on: parentType, schema: plan.schema))
     for field in selection.fields {
       // Spelled out only for a miss.
       var missPath: [String] { components(pending.path) + [field.responseKey] }
-      if let child = field.child, reader.useFieldPolicies,
-        let keys = try policyKeys(for: field, parentType: runtimeType ?? pending.plan.staticType, path: pending.path)
+      if policies, let child = field.child,
+        let keys = try policyKeys(for: field, parentType: parentType, path: pending.path)
       {
         let fieldPath = path(pending.path, field.responseKey)
         policyFields.insert(field.fieldKey)
@@ -316,7 +313,7 @@ private struct Execution {
       }
       guard let child = field.child else {
         // A leaf: its JSON straight from the record's bytes.
-        switch record.leafJSON(encodedName: field.encodedFieldKey, hint: &hint) {
+        switch record.leafJSON(named: field.fieldKey, hint: &hint) {
         case .missing:
           if field.isConditional { continue }
           throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: missPath))
@@ -333,7 +330,7 @@ private struct Execution {
         }
         continue
       }
-      guard let value = record.value(encodedName: field.encodedFieldKey, hint: &hint) else {
+      guard let value = record.value(named: field.fieldKey, hint: &hint) else {
         if field.isConditional { continue }
         throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: missPath))
       }
@@ -430,7 +427,7 @@ private struct Execution {
   /// The key or keys a field policy gives this field, provider first, then the directive.
   private func policyKeys(for field: PlannedField, parentType: String?, path parentPath: ResponsePath) throws -> FieldPolicyKeys.Result? {
     guard let parentType else { return nil }
-    let directive = field.fieldPolicy(on: parentType, schema: plan.schema)
+    let directive = plan.schema.fieldPolicy(forField: field.name, on: parentType)
     guard directive != nil || reader.fieldPolicyProvider != nil, let definition = field.definition else { return nil }
     let returnTypeName = definition.type.namedType
     let returnsList = definition.type.isList

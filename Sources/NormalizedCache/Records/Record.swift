@@ -53,23 +53,22 @@ public struct Record: Sendable, CustomStringConvertible {
     }
   }
 
-  /// The value of the field whose name is encoded as `encodedName` (its length, then its UTF-8,
-  /// as ``RecordCodec`` writes names), looking from `hint` first: a byte offset where a field
+  /// The value of the field named `name`, looking from `hint` first: a byte offset where a field
   /// starts, which a found field moves past it. A reader asking for fields in the order they were
   /// written finds each at the first comparison.
   @inline(__always)
-  public func value(encodedName: [UInt8], hint: inout Int) -> RecordValue? {
-    withValue(encodedName: encodedName, hint: &hint) { bytes, offset in
+  public func value(named name: String, hint: inout Int) -> RecordValue? {
+    withValue(named: name, hint: &hint) { bytes, offset in
       var offset = offset
       return RecordCodec.readValue(bytes, &offset)
     }
   }
 
-  /// A leaf field's value as JSON, read straight from the encoding (as ``value(encodedName:hint:)``
+  /// A leaf field's value as JSON, read straight from the encoding (as ``value(named:hint:)``
   /// finds it): `.reference` when it holds a reference somewhere, which no leaf can be.
   @inline(__always)
-  func leafJSON(encodedName: [UInt8], hint: inout Int) -> LeafLookup {
-    withValue(encodedName: encodedName, hint: &hint) { bytes, offset -> LeafLookup in
+  func leafJSON(named name: String, hint: inout Int) -> LeafLookup {
+    withValue(named: name, hint: &hint) { bytes, offset -> LeafLookup in
       var offset = offset
       return RecordCodec.readJSON(bytes, &offset).map(LeafLookup.value) ?? .reference
     } ?? .missing
@@ -84,27 +83,37 @@ public struct Record: Sendable, CustomStringConvertible {
   /// Finds the field and lends `body` the encoding and its value's offset.
   @inline(__always)
   private func withValue<Result>(
-    encodedName: [UInt8], hint: inout Int, _ body: (UnsafeRawBufferPointer, Int) -> Result
+    named name: String, hint: inout Int, _ body: (UnsafeRawBufferPointer, Int) -> Result
+  ) -> Result? {
+    guard
+      let found = name.utf8.withContiguousStorageIfAvailable({ find(UnsafeRawBufferPointer($0), hint: &hint, body) })
+    else {
+      var copy = name
+      return copy.withUTF8 { find(UnsafeRawBufferPointer($0), hint: &hint, body) }
+    }
+    return found
+  }
+
+  @inline(__always)
+  private func find<Result>(
+    _ name: UnsafeRawBufferPointer, hint: inout Int, _ body: (UnsafeRawBufferPointer, Int) -> Result
   ) -> Result? {
     encodedFields.withUnsafeBytes { bytes -> Result? in
-      encodedName.withUnsafeBytes { name -> Result? in
-        func scan(from start: Int, to end: Int) -> Result? {
-          var offset = start
-          while offset < end {
-            let fieldStart = offset
-            let span = RecordCodec.readField(bytes, &offset)
-            if span.name.upperBound - fieldStart == name.count,
-              memcmp(bytes.baseAddress! + fieldStart, name.baseAddress!, name.count) == 0
-            {
-              hint = offset
-              return body(bytes, span.value.lowerBound)
-            }
+      func scan(from start: Int, to end: Int) -> Result? {
+        var offset = start
+        while offset < end {
+          let span = RecordCodec.readField(bytes, &offset)
+          if span.name.count == name.count,
+            name.isEmpty || memcmp(bytes.baseAddress! + span.name.lowerBound, name.baseAddress!, name.count) == 0
+          {
+            hint = offset
+            return body(bytes, span.value.lowerBound)
           }
-          return nil
         }
-        let start = hint <= bytes.count ? hint : 0
-        return scan(from: start, to: bytes.count) ?? scan(from: 0, to: start)
+        return nil
       }
+      let start = hint <= bytes.count ? hint : 0
+      return scan(from: start, to: bytes.count) ?? scan(from: 0, to: start)
     }
   }
 
