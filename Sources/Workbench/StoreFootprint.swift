@@ -50,7 +50,13 @@ extension InMemoryNormalizedCache: StoreFootprint {
   func settledBytes() -> Int? { nil }
 }
 
-extension SQLiteNormalizedCache: StoreFootprint {
+/// A SQLite database's footprint: ``SQLiteNormalizedCache`` and the limit table report alike.
+protocol SQLiteFootprint: StoreFootprint {
+  func statistics() throws(SQLiteError) -> SQLiteNormalizedCache.Statistics
+  func checkpoint() throws(SQLiteError)
+}
+
+extension SQLiteFootprint {
   /// `db_bytes` is `page_count × page_size` plus the WAL file (SPEC §5). In WAL mode `page_count`
   /// already counts the pages still in the WAL, so this is the disk in use, not the data.
   func footprint(liveBytes _: Int) throws -> Footprint {
@@ -70,24 +76,9 @@ extension SQLiteNormalizedCache: StoreFootprint {
   }
 }
 
-extension PlainRecordTable: StoreFootprint {
-  /// As ``SQLiteNormalizedCache``'s.
-  func footprint(liveBytes _: Int) throws -> Footprint {
-    let statistics = try statistics()
-    let databaseBytes = statistics.databaseBytes + statistics.walBytes
-    return Footprint(
-      recordCount: statistics.recordCount, payloadBytes: statistics.payloadBytes, storeBytes: databaseBytes,
-      details: [
-        ("db_bytes", databaseBytes), ("wal_bytes", statistics.walBytes), ("sqlite_heap_bytes", statistics.heapBytes),
-      ])
-  }
+extension SQLiteNormalizedCache: SQLiteFootprint {}
 
-  func settledBytes() throws -> Int? {
-    try checkpoint()
-    let statistics = try statistics()
-    return statistics.databaseBytes + statistics.walBytes
-  }
-}
+extension PlainRecordTable: SQLiteFootprint {}
 
 extension MetricSink {
   /// The footprint rows of one store (see ``Footprint/rows``).
