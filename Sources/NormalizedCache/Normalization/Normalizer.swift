@@ -303,7 +303,7 @@ private struct PathKey {
     return base.withUTF8 { baseBytes in
       component.withUTF8 { componentBytes in
         let length = baseBytes.count + 1 + componentBytes.count + indexLength
-        return String(unsafeUninitializedCapacity: length) { buffer in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { buffer in
           var offset = 0
           func write(_ bytes: UnsafeBufferPointer<UInt8>) {
             guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
@@ -325,7 +325,9 @@ private struct PathKey {
             }
             offset += digits
           }
-          return offset
+          // Built from bytes by String(decoding:), whose all-ASCII check runs a word at a time;
+          // String(unsafeUninitializedCapacity:) validated a byte at a time.
+          return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<offset]), as: UTF8.self)
         }
       }
     }
