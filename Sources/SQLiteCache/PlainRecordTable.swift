@@ -23,10 +23,7 @@ public final class PlainRecordTable: NormalizedCache {
   public init(path: String, options: SQLiteNormalizedCache.Options = .init()) throws(SQLiteError) {
     self.path = path
     let connection = try Connection(path: path)
-    _ = try connection.text("PRAGMA journal_mode = \(options.journalMode.rawValue.uppercased())")
-    try connection.execute("PRAGMA synchronous = \(options.synchronous.rawValue.uppercased())")
-    try connection.execute("PRAGMA mmap_size = \(options.memoryMapBytes)")
-    try connection.execute("PRAGMA cache_size = -\(options.pageCacheKibibytes)")
+    try connection.configure(options)
     try connection.execute("CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, fields BLOB NOT NULL)")
     self.connection = Mutex(connection)
   }
@@ -94,50 +91,24 @@ public final class PlainRecordTable: NormalizedCache {
   }
 
   public func removeRecord(for key: CacheKey) throws(SQLiteError) {
-    try connection.withLock { connection throws(SQLiteError) in
-      let statement = try connection.cachedStatement("DELETE FROM records WHERE key = ?")
-      try statement.bind(key, at: 1)
-      try statement.execute()
-    }
+    try connection.withLock { connection throws(SQLiteError) in try connection.removeRecord(for: key) }
   }
 
   public func removeRecords(matching pattern: String) throws(SQLiteError) {
-    try connection.withLock { connection throws(SQLiteError) in
-      let statement = try connection.cachedStatement("DELETE FROM records WHERE key LIKE ? ESCAPE '\\'")
-      try statement.bind("%" + RecordStore.escapedForLike(pattern) + "%", at: 1)
-      try statement.execute()
-    }
+    try connection.withLock { connection throws(SQLiteError) in try connection.removeRecords(matching: pattern) }
   }
 
   public func clear() throws(SQLiteError) {
-    try connection.withLock { connection throws(SQLiteError) in try connection.execute("DELETE FROM records") }
+    try connection.withLock { connection throws(SQLiteError) in try connection.removeAllRecords() }
   }
 
   /// The same figures as ``SQLiteNormalizedCache/statistics()``.
   public func statistics() throws(SQLiteError) -> SQLiteNormalizedCache.Statistics {
-    try connection.withLock { connection throws(SQLiteError) in
-      let statement = try connection.cachedStatement(
-        "SELECT count(*), total(length(CAST(key AS BLOB)) + length(fields)) FROM records")
-      defer { statement.reset() }
-      guard try statement.step() else {
-        throw SQLiteError(resultCode: SQLITE_ERROR, message: "expected one row", sql: statement.sql)
-      }
-      let count = Int(statement.int64(at: 0))
-      let payload = Int(statement.double(at: 1))
-      let pages = try connection.integer("PRAGMA page_count") * connection.integer("PRAGMA page_size")
-      let wal = connection.isInMemory ? 0 : fileSize(path + "-wal")
-      return SQLiteNormalizedCache.Statistics(
-        recordCount: count, payloadBytes: payload, databaseBytes: Int(pages), walBytes: wal,
-        heapBytes: Int(sqlite3_memory_used()))
-    }
+    try connection.withLock { connection throws(SQLiteError) in try connection.recordStatistics(dataColumn: "fields") }
   }
 
-  /// `PRAGMA wal_checkpoint(TRUNCATE)`, as ``SQLiteNormalizedCache/checkpoint()``.
+  /// As ``SQLiteNormalizedCache/checkpoint()``.
   public func checkpoint() throws(SQLiteError) {
-    try connection.withLock { connection throws(SQLiteError) in
-      let statement = try connection.cachedStatement("PRAGMA wal_checkpoint(TRUNCATE)")
-      defer { statement.reset() }
-      _ = try statement.step()
-    }
+    try connection.withLock { connection throws(SQLiteError) in try connection.checkpoint() }
   }
 }

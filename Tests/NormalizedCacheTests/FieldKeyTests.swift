@@ -124,6 +124,13 @@ struct FieldKeyTests {
     #expect(records["QUERY_ROOT.book(id:1)"] == Record(key: "QUERY_ROOT.book(id:1)", ["title": "T", "year": 1999]))
   }
 
+  @Test("two aliases of one leaf field write one field, in the first one's place, with the last one's value")
+  func aliasedLeaves() throws {
+    let records = try normalize(#"{ a: name id b: name }"#, #"{"a": "first", "id": "1", "b": "last"}"#)
+    #expect(records["QUERY_ROOT"]?.fields.map(\.key) == ["name", "id"])
+    #expect(records["QUERY_ROOT"]?["name"] == "last")
+  }
+
   @Test("the calendar's nested input object built from variables, with the @optional variable omitted")
   func calendarRootFieldKey() throws {
     let records = try normalizeCalendar(.path)

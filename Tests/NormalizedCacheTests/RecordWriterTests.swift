@@ -28,15 +28,19 @@ struct RecordWriterTests {
     #expect(writer.count == 0)
   }
 
-  @Test("setting a field replaces its value in place, shorter or longer, or appends it")
-  func setField() {
+  @Test("a field written again under the same name takes the earlier one's place, shorter or longer")
+  func replaceEarlierField() {
     for replacement in [RecordValue.null, .string(String(repeating: "z", count: 300)), .int(5)] {
       let writer = RecordWriter()
       writer.appendField(name: "pad", .int(1))
       let start = writer.count
       for (name, value) in Self.values.prefix(4) { writer.appendField(name: name, value) }
-      writer.setField(name: "count", replacement, recordStart: start)
-      writer.setField(name: "new", .bool(false), recordStart: start)
+      let again = writer.count
+      writer.appendField(name: "count", replacement)
+      writer.replaceEarlierField(at: again, recordStart: start)
+      let fresh = writer.count
+      writer.appendField(name: "new", .bool(false))
+      writer.replaceEarlierField(at: fresh, recordStart: start)
       var fields = Array(Self.values.prefix(4))
       fields[1].1 = replacement
       fields.append(("new", .bool(false)))

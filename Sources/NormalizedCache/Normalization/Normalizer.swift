@@ -110,19 +110,9 @@ private struct Walk {
       hint = index + 1
       let value = object.members[index].value
       do {
-        if field.repeatsFieldKey {
-          // Another alias of the same field key (rare): its value replaces the earlier one's.
-          let recordValue: RecordValue =
-            if let child = field.child {
-              try complete(value, plan: child, path: PathKey(base: key, component: field.fieldKey), field: field)
-            } else {
-              try leaf(value, field: field)
-            }
-          writer.setField(name: field.fieldKey, recordValue, recordStart: start)
-          continue
-        }
         // The value is written straight after the field's name; a child object's record is
         // written above it and taken out before the reference to it is written.
+        let fieldStart = writer.count
         let lengthOffset = writer.beginField(name: field.fieldKey)
         if let child = field.child {
           try writeCompleted(value, plan: child, path: PathKey(base: key, component: field.fieldKey), field: field)
@@ -130,6 +120,8 @@ private struct Walk {
           try writeLeaf(value, field: field)
         }
         writer.endField(lengthOffset)
+        // Another alias of the same field key (rare): its value takes the earlier one's place.
+        if field.repeatsFieldKey { writer.replaceEarlierField(at: fieldStart, recordStart: start) }
       } catch {
         throw NormalizationError(error.message, path: [field.responseKey] + error.path)
       }
@@ -138,21 +130,17 @@ private struct Walk {
   }
 
   /// Writes the value of a field with a selection: null, a reference to the object's record (after
-  /// walking the object), or a list of them. As ``complete(_:plan:path:field:)``, without the
-  /// `RecordValue` in between.
+  /// walking the object), or a list of them.
   private mutating func writeCompleted(
     _ value: JSONValue, plan selectionPlan: SelectionPlan, path: PathKey, field: PlannedField
   ) throws(NormalizationError) {
     switch value {
     case .null:
-      writer.append(RecordCodec.nullTag)
+      writer.appendNull()
     case .object(let child):
-      let key = try walkChild(child, plan: selectionPlan, path: path)
-      writer.append(RecordCodec.referenceTag)
-      writer.appendString(key)
+      writer.appendReference(try walkChild(child, plan: selectionPlan, path: path))
     case .array(let elements):
-      writer.append(RecordCodec.listTag)
-      writer.appendVarint(UInt64(elements.count))
+      writer.beginList(count: elements.count)
       for (index, element) in elements.enumerated() {
         do {
           try writeCompleted(element, plan: selectionPlan, path: path.appending(index), field: field)
@@ -179,68 +167,17 @@ private struct Walk {
     return key
   }
 
-  /// Writes a leaf value as ``leaf(_:field:)`` gives it, without the `RecordValue` in between.
+  /// Writes a leaf value: a scalar, or a list of them.
   private func writeLeaf(_ value: JSONValue, field: PlannedField) throws(NormalizationError) {
     switch value {
-    case .null: writer.append(RecordCodec.nullTag)
-    case .bool(let flag): writer.append(flag ? RecordCodec.trueTag : RecordCodec.falseTag)
-    case .int(let int):
-      writer.append(RecordCodec.intTag)
-      writer.appendVarint(UInt64(bitPattern: Int64((int << 1) ^ (int >> 63))))
-    case .double(let double):
-      writer.append(RecordCodec.doubleTag)
-      withUnsafeBytes(of: double.bitPattern.littleEndian) { writer.append($0) }
-    case .string(let string):
-      writer.append(RecordCodec.stringTag)
-      writer.appendString(string)
+    case .null: writer.appendNull()
+    case .bool(let flag): writer.appendBool(flag)
+    case .int(let int): writer.appendInt(int)
+    case .double(let double): writer.appendDouble(double)
+    case .string(let string): writer.appendStringValue(string)
     case .array(let elements):
-      writer.append(RecordCodec.listTag)
-      writer.appendVarint(UInt64(elements.count))
+      writer.beginList(count: elements.count)
       for element in elements { try writeLeaf(element, field: field) }
-    case .object:
-      throw NormalizationError(
-        "field \"\(field.responseKey)\" has no selection set, but the response has an object", path: [])
-    }
-  }
-
-  /// The value of a field with a selection: null, a reference to the object's record, or a list of them.
-  private mutating func complete(
-    _ value: JSONValue, plan selectionPlan: SelectionPlan, path: PathKey, field: PlannedField
-  ) throws(NormalizationError) -> RecordValue {
-    switch value {
-    case .null:
-      return .null
-    case .object(let child):
-      return .reference(CacheReference(try walkChild(child, plan: selectionPlan, path: path)))
-    case .array(let elements):
-      var values: [RecordValue] = []
-      values.reserveCapacity(elements.count)
-      for (index, element) in elements.enumerated() {
-        do {
-          values.append(try complete(element, plan: selectionPlan, path: path.appending(index), field: field))
-        } catch {
-          throw NormalizationError(error.message, path: [String(index)] + error.path)
-        }
-      }
-      return .list(values)
-    default:
-      throw NormalizationError(
-        "field \"\(field.responseKey)\" has a selection set, but the response has \(value.kindDescription)", path: [])
-    }
-  }
-
-  private func leaf(_ value: JSONValue, field: PlannedField) throws(NormalizationError) -> RecordValue {
-    switch value {
-    case .null: return .null
-    case .bool(let flag): return .bool(flag)
-    case .int(let int): return .int(int)
-    case .double(let double): return .double(double)
-    case .string(let string): return .string(string)
-    case .array(let elements):
-      var values: [RecordValue] = []
-      values.reserveCapacity(elements.count)
-      for element in elements { values.append(try leaf(element, field: field)) }
-      return .list(values)
     case .object:
       throw NormalizationError(
         "field \"\(field.responseKey)\" has no selection set, but the response has an object", path: [])

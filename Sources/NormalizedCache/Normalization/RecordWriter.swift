@@ -64,46 +64,70 @@ final class RecordWriter {
     count += 1
   }
 
-  /// The length, then the UTF-8, read in place (a copy of the string to call `withUTF8` on costs
-  /// a retain and a release).
+  /// The length, then the UTF-8, read in place.
   @inline(__always)
   func appendString(_ string: String) {
-    let done: Void? = string.utf8.withContiguousStorageIfAvailable { utf8 in
+    string.withUTF8InPlace { utf8 in
       appendVarint(UInt64(utf8.count))
       append(UnsafeRawBufferPointer(utf8))
     }
-    if done == nil {
-      var string = string
-      string.withUTF8 { utf8 in
-        appendVarint(UInt64(utf8.count))
-        append(UnsafeRawBufferPointer(utf8))
-      }
-    }
+  }
+
+  // MARK: Values, as RecordCodec encodes them
+
+  @inline(__always)
+  func appendNull() { append(RecordCodec.nullTag) }
+
+  @inline(__always)
+  func appendBool(_ flag: Bool) { append(flag ? RecordCodec.trueTag : RecordCodec.falseTag) }
+
+  @inline(__always)
+  func appendInt(_ int: Int) {
+    append(RecordCodec.intTag)
+    appendVarint(RecordCodec.zigzag(int))
+  }
+
+  @inline(__always)
+  func appendDouble(_ double: Double) {
+    append(RecordCodec.doubleTag)
+    withUnsafeBytes(of: double.bitPattern.littleEndian) { append($0) }
+  }
+
+  @inline(__always)
+  func appendStringValue(_ string: String) {
+    append(RecordCodec.stringTag)
+    appendString(string)
+  }
+
+  @inline(__always)
+  func appendReference(_ key: CacheKey) {
+    append(RecordCodec.referenceTag)
+    appendString(key)
+  }
+
+  /// The head of a list; its `count` elements follow.
+  @inline(__always)
+  func beginList(count: Int) {
+    append(RecordCodec.listTag)
+    appendVarint(UInt64(count))
   }
 
   /// A value, as ``RecordCodec/appendValue(_:to:)``.
   func appendValue(_ value: RecordValue) {
     switch value {
-    case .null: append(RecordCodec.nullTag)
-    case .bool(let flag): append(flag ? RecordCodec.trueTag : RecordCodec.falseTag)
-    case .int(let int):
-      append(RecordCodec.intTag)
-      appendVarint(UInt64(bitPattern: Int64((int << 1) ^ (int >> 63))))
-    case .double(let double):
-      append(RecordCodec.doubleTag)
-      withUnsafeBytes(of: double.bitPattern.littleEndian) { append($0) }
-    case .string(let string):
-      append(RecordCodec.stringTag)
-      appendString(string)
-    case .reference(let reference):
-      append(RecordCodec.referenceTag)
-      appendString(reference.key)
+    case .null: appendNull()
+    case .bool(let flag): appendBool(flag)
+    case .int(let int): appendInt(int)
+    case .double(let double): appendDouble(double)
+    case .string(let string): appendStringValue(string)
+    case .reference(let reference): appendReference(reference.key)
     case .list(let values):
-      append(RecordCodec.listTag)
-      appendVarint(UInt64(values.count))
+      beginList(count: values.count)
       for element in values { appendValue(element) }
     }
   }
+
+  // MARK: Fields
 
   /// One field, as ``RecordCodec/appendField(_:_:to:)``.
   func appendField(name: String, _ value: RecordValue) {
@@ -140,22 +164,20 @@ final class RecordWriter {
     count += extra
   }
 
-  /// Sets a field of the record that starts at `start`: replaces its value where the record has
-  /// it, else appends it.
-  func setField(name: String, _ value: RecordValue, recordStart start: Int) {
-    var existing: RecordCodec.FieldSpan?
-    var name = name
-    name.withUTF8 { nameBytes in
-      existing = RecordCodec.find(
-        UnsafeRawBufferPointer(nameBytes), in: UnsafeRawBufferPointer(start: base + start, count: count - start))
-    }
-    guard let existing else {
-      appendField(name: name, value)
-      return
-    }
-    var replacement: [UInt8] = []
-    RecordCodec.appendField(name, value, to: &replacement)
-    let entry = (existing.entry.lowerBound + start)..<(existing.entry.upperBound + start)
+  /// Where the record that starts at `recordStart` already has a field of the name of the field
+  /// just written at `fieldStart` (another alias of the same field key), moves the new field into
+  /// that field's place: a repeated field keeps its first place and its last value.
+  func replaceEarlierField(at fieldStart: Int, recordStart: Int) {
+    let record = UnsafeRawBufferPointer(start: base + recordStart, count: count - recordStart)
+    var offset = fieldStart - recordStart
+    let new = RecordCodec.readField(record, &offset)
+    let name = UnsafeRawBufferPointer(rebasing: record[new.name])
+    guard
+      let old = RecordCodec.find(name, in: UnsafeRawBufferPointer(rebasing: record[..<(fieldStart - recordStart)]))
+    else { return }
+    let replacement = [UInt8](UnsafeRawBufferPointer(rebasing: record[new.entry]))
+    count = fieldStart
+    let entry = (old.entry.lowerBound + recordStart)..<(old.entry.upperBound + recordStart)
     let growth = replacement.count - entry.count
     if growth > 0 { reserve(growth) }
     memmove(base + entry.upperBound + growth, base + entry.upperBound, count - entry.upperBound)

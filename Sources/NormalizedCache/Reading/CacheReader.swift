@@ -314,10 +314,9 @@ private struct Execution {
       guard let child = field.child else {
         // A leaf: its JSON straight from the record's bytes.
         switch record.leafJSON(named: field.fieldKey, hint: &hint) {
-        case .missing:
-          if field.isConditional { continue }
-          throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: missPath))
-        case .reference:
+        case .missing where field.isConditional:
+          continue
+        case .missing, .reference:
           throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: missPath))
         case .value(let json):
           switch json {

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 import GraphQLLanguage
 
 /// One object of a normalized cache: a key and its fields (SPEC §2).
@@ -85,13 +79,7 @@ public struct Record: Sendable, CustomStringConvertible {
   private func withValue<Result>(
     named name: String, hint: inout Int, _ body: (UnsafeRawBufferPointer, Int) -> Result
   ) -> Result? {
-    guard
-      let found = name.utf8.withContiguousStorageIfAvailable({ find(UnsafeRawBufferPointer($0), hint: &hint, body) })
-    else {
-      var copy = name
-      return copy.withUTF8 { find(UnsafeRawBufferPointer($0), hint: &hint, body) }
-    }
-    return found
+    name.withUTF8InPlace { find(UnsafeRawBufferPointer($0), hint: &hint, body) }
   }
 
   @inline(__always)
@@ -103,9 +91,7 @@ public struct Record: Sendable, CustomStringConvertible {
         var offset = start
         while offset < end {
           let span = RecordCodec.readField(bytes, &offset)
-          if span.name.count == name.count,
-            name.isEmpty || memcmp(bytes.baseAddress! + span.name.lowerBound, name.baseAddress!, name.count) == 0
-          {
+          if RecordCodec.bytes(bytes, span.name, equal: name) {
             hint = offset
             return body(bytes, span.value.lowerBound)
           }

@@ -65,6 +65,10 @@ public enum RecordCodec {
 
   // MARK: Encoding
 
+  /// An Int as the varint encodes it: small magnitudes of either sign in few bytes.
+  @inline(__always)
+  static func zigzag(_ int: Int) -> UInt64 { UInt64(bitPattern: Int64((int << 1) ^ (int >> 63))) }
+
   /// Appends one value.
   public static func appendValue(_ value: RecordValue, to bytes: inout [UInt8]) {
     switch value {
@@ -72,7 +76,7 @@ public enum RecordCodec {
     case .bool(let flag): bytes.append(flag ? trueTag : falseTag)
     case .int(let int):
       bytes.append(intTag)
-      appendVarint(UInt64(bitPattern: Int64((int << 1) ^ (int >> 63))), to: &bytes)
+      appendVarint(zigzag(int), to: &bytes)
     case .double(let double):
       bytes.append(doubleTag)
       withUnsafeBytes(of: double.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
@@ -93,8 +97,7 @@ public enum RecordCodec {
   /// time, which cost a third of a write).
   @inline(__always)
   static func appendString(_ string: String, to bytes: inout [UInt8]) {
-    var string = string
-    string.withUTF8 { utf8 in
+    string.withUTF8InPlace { utf8 in
       appendVarint(UInt64(utf8.count), to: &bytes)
       bytes.append(contentsOf: utf8)
     }

@@ -46,8 +46,8 @@ public struct RecordSet: Sendable, Sequence, Equatable, CustomStringConvertible 
   }
 
   private mutating func mergeRecord(_ record: Record, into changed: inout ChangedKeys) {
-    let (slot, found) = index.find(record.key, in: records)
-    if let position = found {
+    let place = index.find(record.key, in: records)
+    if let position = place.position {
       if records[position].isEmpty {
         // A reserved position, or a record with no fields: the new record is all new.
         records[position] = record
@@ -56,7 +56,7 @@ public struct RecordSet: Sendable, Sequence, Equatable, CustomStringConvertible 
         changed.insert(fields: records[position].merge(record), of: record.key)
       }
     } else {
-      index.insert(records.count, at: slot)
+      index.insert(records.count, at: place)
       records.append(record)
       changed.insertAllFields(of: record)
     }
@@ -67,11 +67,11 @@ public struct RecordSet: Sendable, Sequence, Equatable, CustomStringConvertible 
   /// - Returns: the key's position, for ``fill(_:with:)``: one hash of the key per object.
   @discardableResult
   mutating func reservePosition(for key: CacheKey) -> Int {
-    let (slot, found) = index.find(key, in: records)
-    if let found { return found }
+    let place = index.find(key, in: records)
+    if let found = place.position { return found }
     let position = records.count
     records.append(Record(key: key, encodedFields: []))
-    index.insert(position, at: slot)
+    index.insert(position, at: place)
     return position
   }
 
@@ -93,9 +93,9 @@ public struct RecordSet: Sendable, Sequence, Equatable, CustomStringConvertible 
   public var description: String { records.map(\.description).joined(separator: "\n") }
 }
 
-/// A cache key with its hash computed once, eight bytes at a time: the record set's index hashes
-/// only that word, at every lookup and every time it grows, where a `String` key would run the
-/// whole key through the hasher each time.
+/// A cache key with its hash computed once, eight bytes at a time (``hash(_:seed:)``, which the
+/// record set's index and the in-memory store use too): a dictionary keyed by it hashes only
+/// that word, where a `String` key would run the whole key through the hasher each time.
 struct HashedKey: Hashable {
   let key: CacheKey
   let hash: UInt64
@@ -110,9 +110,7 @@ struct HashedKey: Hashable {
   /// cost a retain and a release, atomic both).
   @inline(__always)
   static func hash(_ key: CacheKey, seed: UInt64 = 0) -> UInt64 {
-    if let hash = key.utf8.withContiguousStorageIfAvailable({ hash($0, seed: seed) }) { return hash }
-    var copy = key
-    return copy.withUTF8 { hash($0, seed: seed) }
+    key.withUTF8InPlace { hash($0, seed: seed) }
   }
 
   static func == (lhs: HashedKey, rhs: HashedKey) -> Bool { lhs.hash == rhs.hash && lhs.key == rhs.key }
@@ -163,21 +161,28 @@ struct KeyIndex {
 
   private var slots: [Slot] = []
   private var count = 0
-  private var pendingHash: UInt64 = 0
 
-  /// Where `key` is or would go, and its position when it is there.
+  /// Where a key is, or would go: its slot and hash, and its position when the index has it.
+  struct Place {
+    let slot: Int
+    let hash: UInt64
+    let position: Int?
+  }
+
+  /// Where `key` is or would go.
   @inline(__always)
-  mutating func find(_ key: CacheKey, in records: [Record]) -> (slot: Int, position: Int?) {
+  mutating func find(_ key: CacheKey, in records: [Record]) -> Place {
     if slots.isEmpty { slots = Array(repeating: Slot(), count: 16) }
     let hash = HashedKey.hash(key, seed: RecordTable.seed)
-    pendingHash = hash
     return slots.withUnsafeBufferPointer { slots in
       let mask = slots.count - 1
       var slot = Int(truncatingIfNeeded: hash) & mask
       while true {
         let entry = slots[slot]
-        if entry.position < 0 { return (slot, nil) }
-        if entry.hash == hash, records[Int(entry.position)].key == key { return (slot, Int(entry.position)) }
+        if entry.position < 0 { return Place(slot: slot, hash: hash, position: nil) }
+        if entry.hash == hash, records[Int(entry.position)].key == key {
+          return Place(slot: slot, hash: hash, position: Int(entry.position))
+        }
         slot = (slot + 1) & mask
       }
     }
@@ -196,10 +201,10 @@ struct KeyIndex {
     return nil
   }
 
-  /// Puts `position` in the slot the last ``find(_:in:)`` returned (for the key it looked for).
+  /// Puts `position` where ``find(_:in:)`` found its key would go (nothing inserted since).
   @inline(__always)
-  mutating func insert(_ position: Int, at slot: Int) {
-    slots[slot] = Slot(hash: pendingHash, position: Int32(position))
+  mutating func insert(_ position: Int, at place: Place) {
+    slots[place.slot] = Slot(hash: place.hash, position: Int32(position))
     count += 1
     if count * 2 > slots.count { grow() }
   }
@@ -213,5 +218,16 @@ struct KeyIndex {
       while slots[slot].position >= 0 { slot = (slot + 1) & mask }
       slots[slot] = entry
     }
+  }
+}
+
+extension String {
+  /// Lends `body` the string's UTF-8, in place where it is stored contiguously (a copy to call
+  /// `withUTF8` on would cost an atomic retain and release).
+  @inline(__always)
+  func withUTF8InPlace<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
+    var copy = self
+    return copy.withUTF8(body)
   }
 }
