@@ -23,12 +23,22 @@ public final class OperationPlan {
   /// The schema's root type for the operation: `Query` unless the schema says otherwise.
   public let rootTypeName: String
   let root: SelectionPlan
+  /// Where selections that use no variables come from, when this plan shares them with other
+  /// plans of its document (``SharedPlans``).
+  private let shared: SharedPlans?
 
   /// - Throws: ``GraphQLError`` when the document has no such operation;
   ///   ``NormalizationError`` when a required variable is missing.
-  public init(
+  public convenience init(
     document: ExecutableDocument, operationName: String? = nil, schema: Schema = .empty, variables: JSONObject = [:]
   ) throws {
+    try self.init(document: document, operationName: operationName, schema: schema, variables: variables, shared: nil)
+  }
+
+  init(
+    document: ExecutableDocument, operationName: String?, schema: Schema, variables: JSONObject, shared: SharedPlans?
+  ) throws {
+    self.shared = shared
     let operation = try document.operation(named: operationName)
     self.operation = operation
     self.document = document
@@ -60,6 +70,7 @@ public final class OperationPlan {
     self.document = document
     self.schema = schema
     self.variables = VariableValues(given: variables)
+    shared = nil
     rootKey = ""
     rootTypeName = fragment.typeCondition
     root = SelectionPlan(selections: [fragment.selectionSet], staticType: fragment.typeCondition, schema: schema)
@@ -134,7 +145,7 @@ public final class OperationPlan {
       let subselections = group.fields.compactMap(\.selectionSet)
       let child =
         subselections.isEmpty
-        ? nil : SelectionPlan(selections: subselections, staticType: definition?.type.namedType, schema: schema)
+        ? nil : childPlan(subselections, of: group.fields, staticType: definition?.type.namedType)
       fields.append(
         PlannedField(
           responseKey: responseKey, name: first.name, arguments: first.arguments, fieldKey: fieldKey,
@@ -144,6 +155,17 @@ public final class OperationPlan {
     return PlannedSelection(
       fields: fields, selectsTypename: groups["__typename"] != nil,
       typePolicy: runtimeType.flatMap { schema.typePolicy(for: $0) } ?? plan.interfacePolicy)
+  }
+
+  /// The selection below a field: the one all plans of a ``SharedPlans`` share when nothing in it
+  /// uses a variable (its collected fields are then the same for any variables), else this plan's own.
+  private func childPlan(_ selections: [[Selection]], of fields: [Field], staticType: String?) -> SelectionPlan {
+    if let shared, shared.usesNoVariables(selections) {
+      return shared.selectionPlan(below: fields, staticType: staticType) {
+        SelectionPlan(selections: selections, staticType: staticType, schema: schema)
+      }
+    }
+    return SelectionPlan(selections: selections, staticType: staticType, schema: schema)
   }
 
   /// Whether a fragment applies: true, false, or nil when the schema cannot tell.
