@@ -39,8 +39,8 @@ extension Connection {
   /// Deletes with `LIKE`, which ignores ASCII case only, as ``KeyPattern`` does; `%`, `_` and the
   /// escape character itself are escaped so that they match literally.
   /// See [LIKE](https://www.sqlite.org/lang_expr.html#the_like_glob_regexp_match_and_extract_operators).
-  func removeRecords(matching pattern: String) throws(SQLiteError) {
-    let statement = try cachedStatement("DELETE FROM records WHERE key LIKE ? ESCAPE '\\'")
+  func removeRecords(matching pattern: String, table: String = "records") throws(SQLiteError) {
+    let statement = try cachedStatement("DELETE FROM \(table) WHERE key LIKE ? ESCAPE '\\'")
     try statement.bind("%" + Self.escapedForLike(pattern) + "%", at: 1)
     try statement.execute()
   }

@@ -20,21 +20,28 @@ extension RecordStore {
   /// would cut short), use `WHERE key = ?` instead.
   ///
   /// Several chunks read in one transaction, so they see one state of the file.
-  /// - Parameter found: called once for each record found (more than once for a key the caller repeats).
+  /// - Parameters:
+  ///   - split: when given, called with the field count of each record stored split (see
+  ///     ``splitFieldCount``) instead of loading its fields; else such a record is loaded whole.
+  ///   - found: called once for each record found (more than once for a key the caller repeats).
   /// - Complexity: O(k log n) for k keys in a store of n records.
   mutating func load(
-    _ keys: some Collection<CacheKey>, _ found: (Int, CacheKey, [UInt8]) throws(SQLiteError) -> Void
+    _ keys: some Collection<CacheKey>, split: SplitFound? = nil,
+    _ found: (Int, CacheKey, [UInt8]) throws(SQLiteError) -> Void
   ) throws(SQLiteError) {
     guard !keys.isEmpty else { return }
     if keys.count <= Self.chunkSize || connection.isInTransaction {
-      try loadChunks(keys, found)
+      try loadChunks(keys, split, found)
     } else {
-      try connection.inTransaction(.deferred) { () throws(SQLiteError) in try loadChunks(keys, found) }
+      try connection.inTransaction(.deferred) { () throws(SQLiteError) in try loadChunks(keys, split, found) }
     }
   }
 
+  /// A split record found by a load: its position among the keys, its key and its field count.
+  typealias SplitFound = (Int, CacheKey, Int) throws(SQLiteError) -> Void
+
   private mutating func loadChunks(
-    _ keys: some Collection<CacheKey>, _ found: (Int, CacheKey, [UInt8]) throws(SQLiteError) -> Void
+    _ keys: some Collection<CacheKey>, _ split: SplitFound?, _ found: (Int, CacheKey, [UInt8]) throws(SQLiteError) -> Void
   ) throws(SQLiteError) {
     var start = keys.startIndex
     var position = 0
@@ -42,9 +49,9 @@ extension RecordStore {
       let end = keys.index(start, offsetBy: Self.chunkSize, limitedBy: keys.endIndex) ?? keys.endIndex
       let chunk = keys[start..<end]
       if chunk.count == 1 {
-        try loadOne(chunk.first!, at: position, found)
+        try loadOne(chunk.first!, at: position, split, found)
       } else {
-        try loadMany(chunk, from: position, found)
+        try loadMany(chunk, from: position, split, found)
       }
       position += chunk.count
       start = end
@@ -53,12 +60,12 @@ extension RecordStore {
 
   /// `WHERE key = ?`: one key.
   private mutating func loadOne(
-    _ key: CacheKey, at position: Int, _ found: (Int, CacheKey, [UInt8]) throws(SQLiteError) -> Void
+    _ key: CacheKey, at position: Int, _ split: SplitFound?, _ found: (Int, CacheKey, [UInt8]) throws(SQLiteError) -> Void
   ) throws(SQLiteError) {
     let statement = try connection.cachedStatement("SELECT \(format.dataColumn) FROM records WHERE key = ?")
     defer { statement.reset() }
     try statement.bind(key, at: 1)
-    try readRows(of: statement, dataColumn: 0, key: { _ in (position, key) }, found)
+    try readRows(of: statement, dataColumn: 0, key: { _ in (position, key) }, split, found)
   }
 
   /// The statement of a batched load: the keys as one JSON array, joined to the table through
@@ -70,7 +77,7 @@ extension RecordStore {
   /// `json_each`: many keys in one statement. A row comes back with the index of its key in the
   /// array, so the caller's own key strings go into the result, not new ones made from the row.
   private mutating func loadMany(
-    _ keys: some Collection<CacheKey>, from firstPosition: Int,
+    _ keys: some Collection<CacheKey>, from firstPosition: Int, _ split: SplitFound?,
     _ found: (Int, CacheKey, [UInt8]) throws(SQLiteError) -> Void
   ) throws(SQLiteError) {
     var json: [UInt8] = [UInt8(ascii: "[")]
@@ -99,24 +106,37 @@ extension RecordStore {
       try json.withUnsafeBytes { json in
         Result { () throws(SQLiteError) in
           try statement.bindTextNoCopy(json, at: 1)
-          try readRows(of: statement, dataColumn: 1, key: { jsonKeys[Int($0.int64(at: 0))] }, found)
+          try readRows(of: statement, dataColumn: 1, key: { jsonKeys[Int($0.int64(at: 0))] }, split, found)
         }
       }.get()
     }
-    for (position, key) in keysWithNul { try loadOne(key, at: position, found) }
+    for (position, key) in keysWithNul { try loadOne(key, at: position, split, found) }
   }
 
   /// Steps through rows, decoding the record in `dataColumn` of each. A record that names a field
   /// this connection has not seen yet makes the format read what other connections added, once.
   private mutating func readRows(
     of statement: Statement, dataColumn: Int32, key keyOfRow: (Statement) -> (position: Int, key: CacheKey),
-    _ found: (Int, CacheKey, [UInt8]) throws(SQLiteError) -> Void
+    _ split: SplitFound?, _ found: (Int, CacheKey, [UInt8]) throws(SQLiteError) -> Void
   ) throws(SQLiteError) {
     let storesText = format.storesText
+    let splits = splitsRecords
     while try statement.step() {
       let (position, key) = keyOfRow(statement)
-      var fields = try statement.withBytes(at: dataColumn, asText: storesText) { bytes throws(SQLiteError) in
-        try format.decode(bytes, key: key)
+      // nil: a name this connection does not know yet; a negative count: not split.
+      var (fields, splitFieldCount) = try statement.withBytes(at: dataColumn, asText: storesText) {
+        bytes throws(SQLiteError) -> ([UInt8]?, Int) in
+        if splits, let count = Self.splitFieldCount(ofMarker: bytes) { return (nil, count) }
+        return (try format.decode(bytes, key: key), -1)
+      }
+      if splitFieldCount >= 0 {
+        if let split {
+          try split(position, key, splitFieldCount)
+        } else {
+          let stored = try loadSplit(key)
+          try found(position, key, try Self.withBytes(of: stored) { stored throws(SQLiteError) in try decode(stored, key: key) })
+        }
+        continue
       }
       if fields == nil {
         try format.refresh(from: connection)
@@ -129,5 +149,15 @@ extension RecordStore {
       }
       try found(position, key, fields)
     }
+  }
+
+  /// Decodes stored bytes held in memory, reading the names other connections added when they name one unknown here.
+  private mutating func decode(_ stored: UnsafeRawBufferPointer, key: CacheKey) throws(SQLiteError) -> [UInt8] {
+    if let fields = try format.decode(stored, key: key) { return fields }
+    try format.refresh(from: connection)
+    guard let fields = try format.decode(stored, key: key) else {
+      throw format.corruption("an unknown field number", key: key)
+    }
+    return fields
   }
 }

@@ -29,6 +29,8 @@ struct RecordStore {
       default:
         break
       }
+      // Files of the compact layout made before large records were split gain the table.
+      if options.layout == .compact { try connection.execute(Self.splitTablesSQL) }
     }
     try format.load(from: connection)
     self.format = format
@@ -36,13 +38,35 @@ struct RecordStore {
 
   // MARK: Removing (the statements the limit table shares: ``Connection/removeRecord(for:)``)
 
-  func removeRecord(for key: CacheKey) throws(SQLiteError) { try connection.removeRecord(for: key) }
+  // The compact layout removes the rows of split records with their markers, in one transaction.
 
-  func removeRecords(matching pattern: String) throws(SQLiteError) { try connection.removeRecords(matching: pattern) }
+  func removeRecord(for key: CacheKey) throws(SQLiteError) {
+    guard splitsRecords else { return try connection.removeRecord(for: key) }
+    try connection.inTransaction { () throws(SQLiteError) in
+      try connection.removeRecord(for: key)
+      try removeSplitRows(of: key)
+    }
+  }
+
+  func removeRecords(matching pattern: String) throws(SQLiteError) {
+    guard splitsRecords else { return try connection.removeRecords(matching: pattern) }
+    try connection.inTransaction { () throws(SQLiteError) in
+      try connection.removeRecords(matching: pattern)
+      try connection.removeRecords(matching: pattern, table: "record_chunks")
+      try connection.removeRecords(matching: pattern, table: "record_fields")
+    }
+  }
 
   /// Deletes every record. The compact layout keeps its field names: a number must keep meaning
   /// one name for other connections to the file.
-  func clear() throws(SQLiteError) { try connection.removeAllRecords() }
+  func clear() throws(SQLiteError) {
+    guard splitsRecords else { return try connection.removeAllRecords() }
+    try connection.inTransaction { () throws(SQLiteError) in
+      try connection.removeAllRecords()
+      try connection.cachedStatement("DELETE FROM record_chunks").execute()
+      try connection.cachedStatement("DELETE FROM record_fields").execute()
+    }
+  }
 
   /// Runs `body` in a writing transaction and tells the format whether it committed.
   mutating func inWriteTransaction<Result>(_ body: (inout RecordStore) throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
@@ -58,7 +82,15 @@ struct RecordStore {
   // MARK: Statistics
 
   func statistics() throws(SQLiteError) -> SQLiteNormalizedCache.Statistics {
-    try connection.recordStatistics(dataColumn: format.dataColumn)
+    var statistics = try connection.recordStatistics(dataColumn: format.dataColumn)
+    if splitsRecords {
+      // A split record's payload: its key and data in each of its chunks.
+      let statement = try connection.cachedStatement(
+        "SELECT total(length(CAST(key AS BLOB)) + length(data)) FROM record_chunks")
+      defer { statement.reset() }
+      if try statement.step() { statistics.payloadBytes += Int(statement.double(at: 0)) }
+    }
+    return statistics
   }
 
   func checkpoint() throws(SQLiteError) { try connection.checkpoint() }

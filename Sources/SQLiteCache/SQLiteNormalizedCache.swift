@@ -15,7 +15,8 @@ import Synchronization
 /// - Loads look up at most 500 keys per statement (one JSON array of keys, joined to the table
 ///   through `json_each`); statements are prepared once and reused.
 /// - Two layouts (``Layout``): `compact`, the default, one `WITHOUT ROWID` table of binary records
-///   whose field names are numbers (see `CompactRecordFormat`), and `apollo`, Apollo iOS's own
+///   whose field names are numbers (see `CompactRecordFormat`; records of more than 64 fields in
+///   chunks, merged chunk by chunk), and `apollo`, Apollo iOS's own
 ///   table of JSON text. A file keeps the layout it was created with; opening it with the other
 ///   layout throws.
 ///

@@ -10,9 +10,11 @@ import SQLiteCache
 //   crashtest writer DB LAYOUT JOURNAL LOG    merges batch after batch until killed; after a
 //                                             merge returns, appends its number to LOG (fsync'd)
 //
-// A batch b is 20 records `B<b>:<j>` holding b, plus the record `counter` set to b. After a kill:
-// PRAGMA integrity_check is ok; every batch LOG reports committed is there whole; any other batch
-// (the one in flight) is there whole or not at all; `counter` is the last batch there.
+// A batch b is 20 records `B<b>:<j>` holding b, plus the record `counter` set to b, plus a field
+// `b<b>` = b of the record `wide` (which grows past 64 fields and so is stored a field per row in
+// the compact layout). After a kill: PRAGMA integrity_check is ok; every batch LOG reports
+// committed is there whole; any other batch (the one in flight) is there whole or not at all;
+// `counter` is the last batch there; `wide` holds a field for exactly the batches there.
 
 let recordsPerBatch = 20
 
@@ -26,6 +28,7 @@ func batch(_ number: Int) -> RecordSet {
       ]))
   }
   records.append(Record(key: "counter", fields: [("last", .int(number))]))
+  records.append(Record(key: "wide", fields: [("b\(number)", .int(number))]))
   return RecordSet(records: records)
 }
 
@@ -61,6 +64,7 @@ func check(database: String, layout: String, journal: String, log: String) throw
   let logged = ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").compactMap { Int($0) }
   let lastLogged = logged.max() ?? -1
   var lastPresent = -1
+  var present: [String: RecordValue] = [:]
   for number in 0...(lastLogged + 1) {
     let keys = (0..<recordsPerBatch).map { "B\(number):\($0)" }
     let found = try cache.loadRecords(forKeys: keys)
@@ -75,6 +79,14 @@ func check(database: String, layout: String, journal: String, log: String) throw
       return "record \(record.key) holds \(String(describing: record["batch"])), not batch \(number)"
     }
     lastPresent = number
+    present["b\(number)"] = .int(number)
+  }
+  let wide = try cache.loadRecords(forKeys: ["wide"])["wide"]
+  let wideFields = Dictionary((wide?.fields ?? []).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+  if wideFields != present {
+    let extra = wideFields.keys.filter { present[$0] != wideFields[$0] }.sorted()
+    let missing = present.keys.filter { wideFields[$0] == nil }.sorted()
+    return "wide does not match the batches there: fields \(extra) extra or wrong, \(missing) missing"
   }
   let counter = try cache.loadRecords(forKeys: ["counter"])["counter"]?["last"]
   if lastPresent >= 0, counter != .int(lastPresent) {
@@ -143,6 +155,8 @@ func selfTest() throws -> Int32 {
     ("a batch in part", { cache in try cache.removeRecord(for: "B2:7") }, "batch 2 is there in part: 19 of 20 records"),
     ("a stale counter", { cache in try cache.merge(records: RecordSet(records: [Record(key: "counter", fields: [("last", .int(0))])])) },
      "counter holds Optional(NormalizedCache.RecordValue.int(0)), but the last batch there is 2"),
+    ("a wide field of a batch not there", { cache in try cache.merge(records: RecordSet(records: [Record(key: "wide", fields: [("b9", .int(9))])])) },
+     "wide does not match the batches there: fields [\"b9\"] extra or wrong, [] missing"),
   ]
   for (index, (name, damage, expected)) in damages.enumerated() {
     let database = directory + "/\(index).sqlite"

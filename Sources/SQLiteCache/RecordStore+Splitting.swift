@@ -1,0 +1,249 @@
+import NormalizedCache
+
+/// Large records of the compact layout, stored in chunks of 64 fields.
+///
+/// `QUERY_ROOT` gains a field for every root field with new arguments, and never loses one: 4,330
+/// fields after 4,000 generated responses. Kept whole, every merge that touched it loaded,
+/// decoded, merged, encoded and wrote all of it again, so a merge cost more the longer the store
+/// lived (+1.2 µs per root field). A record of more than ``splitFieldCount`` fields is stored split:
+///
+/// ```sql
+/// CREATE TABLE record_chunks(key TEXT NOT NULL, chunk INTEGER NOT NULL, data BLOB NOT NULL,
+///   PRIMARY KEY(key, chunk)) WITHOUT ROWID;
+/// CREATE TABLE record_fields(key TEXT NOT NULL, field INTEGER NOT NULL, position INTEGER NOT NULL,
+///   PRIMARY KEY(key, field)) WITHOUT ROWID;
+/// ```
+/// - its row in `records` holds a marker: the byte 0x00 (never a field number) and a varint of
+///   its field count;
+/// - chunk c holds the fields at positions 64c ... 64c + 63 of the record's order, in the compact
+///   encoding: the chunks joined in order are the record's `data`;
+/// - `record_fields` gives each field's position by its number in `fields`.
+///
+/// A merge into a split record looks each incoming field's position up, compares its encoding
+/// with the bytes in its chunk, and rewrites only the chunks that changed; a new field goes at the
+/// end (the last chunk, or a new one). Its cost is that of the incoming fields, not of the record.
+/// A load reads the record's chunks in order: one row per 64 fields, and the index is not read.
+/// Files written before split records existed gain the tables when opened; they hold no markers.
+extension RecordStore {
+  /// Records with more fields than this are stored split.
+  static let splitFieldCount = 64
+  /// Fields per chunk of a split record.
+  static let chunkFieldCount = 64
+
+  static let splitTablesSQL = """
+    CREATE TABLE IF NOT EXISTS record_chunks(key TEXT NOT NULL, chunk INTEGER NOT NULL, data BLOB NOT NULL,
+      PRIMARY KEY(key, chunk)) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS record_fields(key TEXT NOT NULL, field INTEGER NOT NULL, position INTEGER NOT NULL,
+      PRIMARY KEY(key, field)) WITHOUT ROWID;
+    """
+
+  /// Whether the format stores large records split (the compact layout).
+  var splitsRecords: Bool { format.layout == .compact }
+
+  /// The field count of a split record's marker; nil for any other stored record.
+  static func splitFieldCount(ofMarker stored: UnsafeRawBufferPointer) -> Int? {
+    guard stored.count >= 2, stored[0] == 0 else { return nil }
+    var offset = 1
+    guard let count = EncodedValue.readVarint(stored, &offset), offset == stored.count else { return nil }
+    return Int(count)
+  }
+
+  static func marker(fieldCount: Int) -> [UInt8] {
+    var bytes: [UInt8] = [0]
+    var rest = UInt64(fieldCount)
+    while rest >= 0x80 {
+      bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
+      rest >>= 7
+    }
+    bytes.append(UInt8(rest))
+    return bytes
+  }
+
+  /// Whether a record of these fields (in ``RecordCodec``'s encoding) is to be stored split.
+  func shouldSplit(_ fields: [UInt8]) -> Bool {
+    // A field takes at least 3 bytes: name length, a name of at least one byte, value length.
+    guard splitsRecords, fields.count > Self.splitFieldCount * 3 else { return false }
+    return fields.withUnsafeBytes { bytes in
+      var offset = 0
+      var count = 0
+      while offset < bytes.count {
+        _ = RecordCodec.readField(bytes, &offset)
+        count += 1
+        if count > Self.splitFieldCount { return true }
+      }
+      return false
+    }
+  }
+
+  /// The stored (compact) bytes of a split record: its chunks joined in order.
+  func loadSplit(_ key: CacheKey) throws(SQLiteError) -> [UInt8] {
+    let statement = try connection.cachedStatement("SELECT data FROM record_chunks WHERE key = ? ORDER BY chunk")
+    defer { statement.reset() }
+    try statement.bind(key, at: 1)
+    var stored: [UInt8] = []
+    while try statement.step() {
+      try statement.withBytes(at: 0, asText: false) { stored.append(contentsOf: $0) }
+    }
+    return stored
+  }
+
+  /// Writes a record split: its marker in `records` (inserted, or replacing the whole record
+  /// stored there), its chunks and its fields' positions.
+  mutating func writeSplit(_ record: Record, replacing: Bool) throws(SQLiteError) {
+    try removeSplitRows(of: record.key)
+    let fields = try encodedFields(of: record)
+    let position = try connection.cachedStatement("INSERT INTO record_fields(key, field, position) VALUES (?, ?, ?)")
+    for (index, field) in fields.enumerated() {
+      try position.bind(record.key, at: 1)
+      try position.bind(Int64(field.id), at: 2)
+      try position.bind(Int64(index), at: 3)
+      try position.execute()
+    }
+    for chunk in 0..<(fields.count + Self.chunkFieldCount - 1) / Self.chunkFieldCount {
+      let range = chunk * Self.chunkFieldCount..<min(fields.count, (chunk + 1) * Self.chunkFieldCount)
+      try writeChunk(chunk, of: record.key, data: fields[range].flatMap(\.data), exists: false)
+    }
+    try writeMarker(fieldCount: fields.count, of: record.key, exists: replacing)
+  }
+
+  /// Merges a record into the split record stored under its key (`fieldCount` fields), rewriting
+  /// only the chunks that changed.
+  /// - Returns: the names of the changed fields.
+  mutating func mergeIntoSplit(_ record: Record, fieldCount: Int) throws(SQLiteError) -> [String] {
+    let lookup = try connection.cachedStatement("SELECT position FROM record_fields WHERE key = ? AND field = ?")
+    let insertPosition = try connection.cachedStatement(
+      "INSERT INTO record_fields(key, field, position) VALUES (?, ?, ?)")
+    var chunks: [Int: (data: [UInt8], stored: Bool)] = [:]
+    var changedChunks: Set<Int> = []
+    var count = fieldCount
+    var changed: [String] = []
+    for (name, id, data) in try encodedFields(of: record) {
+      try lookup.bind(record.key, at: 1)
+      try lookup.bind(Int64(id), at: 2)
+      let found = try lookup.step() ? Int(lookup.int64(at: 0)) : nil
+      lookup.reset()
+      if let position = found {
+        let chunk = position / Self.chunkFieldCount
+        var loaded: (data: [UInt8], stored: Bool)
+        if let known = chunks[chunk] { loaded = known } else { loaded = (try loadChunk(chunk, of: record.key), true) }
+        let range = try fieldRange(id, in: loaded.data, key: record.key)
+        if loaded.data[range].elementsEqual(data) {
+          chunks[chunk] = loaded
+          continue
+        }
+        loaded.data.replaceSubrange(range, with: data)
+        chunks[chunk] = loaded
+        changedChunks.insert(chunk)
+      } else {
+        let position = count
+        count += 1
+        try insertPosition.bind(record.key, at: 1)
+        try insertPosition.bind(Int64(id), at: 2)
+        try insertPosition.bind(Int64(position), at: 3)
+        try insertPosition.execute()
+        let chunk = position / Self.chunkFieldCount
+        var loaded: (data: [UInt8], stored: Bool)
+        if let known = chunks[chunk] {
+          loaded = known
+        } else if position % Self.chunkFieldCount == 0 {
+          loaded = ([], false)  // the first field of a new chunk
+        } else {
+          loaded = (try loadChunk(chunk, of: record.key), true)
+        }
+        loaded.data.append(contentsOf: data)
+        chunks[chunk] = loaded
+        changedChunks.insert(chunk)
+      }
+      changed.append(name)
+    }
+    for chunk in changedChunks.sorted() {
+      try writeChunk(chunk, of: record.key, data: chunks[chunk]!.data, exists: chunks[chunk]!.stored)
+    }
+    if count != fieldCount { try writeMarker(fieldCount: count, of: record.key, exists: true) }
+    return changed
+  }
+
+  /// Deletes the chunks and positions of one key (none unless it was split).
+  func removeSplitRows(of key: CacheKey) throws(SQLiteError) {
+    for table in ["record_chunks", "record_fields"] {
+      let statement = try connection.cachedStatement("DELETE FROM \(table) WHERE key = ?")
+      try statement.bind(key, at: 1)
+      try statement.execute()
+    }
+  }
+
+  private func loadChunk(_ chunk: Int, of key: CacheKey) throws(SQLiteError) -> [UInt8] {
+    let statement = try connection.cachedStatement("SELECT data FROM record_chunks WHERE key = ? AND chunk = ?")
+    defer { statement.reset() }
+    try statement.bind(key, at: 1)
+    try statement.bind(Int64(chunk), at: 2)
+    guard try statement.step() else { throw format.corruption("a missing chunk \(chunk)", key: key) }
+    return try statement.withBytes(at: 0, asText: false) { [UInt8]($0) }
+  }
+
+  /// Where the field numbered `id` is in a chunk: its number and value.
+  private func fieldRange(_ id: Int, in chunk: [UInt8], key: CacheKey) throws(SQLiteError) -> Range<Int> {
+    let range = chunk.withUnsafeBytes { bytes -> Range<Int>? in
+      var offset = 0
+      while offset < bytes.count {
+        let start = offset
+        guard let number = EncodedValue.readVarint(bytes, &offset), EncodedValue.skip(bytes, &offset) else { return nil }
+        if number == UInt64(id) { return start..<offset }
+      }
+      return nil
+    }
+    guard let range else { throw format.corruption("field \(id) missing from its chunk", key: key) }
+    return range
+  }
+
+  private func writeChunk(_ chunk: Int, of key: CacheKey, data: [UInt8], exists: Bool) throws(SQLiteError) {
+    let statement = try connection.cachedStatement(
+      exists
+        ? "UPDATE record_chunks SET data = ? WHERE key = ? AND chunk = ?"
+        : "INSERT INTO record_chunks(data, key, chunk) VALUES (?, ?, ?)")
+    try Self.withBytes(of: data) { data throws(SQLiteError) in
+      defer { statement.clearBindings() }
+      try statement.bindBlobNoCopy(data, at: 1)
+      try statement.bind(key, at: 2)
+      try statement.bind(Int64(chunk), at: 3)
+      try statement.execute()
+    }
+  }
+
+  private func writeMarker(fieldCount: Int, of key: CacheKey, exists: Bool) throws(SQLiteError) {
+    let statement = try connection.cachedStatement(
+      exists ? "UPDATE records SET data = ? WHERE key = ?" : "INSERT INTO records(data, key) VALUES (?, ?)")
+    try Self.withBytes(of: Self.marker(fieldCount: fieldCount)) { marker throws(SQLiteError) in
+      defer { statement.clearBindings() }
+      try statement.bindBlobNoCopy(marker, at: 1)
+      try statement.bind(key, at: 2)
+      try statement.execute()
+    }
+  }
+
+  /// Each field of a record encoded alone in the stored form, with its name and number.
+  private mutating func encodedFields(of record: Record) throws(SQLiteError) -> [(name: String, id: Int, data: [UInt8])] {
+    var result: [(name: String, id: Int, data: [UInt8])] = []
+    try Self.withBytes(of: record.encodedFields) { fields throws(SQLiteError) in
+      var offset = 0
+      while offset < fields.count {
+        let span = RecordCodec.readField(fields, &offset)
+        try format.encode(UnsafeRawBufferPointer(rebasing: fields[span.entry]), connection: connection) {
+          data throws(SQLiteError) in
+          var start = 0
+          let id = Int(EncodedValue.readVarint(data, &start) ?? 0)
+          let name = String(decoding: UnsafeRawBufferPointer(rebasing: fields[span.name]), as: UTF8.self)
+          result.append((name, id, [UInt8](data)))
+        }
+      }
+    }
+    return result
+  }
+
+  /// `withUnsafeBytes` for a body that throws ``SQLiteError`` (the standard one rethrows `any Error`).
+  static func withBytes<Result>(of bytes: [UInt8], _ body: (UnsafeRawBufferPointer) throws(SQLiteError) -> Result)
+    throws(SQLiteError) -> Result
+  {
+    try bytes.withUnsafeBytes { bytes in Swift.Result { () throws(SQLiteError) in try body(bytes) } }.get()
+  }
+}
