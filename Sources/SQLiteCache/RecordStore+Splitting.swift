@@ -23,7 +23,9 @@ import NormalizedCache
 /// with the bytes in its chunk, and rewrites only the chunks that changed; a new field goes at the
 /// end (the last chunk, or a new one). Its cost is that of the incoming fields, not of the record.
 /// A load reads the record's chunks in order: one row per 64 fields, and the index is not read.
-/// Files written before split records existed gain the tables when opened; they hold no markers.
+/// The two tables are made by the first merge that needs them: a file whose records all stay
+/// small keeps the layout's first two tables alone (and its size: two empty tables take a page
+/// each), and files written before split records existed open as they are.
 extension RecordStore {
   /// Records with more fields than this are stored split.
   static let splitFieldCount = 64
@@ -39,6 +41,16 @@ extension RecordStore {
 
   /// Whether the format stores large records split (the compact layout).
   var splitsRecords: Bool { format.layout == .compact }
+
+  /// Whether the file has the tables of split records (made by the first merge that split one, by
+  /// this connection or another).
+  func hasSplitTables() throws(SQLiteError) -> Bool {
+    guard splitsRecords else { return false }
+    let statement = try connection.cachedStatement(
+      "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'record_chunks'")
+    defer { statement.reset() }
+    return try statement.step() && statement.int64(at: 0) > 0
+  }
 
   /// The field count of a split record's marker; nil for any other stored record.
   static func splitFieldCount(ofMarker stored: UnsafeRawBufferPointer) -> Int? {
@@ -90,6 +102,8 @@ extension RecordStore {
   /// Writes a record split: its marker in `records` (inserted, or replacing the whole record
   /// stored there), its chunks and its fields' positions.
   mutating func writeSplit(_ record: Record, replacing: Bool) throws(SQLiteError) {
+    // In the merge's transaction: rolled back with it.
+    try connection.execute(Self.splitTablesSQL)
     try removeSplitRows(of: record.key)
     let fields = try encodedFields(of: record)
     let position = try connection.cachedStatement("INSERT INTO record_fields(key, field, position) VALUES (?, ?, ?)")

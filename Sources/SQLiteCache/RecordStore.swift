@@ -29,8 +29,6 @@ struct RecordStore {
       default:
         break
       }
-      // Files of the compact layout made before large records were split gain the table.
-      if options.layout == .compact { try connection.execute(Self.splitTablesSQL) }
     }
     try format.load(from: connection)
     self.format = format
@@ -38,10 +36,10 @@ struct RecordStore {
 
   // MARK: Removing (the statements the limit table shares: ``Connection/removeRecord(for:)``)
 
-  // The compact layout removes the rows of split records with their markers, in one transaction.
+  // Where a large record was ever stored split, its rows go with its marker, in one transaction.
 
   func removeRecord(for key: CacheKey) throws(SQLiteError) {
-    guard splitsRecords else { return try connection.removeRecord(for: key) }
+    guard try hasSplitTables() else { return try connection.removeRecord(for: key) }
     try connection.inTransaction { () throws(SQLiteError) in
       try connection.removeRecord(for: key)
       try removeSplitRows(of: key)
@@ -49,7 +47,7 @@ struct RecordStore {
   }
 
   func removeRecords(matching pattern: String) throws(SQLiteError) {
-    guard splitsRecords else { return try connection.removeRecords(matching: pattern) }
+    guard try hasSplitTables() else { return try connection.removeRecords(matching: pattern) }
     try connection.inTransaction { () throws(SQLiteError) in
       try connection.removeRecords(matching: pattern)
       try connection.removeRecords(matching: pattern, table: "record_chunks")
@@ -60,7 +58,7 @@ struct RecordStore {
   /// Deletes every record. The compact layout keeps its field names: a number must keep meaning
   /// one name for other connections to the file.
   func clear() throws(SQLiteError) {
-    guard splitsRecords else { return try connection.removeAllRecords() }
+    guard try hasSplitTables() else { return try connection.removeAllRecords() }
     try connection.inTransaction { () throws(SQLiteError) in
       try connection.removeAllRecords()
       try connection.cachedStatement("DELETE FROM record_chunks").execute()
@@ -83,7 +81,7 @@ struct RecordStore {
 
   func statistics() throws(SQLiteError) -> SQLiteNormalizedCache.Statistics {
     var statistics = try connection.recordStatistics(dataColumn: format.dataColumn)
-    if splitsRecords {
+    if try hasSplitTables() {
       // A split record's payload: its key and data in each of its chunks.
       let statement = try connection.cachedStatement(
         "SELECT total(length(CAST(key AS BLOB)) + length(data)) FROM record_chunks")

@@ -145,7 +145,7 @@ struct LayoutTests {
     #expect(stats.recordCount == 1)
     // Key (6 bytes) and blob (10 bytes, see `compactTables`).
     #expect(stats.payloadBytes == 16)
-    #expect(stats.databaseBytes == 6 * 4_096)  // schema, records, fields, fields.name's index, record_chunks, record_fields
+    #expect(stats.databaseBytes == 4 * 4_096)  // schema, records, fields, fields.name's index
     #expect(stats.walBytes > 0)
     #expect(stats.heapBytes > 0)
     try cache.checkpoint()

@@ -85,8 +85,8 @@ struct CompactSplitLayoutTests {
     let directory = try TemporaryDirectory()
     let store = try SQLiteNormalizedCache(path: directory.path("cache.sqlite"))
     try store.merge(records: RecordSet(records: [SplitRecordTests.root(0..<64)]))
-    #expect(try Self.rows(store, "SELECT count(*) FROM record_fields") == 0)
-    #expect(try Self.rows(store, "SELECT count(*) FROM record_chunks") == 0)
+    // No record has been split: the tables are not there yet.
+    #expect(try Self.rows(store, "SELECT count(*) FROM sqlite_master WHERE name LIKE 'record\\_%' ESCAPE '\\'") == 0)
     try store.merge(records: RecordSet(records: [SplitRecordTests.root(64..<65)]))
     #expect(try Self.rows(store, "SELECT count(*) FROM record_fields WHERE key = 'QUERY_ROOT'") == 65)
     #expect(try Self.rows(store, "SELECT count(*) FROM record_chunks WHERE key = 'QUERY_ROOT'") == 2)
@@ -123,21 +123,33 @@ struct CompactSplitLayoutTests {
     #expect(try store.payloadBytes() >= 3 * "QUERY_ROOT".utf8.count + 2 + 66 * 2)
   }
 
-  @Test("a file made before large records were split gains the table when opened, and its records load")
-  func olderFile() throws {
+  @Test("the tables are made by the first merge that splits a record, rolled back with it, and seen by other connections")
+  func tablesOnDemand() throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("cache.sqlite")
-    do {
-      let store = try SQLiteNormalizedCache(path: path)
-      try store.merge(records: RecordSet(records: [Record(key: "A:1", ["x": 1])]))
-      try store.withConnection { connection throws(SQLiteError) in
-        try connection.execute("DROP TABLE record_fields; DROP TABLE record_chunks")
-      }
+    let first = try SQLiteNormalizedCache(path: path)
+    let second = try SQLiteNormalizedCache(path: path)
+    try first.merge(records: RecordSet(records: [Record(key: "A:1", ["x": 1])]))
+    // Removal and statistics work without the tables.
+    try second.removeRecords(matching: "nothing")
+    #expect(try second.statistics().recordCount == 1)
+    // A merge that splits a record and then fails (a trigger refuses a later record) rolls the
+    // tables back with it.
+    try first.withConnection { connection throws(SQLiteError) in
+      try connection.execute(
+        "CREATE TEMP TRIGGER refuse AFTER INSERT ON records WHEN new.key = 'Refused' BEGIN SELECT RAISE(ABORT, 'refused'); END")
     }
-    let reopened = try SQLiteNormalizedCache(path: path)
-    #expect(try reopened.loadRecords(forKeys: ["A:1"])["A:1"] == Record(key: "A:1", ["x": 1]))
-    try reopened.merge(records: RecordSet(records: [SplitRecordTests.root(0..<70)]))
-    #expect(try Self.rows(reopened, "SELECT count(*) FROM record_fields") == 70)
-    #expect(try Self.rows(reopened, "SELECT count(*) FROM record_chunks") == 2)
+    #expect(throws: SQLiteError.self) {
+      try first.merge(records: RecordSet(records: [SplitRecordTests.root(0..<70), Record(key: "Refused", ["y": 1])]))
+    }
+    let tables = "SELECT count(*) FROM sqlite_master WHERE name IN ('record_chunks', 'record_fields')"
+    #expect(try Self.rows(first, tables) == 0)
+    try first.merge(records: RecordSet(records: [SplitRecordTests.root(0..<70)]))
+    #expect(try Self.rows(first, tables) == 2)
+    // The other connection finds the split record, and removes it whole.
+    #expect(try second.loadRecords(forKeys: ["QUERY_ROOT"])["QUERY_ROOT"]?.fieldKeys.count == 70)
+    try second.removeRecords(matching: "query_root")
+    #expect(try Self.rows(first, "SELECT count(*) FROM record_chunks") == 0)
+    #expect(try Self.rows(first, "SELECT count(*) FROM record_fields") == 0)
   }
 }
