@@ -91,13 +91,19 @@ private struct Walk {
 
   /// The root object, keyed `key`.
   mutating func root(_ object: JSONObject, plan selectionPlan: SelectionPlan, key: CacheKey, typename: String?) throws(NormalizationError) {
-    try self.object(object, selection: try plan.selection(selectionPlan, runtimeType: typename), key: key)
+    try self.object(
+      object, selection: try plan.selection(selectionPlan, runtimeType: typename), key: key,
+      responseTypename: object["__typename"]?.stringValue)
   }
 
-  mutating func object(_ object: JSONObject, selection: PlannedSelection, key: CacheKey) throws(NormalizationError) {
+  /// Writes an object's record; `responseTypename` is the object's `__typename` as its response
+  /// has it (looked up once, by the caller), stored even when not selected.
+  mutating func object(
+    _ object: JSONObject, selection: PlannedSelection, key: CacheKey, responseTypename: String?
+  ) throws(NormalizationError) {
     let position = records.reservePosition(for: key)
     let start = writer.count
-    if !selection.selectsTypename, case .string(let responseTypename)? = object["__typename"] {
+    if !selection.selectsTypename, let responseTypename {
       writer.appendField(name: "__typename", .string(responseTypename))
     }
     // Responses list fields in the order the selection does: each is looked for after the last.
@@ -157,13 +163,14 @@ private struct Walk {
   /// Walks a child object into its record; returns its key.
   private mutating func walkChild(_ child: JSONObject, plan selectionPlan: SelectionPlan, path: PathKey) throws(NormalizationError) -> CacheKey {
     objectCount += 1
-    let typename = child["__typename"]?.stringValue ?? selectionPlan.inferredType
+    let responseTypename = child["__typename"]?.stringValue
+    let typename = responseTypename ?? selectionPlan.inferredType
     let selection = try plan.selection(selectionPlan, runtimeType: typename)
     let key = cacheKey(for: child, typename: typename, policy: selection.typePolicy, path: path)
     if keyedObjects != nil, key != path.key {
       keyedObjects?.append(KeyedObject(key: key, object: child, selection: ObjectSelection(plan: plan, selection: selectionPlan)))
     }
-    try object(child, selection: selection, key: key)
+    try object(child, selection: selection, key: key, responseTypename: responseTypename)
     return key
   }
 
@@ -199,7 +206,7 @@ private struct Walk {
     case .typePolicy:
       if let policy, let id = TypePolicyKey.id(of: object, keyFields: policy.keyFields)
       {
-        return typename + ":" + id
+        return TypePolicyKey.join(typename, id)
       }
       return path.key
     }
@@ -300,10 +307,25 @@ public enum TypePolicyKey {
     return parts.joined(separator: "+")
   }
 
+  /// `typename:id`, made in one buffer of its size (`+` twice made an intermediate string).
+  @inline(__always)
+  static func join(_ typename: String, _ id: String) -> String {
+    typename.withUTF8InPlace { typename in
+      id.withUTF8InPlace { id in
+        String(unsafeUninitializedCapacity: typename.count + 1 + id.count) { buffer in
+          let base = buffer.baseAddress!
+          if let start = typename.baseAddress { base.initialize(from: start, count: typename.count) }
+          base[typename.count] = UInt8(ascii: ":")
+          if let start = id.baseAddress { (base + typename.count + 1).initialize(from: start, count: id.count) }
+          return typename.count + 1 + id.count
+        }
+      }
+    }
+  }
+
   /// `\` becomes `\\`, then `+` becomes `\+`.
   public static func escape(_ component: String) -> String {
-    var copy = component
-    let plain = copy.withUTF8 { bytes in
+    let plain = component.withUTF8InPlace { bytes in
       for byte in bytes where byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "+") { return false }
       return true
     }
