@@ -41,19 +41,24 @@ struct SharedPlansTests {
       .records
   }
 
+  /// Two plans of the operation, with the first and the second variables, sharing.
+  static func sharingPlans() throws -> (SharedPlans, OperationPlan, OperationPlan) {
+    let document = try ExecutableDocument(parsing: [Source(name: "q.graphql", text: operation)])
+    let plans = SharedPlans(document: document, schema: try makeSchema(schema))
+    return (plans, try plans.plan(variables: firstVariables), try plans.plan(variables: secondVariables))
+  }
+
   @Test("each plan writes what a plan of its own would, with its own variables; three selections are shared")
   func sameRecordsAsOwnPlans() throws {
-    let schema = try makeSchema(Self.schema)
-    let document = try ExecutableDocument(parsing: [Source(name: "q.graphql", text: Self.operation)])
-    let plans = SharedPlans(document: document, schema: schema)
-    let first = try plans.plan(variables: Self.firstVariables)
-    let second = try plans.plan(variables: Self.secondVariables)
+    let (plans, first, second) = try Self.sharingPlans()
 
     let firstRecords = try normalize(first, page: 1)
     let secondRecords = try normalize(second, page: 2)
     #expect(plans.sharedCount == 3)
 
-    let own = { (variables: JSONObject) in try OperationPlan(document: document, schema: schema, variables: variables) }
+    let own = { (variables: JSONObject) in
+      try OperationPlan(document: plans.document, schema: plans.schema, variables: variables)
+    }
     #expect(firstRecords == (try normalize(try own(Self.firstVariables), page: 1)))
     #expect(secondRecords == (try normalize(try own(Self.secondVariables), page: 2)))
 
@@ -72,11 +77,7 @@ struct SharedPlansTests {
 
   @Test("a read through a plan sharing selections with the plan that wrote returns each plan's own data")
   func readsBack() throws {
-    let schema = try makeSchema(Self.schema)
-    let document = try ExecutableDocument(parsing: [Source(name: "q.graphql", text: Self.operation)])
-    let plans = SharedPlans(document: document, schema: schema)
-    let first = try plans.plan(variables: Self.firstVariables)
-    let second = try plans.plan(variables: Self.secondVariables)
+    let (_, first, second) = try Self.sharingPlans()
     let cache = InMemoryNormalizedCache()
     cache.merge(records: try normalize(first, page: 1))
     cache.merge(records: try normalize(second, page: 2))
