@@ -160,12 +160,8 @@ public final class OperationPlan {
   /// The selection below a field: the one all plans of a ``SharedPlans`` share when nothing in it
   /// uses a variable (its collected fields are then the same for any variables), else this plan's own.
   private func childPlan(_ selections: [[Selection]], of fields: [Field], staticType: String?) -> SelectionPlan {
-    if let shared, shared.usesNoVariables(selections) {
-      return shared.selectionPlan(below: fields, staticType: staticType) {
-        SelectionPlan(selections: selections, staticType: staticType, schema: schema)
-      }
-    }
-    return SelectionPlan(selections: selections, staticType: staticType, schema: schema)
+    let make = { SelectionPlan(selections: selections, staticType: staticType, schema: self.schema) }
+    return shared?.selectionPlan(selections, below: fields, staticType: staticType, make: make) ?? make()
   }
 
   /// Whether a fragment applies: true, false, or nil when the schema cannot tell.

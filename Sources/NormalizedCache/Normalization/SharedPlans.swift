@@ -20,9 +20,9 @@ public final class SharedPlans {
   public let document: ExecutableDocument
   public let schema: Schema
 
-  /// The shared selections, by the fields they are below (their places in the document) and
-  /// their static type.
-  private var selections: [Place: SelectionPlan] = [:]
+  /// The selections below fields, by the fields' places in the document and their static type:
+  /// the shared one, or nil where a variable appears (each place is judged once).
+  private var selections: [Place: SelectionPlan?] = [:]
   /// Whether each fragment uses a variable, directly or through the fragments it spreads.
   private var fragmentUsesVariables: [String: Bool] = [:]
 
@@ -43,14 +43,18 @@ public final class SharedPlans {
   }
 
   /// The number of selections shared so far.
-  public var sharedCount: Int { selections.count }
+  public var sharedCount: Int { selections.values.count { $0 != nil } }
 
-  func selectionPlan(below fields: [Field], staticType: String?, make: () -> SelectionPlan) -> SelectionPlan {
+  /// The shared selection `sets` below `fields` make (made by `make` the first time), or nil when
+  /// a variable appears in them: each plan then makes its own.
+  func selectionPlan(
+    _ sets: [[Selection]], below fields: [Field], staticType: String?, make: () -> SelectionPlan
+  ) -> SelectionPlan? {
     let place = Place(fields: fields.map(\.location), staticType: staticType)
     if let known = selections[place] { return known }
-    let made = make()
-    selections[place] = made
-    return made
+    let shared = usesNoVariables(sets) ? make() : nil
+    selections[place] = .some(shared)
+    return shared
   }
 
   /// Whether no variable appears in these selections, nor in the fragments they spread.
