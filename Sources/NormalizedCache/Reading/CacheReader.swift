@@ -119,10 +119,26 @@ public struct ReadError: Error, Sendable, Hashable, CustomStringConvertible {
 /// field-policy provider.
 private typealias ResponsePath = Int
 
-/// A value of the response under construction: objects are numbered, and filled in as their
-/// records arrive (``Execution/nodes``).
+/// One step of a response path: a field's response key, or a list index (spelled out only with
+/// the path). The field is not retained: the plan holding it outlives the read.
+private enum PathComponent {
+  case key(Unmanaged<PlannedField>)
+  case index(Int)
+
+  static func key(_ field: PlannedField) -> PathComponent { .key(Unmanaged.passUnretained(field)) }
+
+  var spelled: String {
+    switch self {
+    case .key(let field): field.takeUnretainedValue().responseKey
+    case .index(let index): String(index)
+    }
+  }
+}
+
+/// What a field with a selection holds, where objects come from records not loaded yet: objects
+/// are numbered (``Execution/nodes``) and put in place when the response is assembled.
 private enum Slot {
-  case value(JSONValue)
+  case null
   case object(Int)
   case list([Slot])
 }
@@ -136,10 +152,12 @@ private struct Execution {
     let path: ResponsePath
   }
 
-  /// One member of an object under construction.
-  struct Member {
-    let key: String
-    let value: Slot
+  /// A member of an object that holds objects: its value waits for them, as `null` until then.
+  struct Fixup {
+    /// The object's number and the member's position in it.
+    let node: Int
+    let member: Int
+    let slot: Slot
   }
 
   struct Miss: Error {
@@ -154,14 +172,19 @@ private struct Execution {
   let rootTypeName: String?
   var statistics = ReadStatistics()
   var dependentKeys = DependentKeys()
-  /// The members of every object of the response so far, by number: the root is 0, and an object
-  /// is numbered after the object holding it, so the response is assembled from the last up.
-  var nodes: [[Member]] = []
+  /// The members of every object of the response so far, by number, as they will be returned:
+  /// the root is 0, and an object is numbered after the object holding it, so the response is
+  /// assembled from the last up. Leaves go in as they are read; members holding objects are
+  /// `null` until assembly puts the objects in (``fixups``).
+  var nodes: [[JSONObject.Member]] = []
+  /// The members holding objects, in the order of their objects' numbers (objects are filled in
+  /// the order they are numbered).
+  var fixups: [Fixup] = []
   /// The response paths of the objects placed: each its parent's number and its own component.
-  var paths: [(parent: ResponsePath, component: String)] = []
+  var paths: [(parent: ResponsePath, component: PathComponent)] = []
 
   /// The path of `component` under `parent`.
-  mutating func path(_ parent: ResponsePath, _ component: String) -> ResponsePath {
+  mutating func path(_ parent: ResponsePath, _ component: PathComponent) -> ResponsePath {
     paths.append((parent, component))
     return paths.count - 1
   }
@@ -171,7 +194,7 @@ private struct Execution {
     var components: [String] = []
     var node = path
     while node >= 0 {
-      components.append(paths[node].component)
+      components.append(paths[node].component.spelled)
       node = paths[node].parent
     }
     return components.reversed()
@@ -198,30 +221,37 @@ private struct Execution {
     return ReadResult(outcome: .hit(assemble()), statistics: statistics, dependentKeys: dependentKeys)
   }
 
-  /// The response, each object built once its objects are: from the last numbered to the root.
+  /// The response: each object put into its holder's member once the objects it holds are in,
+  /// from the last numbered to the root.
   private mutating func assemble() -> JSONObject {
     var built = [JSONObject?](repeating: nil, count: nodes.count)
-    func json(_ slot: Slot) -> JSONValue {
-      switch slot {
-      case .value(let value): return value
-      case .object(let number):
-        defer { built[number] = nil }
-        return .object(built[number]!)
-      case .list(let slots):
-        var elements: [JSONValue] = []
-        elements.reserveCapacity(slots.count)
-        for slot in slots { elements.append(json(slot)) }
-        return .array(elements)
-      }
-    }
+    var fixup = fixups.count - 1
     for number in nodes.indices.reversed() {
       var members: [JSONObject.Member] = []
-      members.reserveCapacity(nodes[number].count)
-      for member in nodes[number] { members.append(JSONObject.Member(key: member.key, value: json(member.value))) }
-      nodes[number] = []
+      swap(&members, &nodes[number])
+      while fixup >= 0, fixups[fixup].node == number {
+        members[fixups[fixup].member].value = Self.json(fixups[fixup].slot, built: &built)
+        fixup -= 1
+      }
       built[number] = JSONObject(members: members)
     }
+    fixups = []
     return built[0]!
+  }
+
+  /// The JSON of a slot whose objects are built, each taken out of `built`.
+  private static func json(_ slot: Slot, built: inout [JSONObject?]) -> JSONValue {
+    switch slot {
+    case .null: return .null
+    case .object(let number):
+      defer { built[number] = nil }
+      return .object(built[number]!)
+    case .list(let slots):
+      var elements: [JSONValue] = []
+      elements.reserveCapacity(slots.count)
+      for slot in slots { elements.append(json(slot, built: &built)) }
+      return .array(elements)
+    }
   }
 
   /// Loads one level's records in one call, fills their objects, and returns the next level.
@@ -242,13 +272,16 @@ private struct Execution {
         }
       }
     } else {
-      var firstPosition: [HashedKey: Int] = [:]
-      firstPosition.reserveCapacity(level.count)
+      var index = KeyIndex(capacity: level.count)
       for pending in level {
-        let next = keys.count
-        let position = Self.claim(&firstPosition[HashedKey(pending.key), default: -1], next)
-        positions.append(position)
-        if position == next { keys.append(pending.key) }
+        let place = index.find(pending.key) { keys[$0] }
+        if let position = place.position {
+          positions.append(position)
+        } else {
+          positions.append(keys.count)
+          index.insert(keys.count, at: place)
+          keys.append(pending.key)
+        }
       }
     }
     let records = try reader.cache.loadRecordsInOrder(forKeys: keys)
@@ -262,19 +295,27 @@ private struct Execution {
       guard let record = records[position] else {
         throw Miss(miss: CacheMiss(recordKey: pending.key, fieldKey: nil, path: components(pending.path)))
       }
-      try fill(pending, record: record, next: &next)
+      try record.encodedFields.withUnsafeBytes { bytes in
+        try fill(pending, record: record, bytes: bytes, next: &next)
+      }
     }
     return next
   }
 
-  private mutating func fill(_ pending: Pending, record: Record, next: inout [Pending]) throws {
+  /// Fills the object of `pending` from its record, whose encoding is `bytes`: leaves straight
+  /// from the bytes, objects numbered for the next level.
+  private mutating func fill(_ pending: Pending, record: Record, bytes: UnsafeRawBufferPointer, next: inout [Pending]) throws {
     var typenameHint = 0
-    let runtimeType = record.value(named: "__typename", hint: &typenameHint).flatMap { value -> String? in
-      if case .string(let name) = value { return name }
-      return nil
-    } ?? (pending.path < 0 ? rootTypeName : pending.plan.inferredType)
+    var runtimeType: String?
+    if let offset = Self.find("__typename", in: bytes, hint: &typenameHint), bytes[offset] == RecordCodec.stringTag {
+      var offset = offset + 1
+      runtimeType = RecordCodec.readString(bytes, &offset)
+    } else {
+      runtimeType = pending.path < 0 ? rootTypeName : pending.plan.inferredType
+    }
     let selection = try plan.selection(pending.plan, runtimeType: runtimeType)
-    nodes[pending.node].reserveCapacity(selection.fields.count)
+    var members: [JSONObject.Member] = []
+    members.reserveCapacity(selection.fields.count)
     // A field a policy resolves is not looked at in this record: left out of the dependent keys.
     var policyFields: Set<String> = []
     // Records list fields in the order the selection wrote them: each is looked for after the last.
@@ -294,62 +335,91 @@ private struct Execution {
       if policies, let child = field.child,
         let keys = try policyKeys(for: field, parentType: parentType, path: pending.path)
       {
-        let fieldPath = path(pending.path, field.responseKey)
+        let fieldPath = path(pending.path, .key(field))
         policyFields.insert(field.fieldKey)
+        let slot: Slot
         switch keys {
         case .single(let key):
-          let slot = placeholder(for: key, plan: child, path: fieldPath, next: &next)
-          nodes[pending.node].append(Member(key: field.responseKey, value: slot))
+          slot = placeholder(for: key, plan: child, path: fieldPath, next: &next)
         case .list(let keys):
           var slots: [Slot] = []
           slots.reserveCapacity(keys.count)
           for (index, key) in keys.enumerated() {
-            let elementPath = path(fieldPath, String(index))
+            let elementPath = path(fieldPath, .index(index))
             slots.append(placeholder(for: key, plan: child, path: elementPath, next: &next))
           }
-          nodes[pending.node].append(Member(key: field.responseKey, value: .list(slots)))
+          slot = .list(slots)
         }
+        fixups.append(Fixup(node: pending.node, member: members.count, slot: slot))
+        members.append(JSONObject.Member(key: field.responseKey, value: .null))
         continue
       }
-      guard let child = field.child else {
-        // A leaf: its JSON straight from the record's bytes.
-        switch record.leafJSON(named: field.fieldKey, hint: &hint) {
-        case .missing where field.isConditional:
-          continue
-        case .missing, .reference:
-          throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: missPath))
-        case .value(let json):
-          switch json {
-          case .null, .array:
-            if let type = field.definition?.type { try checkNulls(json, type: type, record: record, field: field, path: missPath) }
-          default:
-            break
-          }
-          nodes[pending.node].append(Member(key: field.responseKey, value: .value(json)))
-        }
-        continue
-      }
-      guard let value = record.value(named: field.fieldKey, hint: &hint) else {
+      guard var offset = Self.find(field.fieldKey, in: bytes, hint: &hint) else {
         if field.isConditional { continue }
         throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: missPath))
       }
-      // The schema's type matters only where a null can be: looked up for nulls and lists alone.
-      let type: TypeReference?
-      switch value {
-      case .null, .list: type = field.definition?.type
-      default: type = nil
+      guard let child = field.child else {
+        // A leaf: its JSON straight from the record's bytes.
+        guard let json = RecordCodec.readJSON(bytes, &offset) else {
+          throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: missPath))
+        }
+        switch json {
+        case .null, .array:
+          if let type = field.definition?.type { try checkNulls(json, type: type, record: record, field: field, parent: pending.path) }
+        default:
+          break
+        }
+        members.append(JSONObject.Member(key: field.responseKey, value: json))
+        continue
       }
-      let fieldPath = path(pending.path, field.responseKey)
-      let slot = try slot(for: value, type: type, plan: child, record: record, field: field, path: fieldPath, next: &next)
-      nodes[pending.node].append(Member(key: field.responseKey, value: slot))
+      switch bytes[offset] {
+      case RecordCodec.nullTag:
+        if let type = field.definition?.type, case .nonNull = type {
+          throw nullError(record: record, field: field, type: type, path: missPath)
+        }
+        members.append(JSONObject.Member(key: field.responseKey, value: .null))
+      case RecordCodec.referenceTag:
+        offset += 1
+        let key = RecordCodec.readString(bytes, &offset)
+        let slot = placeholder(for: key, plan: child, path: path(pending.path, .key(field)), next: &next)
+        fixups.append(Fixup(node: pending.node, member: members.count, slot: slot))
+        members.append(JSONObject.Member(key: field.responseKey, value: .null))
+      case RecordCodec.listTag:
+        let fieldPath = path(pending.path, .key(field))
+        let slot = try list(
+          bytes, &offset, type: field.definition.flatMap { Self.elementType(of: $0.type) }, plan: child, record: record,
+          field: field, path: fieldPath, next: &next)
+        fixups.append(Fixup(node: pending.node, member: members.count, slot: slot))
+        members.append(JSONObject.Member(key: field.responseKey, value: .null))
+      default:
+        // A scalar where the operation selects an object: the cache cannot answer this field.
+        throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: missPath))
+      }
     }
+    nodes[pending.node] = members
   }
 
-  /// `slot`'s position, set to `next` when it has none (-1): one lookup that finds or inserts.
+  /// The offset of the value of the field named `name` in a record's encoding, looking from
+  /// `hint` first (a byte offset where a field starts), which a found field moves past it: a reader
+  /// asking for fields in the order they were written finds each at the first comparison.
   @inline(__always)
-  private static func claim(_ slot: inout Int, _ next: Int) -> Int {
-    if slot < 0 { slot = next }
-    return slot
+  private static func find(_ name: String, in bytes: UnsafeRawBufferPointer, hint: inout Int) -> Int? {
+    name.withUTF8InPlace { utf8 -> Int? in
+      let name = UnsafeRawBufferPointer(utf8)
+      func scan(from start: Int, to end: Int) -> Int? {
+        var offset = start
+        while offset < end {
+          let span = RecordCodec.readField(bytes, &offset)
+          if RecordCodec.bytes(bytes, span.name, equal: name) {
+            hint = offset
+            return span.value.lowerBound
+          }
+        }
+        return nil
+      }
+      let start = hint <= bytes.count ? hint : 0
+      return scan(from: start, to: bytes.count) ?? scan(from: 0, to: start)
+    }
   }
 
   private mutating func placeholder(for key: CacheKey, plan child: SelectionPlan, path: ResponsePath, next: inout [Pending]) -> Slot {
@@ -359,47 +429,63 @@ private struct Execution {
     return .object(number)
   }
 
-  /// The value of a field with a selection: null, an object to load at the next level, or a list.
-  /// `type` is the schema's type of the value (nil without a schema): a null where it is non-null
-  /// fails the read.
-  private mutating func slot(
-    for value: RecordValue, type: TypeReference?, plan child: SelectionPlan, record: Record, field: PlannedField,
-    path: ResponsePath, next: inout [Pending]
+  /// The list that starts at `offset` (its tag) in a field with a selection, read from the
+  /// encoding: nulls, objects to load at the next level, and lists. `type` is the schema's type of
+  /// the elements (nil without a schema): a null where it is non-null fails the read.
+  private mutating func list(
+    _ bytes: UnsafeRawBufferPointer, _ offset: inout Int, type: TypeReference?, plan child: SelectionPlan, record: Record,
+    field: PlannedField, path: ResponsePath, next: inout [Pending]
   ) throws -> Slot {
-    switch value {
-    case .null:
-      if let type, case .nonNull = type { throw nullError(record: record, field: field, type: type, path: components(path)) }
-      return .value(.null)
-    case .reference(let reference):
-      return placeholder(for: reference.key, plan: child, path: path, next: &next)
-    case .list(let values):
-      var slots: [Slot] = []
-      slots.reserveCapacity(values.count)
-      let elementType = type.flatMap(Self.elementType(of:))
-      for (index, element) in values.enumerated() {
-        let elementPath = self.path(path, String(index))
+    offset += 1
+    let count = Int(RecordCodec.readVarint(bytes, &offset))
+    var slots: [Slot] = []
+    slots.reserveCapacity(count)
+    for index in 0..<count {
+      switch bytes[offset] {
+      case RecordCodec.nullTag:
+        offset += 1
+        if let type, case .nonNull = type {
+          let elementPath = self.path(path, .index(index))
+          throw nullError(record: record, field: field, type: type, path: components(elementPath))
+        }
+        slots.append(.null)
+      case RecordCodec.referenceTag:
+        offset += 1
+        let key = RecordCodec.readString(bytes, &offset)
+        slots.append(placeholder(for: key, plan: child, path: self.path(path, .index(index)), next: &next))
+      case RecordCodec.listTag:
+        let elementPath = self.path(path, .index(index))
         slots.append(
-          try slot(for: element, type: elementType, plan: child, record: record, field: field, path: elementPath, next: &next))
+          try list(
+            bytes, &offset, type: type.flatMap(Self.elementType(of:)), plan: child, record: record, field: field,
+            path: elementPath, next: &next))
+      default:
+        // A scalar where the operation selects an object: the cache cannot answer this field.
+        let elementPath = self.path(path, .index(index))
+        throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: components(elementPath)))
       }
-      return .list(slots)
-    default:
-      // A scalar where the operation selects an object: the cache cannot answer this field.
-      throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: components(path)))
     }
+    return .list(slots)
   }
 
-  /// Fails the read where a leaf value holds null at a position its type declares non-null.
-  /// The path is built only for an error: most lists hold no null.
-  private func checkNulls(_ value: JSONValue, type: TypeReference, record: Record, field: PlannedField, path: @autoclosure () -> [String]) throws {
+  /// Fails the read where a leaf value holds null at a position its type declares non-null: the
+  /// field under `parent`, at the list `indexes` within its value. The path is spelled out only
+  /// for an error: most lists hold no null.
+  private func checkNulls(
+    _ value: JSONValue, type: TypeReference, record: Record, field: PlannedField, parent: ResponsePath, indexes: [Int] = []
+  ) throws {
     switch value {
     case .null:
-      if case .nonNull = type { throw nullError(record: record, field: field, type: type, path: path()) }
+      if case .nonNull = type {
+        let path = components(parent) + [field.responseKey] + indexes.map { String($0) }
+        throw nullError(record: record, field: field, type: type, path: path)
+      }
     case .array(let elements):
       guard let elementType = Self.elementType(of: type) else { return }
       for (index, element) in elements.enumerated() {
         switch element {
         case .null, .array:
-          try checkNulls(element, type: elementType, record: record, field: field, path: path() + [String(index)])
+          try checkNulls(element, type: elementType, record: record, field: field, parent: parent, indexes: indexes + [index])
         default: continue
         }
       }

@@ -169,9 +169,24 @@ struct KeyIndex {
     let position: Int?
   }
 
+  init() {}
+
+  /// An index that takes `capacity` keys without growing.
+  init(capacity: Int) {
+    var size = 16
+    while size < capacity * 2 { size *= 2 }
+    slots = Array(repeating: Slot(), count: size)
+  }
+
   /// Where `key` is or would go.
   @inline(__always)
   mutating func find(_ key: CacheKey, in records: [Record]) -> Place {
+    find(key) { records[$0].key }
+  }
+
+  /// Where `key` is or would go, `keyAt` giving the key at a position the index holds.
+  @inline(__always)
+  mutating func find(_ key: CacheKey, keyAt: (Int) -> CacheKey) -> Place {
     if slots.isEmpty { slots = Array(repeating: Slot(), count: 16) }
     let hash = HashedKey.hash(key, seed: RecordTable.seed)
     return slots.withUnsafeBufferPointer { slots in
@@ -180,7 +195,7 @@ struct KeyIndex {
       while true {
         let entry = slots[slot]
         if entry.position < 0 { return Place(slot: slot, hash: hash, position: nil) }
-        if entry.hash == hash, records[Int(entry.position)].key == key {
+        if entry.hash == hash, keyAt(Int(entry.position)) == key {
           return Place(slot: slot, hash: hash, position: Int(entry.position))
         }
         slot = (slot + 1) & mask
