@@ -43,7 +43,7 @@ struct RecordTable {
     slots.withUnsafeBufferPointer { slots in
       var index = home(key)
       while slots[index].fields != nil {
-        if slots[index].key == key { return index }
+        if slots[index].key.equalsKey(key) { return index }
         index = (index + 1) & mask
       }
       return nil
@@ -124,7 +124,7 @@ struct RecordTable {
           var index = found[position]
           found[position] = -1
           while let fields = slots[index].fields {
-            if slots[index].key == key {
+            if slots[index].key.equalsKey(key) {
               found[position] = index
               touched &+= fields.count
               break
