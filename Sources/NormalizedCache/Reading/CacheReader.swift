@@ -306,14 +306,26 @@ private struct Execution {
   /// from the bytes, objects numbered for the next level.
   private mutating func fill(_ pending: Pending, record: Record, bytes: UnsafeRawBufferPointer, next: inout [Pending]) throws {
     var typenameHint = 0
-    var runtimeType: String?
+    let runtimeType: String?
+    let selection: PlannedSelection
     if let offset = Self.find("__typename", in: bytes, hint: &typenameHint), bytes[offset] == RecordCodec.stringTag {
       var offset = offset + 1
-      runtimeType = RecordCodec.readString(bytes, &offset)
+      let length = Int(RecordCodec.readVarint(bytes, &offset))
+      let typename = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length])
+      // Objects at one place are mostly of one type: the last one's, compared in place.
+      if let lastType = pending.plan.lastType, let last = pending.plan.lastSelection,
+        lastType.withUTF8InPlace({ RecordCodec.bytes(typename, 0..<typename.count, equal: UnsafeRawBufferPointer($0)) })
+      {
+        runtimeType = lastType
+        selection = last
+      } else {
+        runtimeType = String(decoding: typename, as: UTF8.self)
+        selection = try plan.selection(pending.plan, runtimeType: runtimeType)
+      }
     } else {
       runtimeType = pending.path < 0 ? rootTypeName : pending.plan.inferredType
+      selection = try plan.selection(pending.plan, runtimeType: runtimeType)
     }
-    let selection = try plan.selection(pending.plan, runtimeType: runtimeType)
     var members: [JSONObject.Member] = []
     members.reserveCapacity(selection.fields.count)
     // A field a policy resolves is not looked at in this record: left out of the dependent keys.
