@@ -278,6 +278,8 @@ final class PlannedField {
   let isConditional: Bool
   /// Another field of the selection, under another alias, has the same field key.
   let repeatsFieldKey: Bool
+  /// The field key, ready to be found in a record's encoding.
+  let encodedFieldKey: RecordCodec.FieldName
 
   init(
     responseKey: String, name: String, arguments: [Argument], fieldKey: String, definition: FieldDefinition?,
@@ -291,5 +293,6 @@ final class PlannedField {
     self.child = child
     self.isConditional = isConditional
     self.repeatsFieldKey = repeatsFieldKey
+    encodedFieldKey = RecordCodec.FieldName(fieldKey)
   }
 }

@@ -165,6 +165,10 @@ private struct Execution {
   }
 
   let reader: CacheReader
+  /// `__typename`, ready to be found in records (kept here: a static would be copied at each use).
+  let typename = RecordCodec.FieldName("__typename")
+  /// Whether the reader has a field policy provider (asked once: the optional existential costs a copy).
+  let hasPolicyProvider: Bool
   let plan: OperationPlan
   let rootKey: CacheKey
   let rootSelection: SelectionPlan
@@ -202,6 +206,7 @@ private struct Execution {
 
   init(reader: CacheReader, plan: OperationPlan, rootKey: CacheKey, rootSelection: SelectionPlan, rootTypeName: String?) {
     self.reader = reader
+    hasPolicyProvider = reader.fieldPolicyProvider != nil
     self.plan = plan
     self.rootKey = rootKey
     self.rootSelection = rootSelection
@@ -308,7 +313,7 @@ private struct Execution {
     var typenameHint = 0
     let runtimeType: String?
     let selection: PlannedSelection
-    if let offset = Self.find("__typename", in: bytes, hint: &typenameHint), bytes[offset] == RecordCodec.stringTag {
+    if let offset = RecordCodec.find(typename, in: bytes, hint: &typenameHint), bytes[offset] == RecordCodec.stringTag {
       var offset = offset + 1
       let length = Int(RecordCodec.readVarint(bytes, &offset))
       let typename = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length])
@@ -340,7 +345,7 @@ private struct Execution {
     let parentType = runtimeType ?? pending.plan.staticType
     let policies =
       reader.useFieldPolicies
-      && (reader.fieldPolicyProvider != nil || selection.hasFieldPolicies(on: parentType, schema: plan.schema))
+      && (hasPolicyProvider || selection.hasFieldPolicies(on: parentType, schema: plan.schema))
     for field in selection.fields {
       // Spelled out only for a miss.
       var missPath: [String] { components(pending.path) + [field.responseKey] }
@@ -366,7 +371,7 @@ private struct Execution {
         members.append(JSONObject.Member(key: field.responseKey, value: .null))
         continue
       }
-      guard var offset = Self.find(field.fieldKey, in: bytes, hint: &hint) else {
+      guard var offset = RecordCodec.find(field.encodedFieldKey, in: bytes, hint: &hint) else {
         if field.isConditional { continue }
         throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: missPath))
       }
@@ -409,29 +414,6 @@ private struct Execution {
       }
     }
     nodes[pending.node] = members
-  }
-
-  /// The offset of the value of the field named `name` in a record's encoding, looking from
-  /// `hint` first (a byte offset where a field starts), which a found field moves past it: a reader
-  /// asking for fields in the order they were written finds each at the first comparison.
-  @inline(__always)
-  private static func find(_ name: String, in bytes: UnsafeRawBufferPointer, hint: inout Int) -> Int? {
-    name.withUTF8InPlace { utf8 -> Int? in
-      let name = UnsafeRawBufferPointer(utf8)
-      func scan(from start: Int, to end: Int) -> Int? {
-        var offset = start
-        while offset < end {
-          let span = RecordCodec.readField(bytes, &offset)
-          if RecordCodec.bytes(bytes, span.name, equal: name) {
-            hint = offset
-            return span.value.lowerBound
-          }
-        }
-        return nil
-      }
-      let start = hint <= bytes.count ? hint : 0
-      return scan(from: start, to: bytes.count) ?? scan(from: 0, to: start)
-    }
   }
 
   private mutating func placeholder(for key: CacheKey, plan child: SelectionPlan, path: ResponsePath, next: inout [Pending]) -> Slot {
@@ -525,7 +507,7 @@ private struct Execution {
   private func policyKeys(for field: PlannedField, parentType: String?, path parentPath: ResponsePath) throws -> FieldPolicyKeys.Result? {
     guard let parentType else { return nil }
     let directive = plan.schema.fieldPolicy(forField: field.name, on: parentType)
-    guard directive != nil || reader.fieldPolicyProvider != nil, let definition = field.definition else { return nil }
+    guard directive != nil || hasPolicyProvider, let definition = field.definition else { return nil }
     let returnTypeName = definition.type.namedType
     let returnsList = definition.type.isList
     var arguments = JSONObject()

@@ -301,3 +301,91 @@ public enum RecordCodec {
 }
 
 extension RecordCodec.FieldSpan: Equatable {}
+
+extension RecordCodec {
+  /// A field name as it starts a field in the encoding (`varint(nameLength) name`), ready to be
+  /// compared with the bytes where a field starts: two masked words for a name of up to 15 bytes,
+  /// `memcmp` beyond. A reader looks for the same few names in thousands of records.
+  public struct FieldName: Sendable {
+    /// The name's encoded prefix.
+    let prefix: [UInt8]
+    /// Its first 16 bytes as two words (zero beyond the prefix), and the masks keeping them.
+    let word0: UInt64
+    let word1: UInt64
+    let mask0: UInt64
+    let mask1: UInt64
+
+    public init(_ name: String) {
+      var prefix: [UInt8] = []
+      appendString(name, to: &prefix)
+      self.prefix = prefix
+      var words: (UInt64, UInt64) = (0, 0)
+      var masks: (UInt64, UInt64) = (0, 0)
+      withUnsafeMutableBytes(of: &words) { words in
+        withUnsafeMutableBytes(of: &masks) { masks in
+          for index in 0..<min(prefix.count, 16) {
+            words[index] = prefix[index]
+            masks[index] = 0xFF
+          }
+        }
+      }
+      (word0, word1) = words
+      (mask0, mask1) = masks
+    }
+
+    /// Whether the field starting at `offset` has this name; if so, moves `offset` to its value's length.
+    @inline(__always)
+    func matches(_ bytes: UnsafeRawBufferPointer, at offset: inout Int) -> Bool {
+      let count = prefix.count
+      if count <= 16, offset + 16 <= bytes.count {
+        let start = bytes.baseAddress! + offset
+        guard start.loadUnaligned(as: UInt64.self) & mask0 == word0,
+          (start + 8).loadUnaligned(as: UInt64.self) & mask1 == word1
+        else { return false }
+      } else {
+        guard offset + count <= bytes.count,
+          prefix.withUnsafeBytes({ memcmp(bytes.baseAddress! + offset, $0.baseAddress!, count) == 0 })
+        else { return false }
+      }
+      offset += count
+      return true
+    }
+  }
+
+  /// The offset of the value of the field named `name`, looking from `hint` first (an offset where
+  /// a field starts), which a found field moves past it: a reader asking for fields in the order
+  /// they were written finds each at the first comparison.
+  @inline(__always)
+  static func find(_ name: FieldName, in bytes: UnsafeRawBufferPointer, hint: inout Int) -> Int? {
+    var offset = hint
+    if offset < bytes.count, name.matches(bytes, at: &offset) {
+      let length = Int(readVarint(bytes, &offset))
+      hint = offset + length
+      return offset
+    }
+    return scan(for: name, in: bytes, hint: &hint)
+  }
+
+  /// ``find(_:in:hint:)`` where the field at the hint is another: every field from the hint on, then
+  /// those before it.
+  @inline(never)
+  static func scan(for name: FieldName, in bytes: UnsafeRawBufferPointer, hint: inout Int) -> Int? {
+    let start = hint <= bytes.count ? hint : 0
+    var offset = start
+    var end = bytes.count
+    var wrapped = false
+    while true {
+      while offset < end {
+        var field = offset
+        if name.matches(bytes, at: &field) {
+          let length = Int(readVarint(bytes, &field))
+          hint = field + length
+          return field
+        }
+        _ = readField(bytes, &offset)
+      }
+      if wrapped { return nil }
+      (offset, end, wrapped) = (0, start, true)
+    }
+  }
+}
