@@ -26,7 +26,8 @@ struct RecordCodecTests {
         let fieldName = RecordCodec.FieldName(name)
         for start in starts {
           var hint = start
-          let found = try #require(RecordCodec.find(fieldName, in: bytes, hint: &hint), "\(name) from \(start)")
+          let found = try #require(
+            withExtendedLifetime(fieldName) { RecordCodec.find(fieldName.probe, in: bytes, hint: &hint) }, "\(name) from \(start)")
           var valueOffset = found
           #expect(RecordCodec.readValue(bytes, &valueOffset) == .int(index))
           // The hint moves past the field found: to where the next one starts.
@@ -44,7 +45,8 @@ struct RecordCodecTests {
       _ = RecordCodec.readField(bytes, &second)
       for start in [0, second, bytes.count] {
         var hint = start
-        #expect(RecordCodec.find(RecordCodec.FieldName(name), in: bytes, hint: &hint) == nil)
+        let fieldName = RecordCodec.FieldName(name)
+        #expect(withExtendedLifetime(fieldName) { RecordCodec.find(fieldName.probe, in: bytes, hint: &hint) } == nil)
         #expect(hint == start)
       }
     }
@@ -56,10 +58,12 @@ struct RecordCodecTests {
     #expect(record.encodedFields.count < 16)
     record.encodedFields.withUnsafeBytes { bytes in
       var hint = 0
-      let found = RecordCodec.find(RecordCodec.FieldName("id"), in: bytes, hint: &hint)
+      let id = RecordCodec.FieldName("id")
+      let found = withExtendedLifetime(id) { RecordCodec.find(id.probe, in: bytes, hint: &hint) }
       #expect(found.map { offset in var offset = offset; return RecordCodec.readValue(bytes, &offset) } == .string("1"))
       hint = 0
-      #expect(RecordCodec.find(RecordCodec.FieldName("i"), in: bytes, hint: &hint) == nil)
+      let i = RecordCodec.FieldName("i")
+      #expect(withExtendedLifetime(i) { RecordCodec.find(i.probe, in: bytes, hint: &hint) } == nil)
     }
   }
 }

@@ -256,11 +256,55 @@ final class PlannedSelection {
     return found
   }
 
+  /// The fields as a reader walks them; made by the first read through this selection.
+  private(set) lazy var readSteps = ReadSteps(fields)
+
   init(fields: [PlannedField], selectsTypename: Bool, typePolicy: TypePolicy? = nil) {
     self.fields = fields
     self.selectsTypename = selectsTypename
     self.typePolicy = typePolicy
     fieldKeys = fields.filter { !$0.repeatsFieldKey }.map(\.fieldKey)
+  }
+}
+
+/// A selection's fields as the reader walks them for thousands of records: plain values and
+/// unowned references, so that a walk counts no references but the response keys it puts in
+/// the response (a field's class, its child plan and its name's bytes were retained and released
+/// for every field of every record).
+final class ReadSteps {
+  struct Step {
+    let name: RecordCodec.FieldName.Probe
+    let responseKey: String
+    /// The field, for what is rare: field policies, misses, nulls and lists checked against the schema.
+    let field: Unmanaged<PlannedField>
+    let child: Unmanaged<SelectionPlan>?
+    let isConditional: Bool
+    /// Whether the schema's type of the field is non-null at some level: a null or a list there is checked.
+    let checksNulls: Bool
+  }
+
+  let steps: [Step]
+  /// What the steps point to, kept alive with them.
+  private let names: [RecordCodec.FieldName]
+  private let fields: [PlannedField]
+
+  init(_ fields: [PlannedField]) {
+    self.fields = fields
+    names = fields.map { RecordCodec.FieldName($0.fieldKey) }
+    steps = zip(fields, names).map { field, name in
+      Step(
+        name: name.probe, responseKey: field.responseKey, field: Unmanaged.passUnretained(field),
+        child: field.child.map { Unmanaged.passUnretained($0) }, isConditional: field.isConditional,
+        checksNulls: field.definition.map { Self.hasNonNull($0.type) } ?? false)
+    }
+  }
+
+  private static func hasNonNull(_ type: TypeReference) -> Bool {
+    switch type {
+    case .nonNull: true
+    case .list(let element): hasNonNull(element)
+    case .named: false
+    }
   }
 }
 
@@ -278,8 +322,6 @@ final class PlannedField {
   let isConditional: Bool
   /// Another field of the selection, under another alias, has the same field key.
   let repeatsFieldKey: Bool
-  /// The field key, ready to be found in a record's encoding.
-  let encodedFieldKey: RecordCodec.FieldName
 
   init(
     responseKey: String, name: String, arguments: [Argument], fieldKey: String, definition: FieldDefinition?,
@@ -293,6 +335,5 @@ final class PlannedField {
     self.child = child
     self.isConditional = isConditional
     self.repeatsFieldKey = repeatsFieldKey
-    encodedFieldKey = RecordCodec.FieldName(fieldKey)
   }
 }

@@ -125,8 +125,6 @@ private enum PathComponent {
   case key(Unmanaged<PlannedField>)
   case index(Int)
 
-  static func key(_ field: PlannedField) -> PathComponent { .key(Unmanaged.passUnretained(field)) }
-
   var spelled: String {
     switch self {
     case .key(let field): field.takeUnretainedValue().responseKey
@@ -167,6 +165,7 @@ private struct Execution {
   let reader: CacheReader
   /// `__typename`, ready to be found in records (kept here: a static would be copied at each use).
   let typename = RecordCodec.FieldName("__typename")
+  let typenameProbe: RecordCodec.FieldName.Probe
   /// Whether the reader has a field policy provider (asked once: the optional existential costs a copy).
   let hasPolicyProvider: Bool
   let plan: OperationPlan
@@ -207,6 +206,7 @@ private struct Execution {
   init(reader: CacheReader, plan: OperationPlan, rootKey: CacheKey, rootSelection: SelectionPlan, rootTypeName: String?) {
     self.reader = reader
     hasPolicyProvider = reader.fieldPolicyProvider != nil
+    typenameProbe = typename.probe
     self.plan = plan
     self.rootKey = rootKey
     self.rootSelection = rootSelection
@@ -313,7 +313,7 @@ private struct Execution {
     var typenameHint = 0
     let runtimeType: String?
     let selection: PlannedSelection
-    if let offset = RecordCodec.find(typename, in: bytes, hint: &typenameHint), bytes[offset] == RecordCodec.stringTag {
+    if let offset = RecordCodec.find(typenameProbe, in: bytes, hint: &typenameHint), bytes[offset] == RecordCodec.stringTag {
       var offset = offset + 1
       let length = Int(RecordCodec.readVarint(bytes, &offset))
       let typename = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length])
@@ -346,74 +346,92 @@ private struct Execution {
     let policies =
       reader.useFieldPolicies
       && (hasPolicyProvider || selection.hasFieldPolicies(on: parentType, schema: plan.schema))
-    for field in selection.fields {
-      // Spelled out only for a miss.
-      var missPath: [String] { components(pending.path) + [field.responseKey] }
-      if policies, let child = field.child,
-        let keys = try policyKeys(for: field, parentType: parentType, path: pending.path)
-      {
-        let fieldPath = path(pending.path, .key(field))
-        policyFields.insert(field.fieldKey)
-        let slot: Slot
-        switch keys {
-        case .single(let key):
-          slot = placeholder(for: key, plan: child, path: fieldPath, next: &next)
-        case .list(let keys):
-          var slots: [Slot] = []
-          slots.reserveCapacity(keys.count)
-          for (index, key) in keys.enumerated() {
-            let elementPath = path(fieldPath, .index(index))
-            slots.append(placeholder(for: key, plan: child, path: elementPath, next: &next))
+    let steps = selection.readSteps
+    try steps.steps.withUnsafeBufferPointer { steps in
+      for position in steps.indices {
+        // Read in place: a copy of the step would retain its response key.
+        let step = steps.baseAddress! + position
+        if policies, let child = step.pointee.child {
+          let field = step.pointee.field.takeUnretainedValue()
+          if let keys = try policyKeys(for: field, parentType: parentType, path: pending.path) {
+            let fieldPath = path(pending.path, .key(step.pointee.field))
+            policyFields.insert(field.fieldKey)
+            let slot: Slot
+            switch keys {
+            case .single(let key):
+              slot = placeholder(for: key, plan: child.takeUnretainedValue(), path: fieldPath, next: &next)
+            case .list(let keys):
+              var slots: [Slot] = []
+              slots.reserveCapacity(keys.count)
+              for (index, key) in keys.enumerated() {
+                let elementPath = path(fieldPath, .index(index))
+                slots.append(placeholder(for: key, plan: child.takeUnretainedValue(), path: elementPath, next: &next))
+              }
+              slot = .list(slots)
+            }
+            fixups.append(Fixup(node: pending.node, member: members.count, slot: slot))
+            members.append(JSONObject.Member(key: step.pointee.responseKey, value: .null))
+            continue
           }
-          slot = .list(slots)
         }
-        fixups.append(Fixup(node: pending.node, member: members.count, slot: slot))
-        members.append(JSONObject.Member(key: field.responseKey, value: .null))
-        continue
-      }
-      guard var offset = RecordCodec.find(field.encodedFieldKey, in: bytes, hint: &hint) else {
-        if field.isConditional { continue }
-        throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: missPath))
-      }
-      guard let child = field.child else {
-        // A leaf: its JSON straight from the record's bytes.
-        guard let json = RecordCodec.readJSON(bytes, &offset) else {
-          throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: missPath))
+        guard var offset = RecordCodec.find(step.pointee.name, in: bytes, hint: &hint) else {
+          if step.pointee.isConditional { continue }
+          throw miss(record, step.pointee.field, parent: pending.path)
         }
-        switch json {
-        case .null, .array:
-          if let type = field.definition?.type { try checkNulls(json, type: type, record: record, field: field, parent: pending.path) }
+        guard let child = step.pointee.child else {
+          // A leaf: its JSON straight from the record's bytes.
+          guard let json = RecordCodec.readJSON(bytes, &offset) else { throw miss(record, step.pointee.field, parent: pending.path) }
+          if step.pointee.checksNulls {
+            switch json {
+            case .null, .array:
+              let field = step.pointee.field.takeUnretainedValue()
+              if let type = field.definition?.type {
+                try checkNulls(json, type: type, record: record, field: field, parent: pending.path)
+              }
+            default:
+              break
+            }
+          }
+          members.append(JSONObject.Member(key: step.pointee.responseKey, value: json))
+          continue
+        }
+        switch bytes[offset] {
+        case RecordCodec.nullTag:
+          if step.pointee.checksNulls {
+            let field = step.pointee.field.takeUnretainedValue()
+            if let type = field.definition?.type, case .nonNull = type {
+              throw nullError(record: record, field: field, type: type, path: components(pending.path) + [field.responseKey])
+            }
+          }
+          members.append(JSONObject.Member(key: step.pointee.responseKey, value: .null))
+        case RecordCodec.referenceTag:
+          offset += 1
+          let key = RecordCodec.readString(bytes, &offset)
+          let fieldPath = path(pending.path, .key(step.pointee.field))
+          let slot = placeholder(for: key, plan: child.takeUnretainedValue(), path: fieldPath, next: &next)
+          fixups.append(Fixup(node: pending.node, member: members.count, slot: slot))
+          members.append(JSONObject.Member(key: step.pointee.responseKey, value: .null))
+        case RecordCodec.listTag:
+          let field = step.pointee.field.takeUnretainedValue()
+          let fieldPath = path(pending.path, .key(step.pointee.field))
+          let slot = try list(
+            bytes, &offset, type: field.definition.flatMap { Self.elementType(of: $0.type) }, plan: child.takeUnretainedValue(),
+            record: record, field: field, path: fieldPath, next: &next)
+          fixups.append(Fixup(node: pending.node, member: members.count, slot: slot))
+          members.append(JSONObject.Member(key: step.pointee.responseKey, value: .null))
         default:
-          break
+          // A scalar where the operation selects an object: the cache cannot answer this field.
+          throw miss(record, step.pointee.field, parent: pending.path)
         }
-        members.append(JSONObject.Member(key: field.responseKey, value: json))
-        continue
-      }
-      switch bytes[offset] {
-      case RecordCodec.nullTag:
-        if let type = field.definition?.type, case .nonNull = type {
-          throw nullError(record: record, field: field, type: type, path: missPath)
-        }
-        members.append(JSONObject.Member(key: field.responseKey, value: .null))
-      case RecordCodec.referenceTag:
-        offset += 1
-        let key = RecordCodec.readString(bytes, &offset)
-        let slot = placeholder(for: key, plan: child, path: path(pending.path, .key(field)), next: &next)
-        fixups.append(Fixup(node: pending.node, member: members.count, slot: slot))
-        members.append(JSONObject.Member(key: field.responseKey, value: .null))
-      case RecordCodec.listTag:
-        let fieldPath = path(pending.path, .key(field))
-        let slot = try list(
-          bytes, &offset, type: field.definition.flatMap { Self.elementType(of: $0.type) }, plan: child, record: record,
-          field: field, path: fieldPath, next: &next)
-        fixups.append(Fixup(node: pending.node, member: members.count, slot: slot))
-        members.append(JSONObject.Member(key: field.responseKey, value: .null))
-      default:
-        // A scalar where the operation selects an object: the cache cannot answer this field.
-        throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: missPath))
       }
     }
     nodes[pending.node] = members
+  }
+
+  /// The miss of a field the record lacks, or holds in a form the operation cannot read.
+  private func miss(_ record: Record, _ field: Unmanaged<PlannedField>, parent: ResponsePath) -> Miss {
+    let field = field.takeUnretainedValue()
+    return Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: components(parent) + [field.responseKey]))
   }
 
   private mutating func placeholder(for key: CacheKey, plan child: SelectionPlan, path: ResponsePath, next: inout [Pending]) -> Slot {

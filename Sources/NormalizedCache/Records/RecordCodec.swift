@@ -304,51 +304,62 @@ extension RecordCodec.FieldSpan: Equatable {}
 
 extension RecordCodec {
   /// A field name as it starts a field in the encoding (`varint(nameLength) name`), ready to be
-  /// compared with the bytes where a field starts: two masked words for a name of up to 15 bytes,
-  /// `memcmp` beyond. A reader looks for the same few names in thousands of records.
-  public struct FieldName: Sendable {
-    /// The name's encoded prefix.
-    let prefix: [UInt8]
-    /// Its first 16 bytes as two words (zero beyond the prefix), and the masks keeping them.
-    let word0: UInt64
-    let word1: UInt64
-    let mask0: UInt64
-    let mask1: UInt64
+  /// compared with the bytes where a field starts (``Probe``). A reader looks for the same few
+  /// names in thousands of records.
+  public final class FieldName: @unchecked Sendable {
+    /// The comparison, plain values only: copying it counts no reference. Valid while the
+    /// ``FieldName`` lives, which owns the bytes it points to.
+    public let probe: Probe
+    private let prefix: UnsafeMutableRawBufferPointer
 
     public init(_ name: String) {
-      var prefix: [UInt8] = []
-      appendString(name, to: &prefix)
-      self.prefix = prefix
+      var encoded: [UInt8] = []
+      appendString(name, to: &encoded)
+      prefix = .allocate(byteCount: encoded.count, alignment: 8)
+      prefix.copyBytes(from: encoded)
       var words: (UInt64, UInt64) = (0, 0)
       var masks: (UInt64, UInt64) = (0, 0)
       withUnsafeMutableBytes(of: &words) { words in
         withUnsafeMutableBytes(of: &masks) { masks in
-          for index in 0..<min(prefix.count, 16) {
-            words[index] = prefix[index]
+          for index in 0..<min(encoded.count, 16) {
+            words[index] = encoded[index]
             masks[index] = 0xFF
           }
         }
       }
-      (word0, word1) = words
-      (mask0, mask1) = masks
+      probe = Probe(
+        count: encoded.count, word0: words.0, word1: words.1, mask0: masks.0, mask1: masks.1,
+        prefix: UnsafeRawPointer(prefix.baseAddress!))
     }
 
-    /// Whether the field starting at `offset` has this name; if so, moves `offset` to its value's length.
-    @inline(__always)
-    func matches(_ bytes: UnsafeRawBufferPointer, at offset: inout Int) -> Bool {
-      let count = prefix.count
-      if count <= 16, offset + 16 <= bytes.count {
-        let start = bytes.baseAddress! + offset
-        guard start.loadUnaligned(as: UInt64.self) & mask0 == word0,
-          (start + 8).loadUnaligned(as: UInt64.self) & mask1 == word1
-        else { return false }
-      } else {
-        guard offset + count <= bytes.count,
-          prefix.withUnsafeBytes({ memcmp(bytes.baseAddress! + offset, $0.baseAddress!, count) == 0 })
-        else { return false }
+    deinit { prefix.deallocate() }
+
+    /// A name's encoded prefix: up to 16 bytes compared as two masked words, longer ones (or near
+    /// the end of a record) with `memcmp`.
+    public struct Probe: Sendable {
+      /// The prefix's length.
+      let count: Int
+      /// Its first 16 bytes as two words (zero beyond the prefix), and the masks keeping them.
+      let word0: UInt64
+      let word1: UInt64
+      let mask0: UInt64
+      let mask1: UInt64
+      nonisolated(unsafe) let prefix: UnsafeRawPointer
+
+      /// Whether the field starting at `offset` has this name; if so, moves `offset` to its value's length.
+      @inline(__always)
+      func matches(_ bytes: UnsafeRawBufferPointer, at offset: inout Int) -> Bool {
+        if count <= 16, offset + 16 <= bytes.count {
+          let start = bytes.baseAddress! + offset
+          guard start.loadUnaligned(as: UInt64.self) & mask0 == word0,
+            (start + 8).loadUnaligned(as: UInt64.self) & mask1 == word1
+          else { return false }
+        } else {
+          guard offset + count <= bytes.count, memcmp(bytes.baseAddress! + offset, prefix, count) == 0 else { return false }
+        }
+        offset += count
+        return true
       }
-      offset += count
-      return true
     }
   }
 
@@ -356,7 +367,7 @@ extension RecordCodec {
   /// a field starts), which a found field moves past it: a reader asking for fields in the order
   /// they were written finds each at the first comparison.
   @inline(__always)
-  static func find(_ name: FieldName, in bytes: UnsafeRawBufferPointer, hint: inout Int) -> Int? {
+  static func find(_ name: FieldName.Probe, in bytes: UnsafeRawBufferPointer, hint: inout Int) -> Int? {
     var offset = hint
     if offset < bytes.count, name.matches(bytes, at: &offset) {
       let length = Int(readVarint(bytes, &offset))
@@ -369,7 +380,7 @@ extension RecordCodec {
   /// ``find(_:in:hint:)`` where the field at the hint is another: every field from the hint on, then
   /// those before it.
   @inline(never)
-  static func scan(for name: FieldName, in bytes: UnsafeRawBufferPointer, hint: inout Int) -> Int? {
+  static func scan(for name: FieldName.Probe, in bytes: UnsafeRawBufferPointer, hint: inout Int) -> Int? {
     let start = hint <= bytes.count ? hint : 0
     var offset = start
     var end = bytes.count
