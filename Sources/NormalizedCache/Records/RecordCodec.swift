@@ -42,6 +42,17 @@ public enum RecordCodec {
 
   @inline(__always)
   public static func readVarint(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64 {
+    // Lengths and field numbers are mostly below 128: one byte, no loop.
+    let first = bytes[offset]
+    if first < 0x80 {
+      offset += 1
+      return UInt64(first)
+    }
+    return readLongVarint(bytes, &offset)
+  }
+
+  @inline(never)
+  static func readLongVarint(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64 {
     var result: UInt64 = 0
     var shift: UInt64 = 0
     while true {
