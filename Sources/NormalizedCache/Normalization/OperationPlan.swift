@@ -256,8 +256,20 @@ final class PlannedSelection {
     return found
   }
 
-  /// The fields as a reader walks them; made by the first read through this selection.
-  private(set) lazy var readSteps = ReadSteps(fields)
+  /// The fields as a reader walks them (``ReadSteps``), made by the first read through this
+  /// selection; the buffer is kept apart from its owner, so that reading it counts no reference.
+  private var readStepsOwner: ReadSteps?
+  private var readStepBuffer: UnsafeBufferPointer<ReadSteps.Step>?
+
+  /// The steps of a read through this selection, valid while the selection lives.
+  @inline(__always)
+  func readSteps() -> UnsafeBufferPointer<ReadSteps.Step> {
+    if let readStepBuffer { return readStepBuffer }
+    let owner = ReadSteps(fields)
+    readStepsOwner = owner
+    readStepBuffer = owner.buffer
+    return owner.buffer
+  }
 
   init(fields: [PlannedField], selectsTypename: Bool, typePolicy: TypePolicy? = nil) {
     self.fields = fields
@@ -283,7 +295,8 @@ final class ReadSteps {
     let checksNulls: Bool
   }
 
-  let steps: [Step]
+  /// The steps, in the selection's order; valid while this lives.
+  let buffer: UnsafeBufferPointer<Step>
   /// What the steps point to, kept alive with them.
   private let names: [RecordCodec.FieldName]
   private let fields: [PlannedField]
@@ -291,12 +304,21 @@ final class ReadSteps {
   init(_ fields: [PlannedField]) {
     self.fields = fields
     names = fields.map { RecordCodec.FieldName($0.fieldKey) }
-    steps = zip(fields, names).map { field, name in
-      Step(
-        name: name.probe, responseKey: field.responseKey, field: Unmanaged.passUnretained(field),
-        child: field.child.map { Unmanaged.passUnretained($0) }, isConditional: field.isConditional,
-        checksNulls: field.definition.map { Self.hasNonNull($0.type) } ?? false)
+    let steps = UnsafeMutableBufferPointer<Step>.allocate(capacity: fields.count)
+    for (index, (field, name)) in zip(fields, names).enumerated() {
+      (steps.baseAddress! + index).initialize(
+        to: Step(
+          name: name.probe, responseKey: field.responseKey, field: Unmanaged.passUnretained(field),
+          child: field.child.map { Unmanaged.passUnretained($0) }, isConditional: field.isConditional,
+          checksNulls: field.definition.map { Self.hasNonNull($0.type) } ?? false))
     }
+    buffer = UnsafeBufferPointer(steps)
+  }
+
+  deinit {
+    let steps = UnsafeMutableBufferPointer(mutating: buffer)
+    steps.baseAddress?.deinitialize(count: steps.count)
+    steps.deallocate()
   }
 
   private static func hasNonNull(_ type: TypeReference) -> Bool {

@@ -144,7 +144,8 @@ private enum Slot {
 private struct Execution {
   struct Pending {
     let key: CacheKey
-    let plan: SelectionPlan
+    /// Unowned: the operation's plan, which the execution holds, holds every selection plan.
+    let plan: Unmanaged<SelectionPlan>
     /// The object's number in ``nodes``.
     let node: Int
     let path: ResponsePath
@@ -215,7 +216,7 @@ private struct Execution {
 
   mutating func run() throws -> ReadResult {
     nodes.append([])
-    var level = [Pending(key: rootKey, plan: rootSelection, node: 0, path: -1)]
+    var level = [Pending(key: rootKey, plan: Unmanaged.passUnretained(rootSelection), node: 0, path: -1)]
     do {
       while !level.isEmpty {
         level = try resolve(level)
@@ -310,6 +311,7 @@ private struct Execution {
   /// Fills the object of `pending` from its record, whose encoding is `bytes`: leaves straight
   /// from the bytes, objects numbered for the next level.
   private mutating func fill(_ pending: Pending, record: Record, bytes: UnsafeRawBufferPointer, next: inout [Pending]) throws {
+    let place = pending.plan.takeUnretainedValue()
     var typenameHint = 0
     let runtimeType: String?
     let selection: PlannedSelection
@@ -318,18 +320,18 @@ private struct Execution {
       let length = Int(RecordCodec.readVarint(bytes, &offset))
       let typename = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length])
       // Objects at one place are mostly of one type: the last one's, compared in place.
-      if let lastType = pending.plan.lastType, let last = pending.plan.lastSelection,
+      if let lastType = place.lastType, let last = place.lastSelection,
         lastType.withUTF8InPlace({ RecordCodec.bytes(typename, 0..<typename.count, equal: UnsafeRawBufferPointer($0)) })
       {
         runtimeType = lastType
         selection = last
       } else {
         runtimeType = String(decoding: typename, as: UTF8.self)
-        selection = try plan.selection(pending.plan, runtimeType: runtimeType)
+        selection = try plan.selection(place, runtimeType: runtimeType)
       }
     } else {
-      runtimeType = pending.path < 0 ? rootTypeName : pending.plan.inferredType
-      selection = try plan.selection(pending.plan, runtimeType: runtimeType)
+      runtimeType = pending.path < 0 ? rootTypeName : place.inferredType
+      selection = try plan.selection(place, runtimeType: runtimeType)
     }
     var members: [JSONObject.Member] = []
     members.reserveCapacity(selection.fields.count)
@@ -342,12 +344,12 @@ private struct Execution {
         recordKey: record.key,
         fieldKeys: policyFields.isEmpty ? selection.fieldKeys : selection.fieldKeys.filter { !policyFields.contains($0) })
     }
-    let parentType = runtimeType ?? pending.plan.staticType
+    let parentType = runtimeType ?? place.staticType
     let policies =
       reader.useFieldPolicies
       && (hasPolicyProvider || selection.hasFieldPolicies(on: parentType, schema: plan.schema))
-    let steps = selection.readSteps
-    try steps.steps.withUnsafeBufferPointer { steps in
+    let steps = selection.readSteps()
+    do {
       for position in steps.indices {
         // Read in place: a copy of the step would retain its response key.
         let step = steps.baseAddress! + position
@@ -437,7 +439,7 @@ private struct Execution {
   private mutating func placeholder(for key: CacheKey, plan child: SelectionPlan, path: ResponsePath, next: inout [Pending]) -> Slot {
     let number = nodes.count
     nodes.append([])
-    next.append(Pending(key: key, plan: child, node: number, path: path))
+    next.append(Pending(key: key, plan: Unmanaged.passUnretained(child), node: number, path: path))
     return .object(number)
   }
 

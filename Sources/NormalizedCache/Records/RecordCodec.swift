@@ -404,7 +404,11 @@ extension RecordCodec {
           hint = field + length
           return field
         }
-        _ = readField(bytes, &offset)
+        // Past the name and the value.
+        let nameLength = Int(readVarint(bytes, &offset))
+        offset &+= nameLength
+        let valueLength = Int(readVarint(bytes, &offset))
+        offset &+= valueLength
       }
       if wrapped { return nil }
       (offset, end, wrapped) = (0, start, true)
