@@ -250,8 +250,8 @@ private struct Execution {
     switch slot {
     case .null: return .null
     case .object(let number):
-      defer { built[number] = nil }
-      return .object(built[number]!)
+      // Moved out: each object goes into one holder.
+      return .object(built[number].take()!)
     case .list(let slots):
       var elements: [JSONValue] = []
       elements.reserveCapacity(slots.count)
