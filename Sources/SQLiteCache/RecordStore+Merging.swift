@@ -60,11 +60,7 @@ extension RecordStore {
 
     let column = format.dataColumn
     if !inserts.isEmpty {
-      let insert = try connection.cachedStatement("INSERT INTO records(key, \(column)) VALUES (?, ?)")
-      for entry in Self.keyOrder(of: inserts) {
-        let record = inserts[entry.index]
-        try write(record, to: insert, keyAt: 1, dataAt: 2)
-      }
+      try insert(Self.keyOrder(of: inserts).lazy.map { inserts[$0.index] })
     }
     if !updates.isEmpty {
       let update = try connection.cachedStatement("UPDATE records SET \(column) = ? WHERE key = ?")
@@ -74,6 +70,67 @@ extension RecordStore {
       }
     }
     return changed
+  }
+
+  /// Rows a multi-row `INSERT` writes: one statement run per this many new records, not one per
+  /// record (each run of a statement costs its setup and its halt, some 700 instructions).
+  static let insertBatch = 32
+
+  /// Inserts records, in this order, ``insertBatch`` at a time through one
+  /// `INSERT ... VALUES (?, ?), (?, ?), ...` (the last few through one of their number): keys and
+  /// encoded records are copied into one buffer and bound from it without copies.
+  private mutating func insert(_ records: some Collection<Record>) throws(SQLiteError) {
+    let storesText = format.storesText
+    var buffer: [UInt8] = []
+    var spans: [(key: Range<Int>, data: Range<Int>)] = []
+    spans.reserveCapacity(Self.insertBatch)
+    var rest = records[...]
+    // Prepared once a merge for full batches (a statement's text is hashed to find it).
+    var full: Statement?
+    while !rest.isEmpty {
+      let rows = min(rest.count, Self.insertBatch)
+      let statement: Statement
+      if rows == Self.insertBatch, let full {
+        statement = full
+      } else {
+        let values = Array(repeating: "(?, ?)", count: rows).joined(separator: ", ")
+        statement = try connection.cachedStatement("INSERT INTO records(key, \(format.dataColumn)) VALUES \(values)")
+        if rows == Self.insertBatch { full = statement }
+      }
+      buffer.removeAll(keepingCapacity: true)
+      spans.removeAll(keepingCapacity: true)
+      for record in rest.prefix(rows) {
+        let keyStart = buffer.count
+        buffer.append(contentsOf: record.key.utf8)
+        let dataStart = buffer.count
+        try record.encodedFields.withUnsafeBytes { fields in
+          Result { () throws(SQLiteError) in
+            try format.encode(fields, connection: connection) { data throws(SQLiteError) in buffer.append(contentsOf: data) }
+          }
+        }.get()
+        spans.append((keyStart..<dataStart, dataStart..<buffer.count))
+      }
+      rest = rest.dropFirst(rows)
+      try buffer.withUnsafeBytes { buffer in
+        Result { () throws(SQLiteError) in
+          defer {
+            statement.reset()
+            statement.clearBindings()
+          }
+          for (row, span) in spans.enumerated() {
+            let keyIndex = Int32(2 * row + 1)
+            try statement.bindTextNoCopy(UnsafeRawBufferPointer(rebasing: buffer[span.key]), at: keyIndex)
+            let data = UnsafeRawBufferPointer(rebasing: buffer[span.data])
+            if storesText {
+              try statement.bindTextNoCopy(data, at: keyIndex + 1)
+            } else {
+              try statement.bindBlobNoCopy(data, at: keyIndex + 1)
+            }
+          }
+          try statement.step()
+        }
+      }.get()
+    }
   }
 
   /// Encodes a record in the layout's format, binds it and its key, and runs the statement.

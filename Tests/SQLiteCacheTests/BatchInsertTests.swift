@@ -1,0 +1,51 @@
+import NormalizedCache
+import Testing
+
+@testable import SQLiteCache
+
+/// New records are inserted 32 to a statement (`RecordStore.insertBatch`), the last few through a
+/// statement of their number: every count around the batch size must store exactly what the
+/// in-memory store holds.
+@Suite("Batched inserts")
+struct BatchInsertTests {
+  /// `count` new records, one without fields, keys out of order and one not ASCII.
+  static func records(_ count: Int, from first: Int = 0) -> [Record] {
+    (first..<first + count).reversed().map { index in
+      switch index % 7 {
+      case 3: Record(key: "Item:\(index)")
+      case 5: Record(key: "Itém:\(index)\"", ["name": .string("n\(index)"), "next": .reference("Item:\(index + 1)")])
+      default: Record(key: "Item:\(index)", ["n": .int(index), "tags": .list([.string("a"), .null])])
+      }
+    }
+  }
+
+  @Test(
+    "merges of 1, 31, 32, 33, 64, 65 and 100 new records load as in memory, once each",
+    arguments: StoreConfiguration.all.filter { $0.options != nil })
+  func counts(_ configuration: StoreConfiguration) throws {
+    let directory = try TemporaryDirectory()
+    let store = try configuration.makeStore(in: directory)
+    let oracle = InMemoryNormalizedCache()
+    var first = 0
+    var total = 0
+    for count in [1, 31, 32, 33, 64, 65, 100] {
+      let batch = Self.records(count, from: first)
+      let changed = try store.merge(records: RecordSet(records: batch))
+      let expected = oracle.merge(records: RecordSet(records: batch))
+      #expect(Set(changed) == Set(expected), "\(count) records")
+      let keys = batch.map(\.key)
+      let loaded = try store.loadRecordsInOrder(forKeys: keys)
+      #expect(loaded.map { $0?.encodedFields } == batch.map { $0.encodedFields }, "\(count) records")
+      first += count
+      total += count
+      #expect(try store.recordCount() == total)
+    }
+    // Merged again with one change in each of 40: updates, not inserts; counts unchanged.
+    let again = Self.records(40).map { record in
+      record.isEmpty ? record : Record(key: record.key, fields: record.fields.map { ($0.key, $0.key == "n" || $0.key == "name" ? .string("changed") : $0.value) })
+    }
+    let changed = try store.merge(records: RecordSet(records: again))
+    #expect(Set(changed) == Set(oracle.merge(records: RecordSet(records: again))))
+    #expect(try store.recordCount() == total)
+  }
+}
