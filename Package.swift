@@ -30,7 +30,7 @@ let package = Package(
     // The system under test.
     .target(name: "GraphQLLanguage"),
     .target(name: "NormalizedCache", dependencies: ["GraphQLLanguage"]),
-    .target(name: "SQLiteCache", dependencies: ["NormalizedCache", "CSQLite"]),
+    .target(name: "SQLiteCache", dependencies: ["NormalizedCache", "GraphQLLanguage", "CSQLite"]),
 
     // The workbench around it. Dependencies run downward only, and SwiftPM enforces them: the
     // results know nothing of how they were measured, measurement nothing of workloads, and only

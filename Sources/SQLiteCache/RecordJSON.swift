@@ -1,3 +1,4 @@
+import GraphQLLanguage
 import NormalizedCache
 
 #if canImport(Glibc)
@@ -88,30 +89,35 @@ enum RecordJSON {
     json.append(contentsOf: text.utf8)
   }
 
-  /// A JSON string literal: `"`, `\` and control characters escaped, everything else as UTF-8
-  /// (as `JSONWriter.writeString`).
   /// Appends a key as a JSON string, for `json_each`; appends nothing and returns false when the
   /// key holds U+0000, which `json_each` would cut short.
   static func appendKey(_ key: String, to json: inout [UInt8]) -> Bool {
+    if let appended = key.utf8.withContiguousStorageIfAvailable({ appendKey(utf8: $0, to: &json) }) { return appended }
     var key = key
-    return key.withUTF8 { utf8 in
-      var plain = true
-      for byte in utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-        if byte == 0 { return false }
-        plain = false
-      }
-      if plain {
-        // The common case: nothing to escape, one copy.
-        json.append(UInt8(ascii: "\""))
-        json.append(contentsOf: utf8)
-        json.append(UInt8(ascii: "\""))
-      } else {
-        appendString(UnsafeRawBufferPointer(utf8), to: &json)
-      }
-      return true
-    }
+    return key.withUTF8 { appendKey(utf8: $0, to: &json) }
   }
 
+  private static func appendKey(utf8: UnsafeBufferPointer<UInt8>, to json: inout [UInt8]) -> Bool {
+    // Eight bytes at a time up to the first byte to escape, if any (keys seldom have one).
+    var plain = true
+    for byte in utf8[JSONParser.endOfPlainRun(utf8, from: 0)...]
+    where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+      if byte == 0 { return false }
+      plain = false
+    }
+    if plain {
+      // The common case: nothing to escape, one copy.
+      json.append(UInt8(ascii: "\""))
+      json.append(contentsOf: utf8)
+      json.append(UInt8(ascii: "\""))
+    } else {
+      appendString(UnsafeRawBufferPointer(utf8), to: &json)
+    }
+    return true
+  }
+
+  /// A JSON string literal: `"`, `\` and control characters escaped, everything else as UTF-8
+  /// (as `JSONWriter.writeString`).
   static func appendString(_ utf8: UnsafeRawBufferPointer, to json: inout [UInt8]) {
     json.append(UInt8(ascii: "\""))
     for byte in utf8 {

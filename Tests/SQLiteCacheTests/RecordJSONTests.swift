@@ -1,3 +1,4 @@
+import GraphQLLanguage
 import NormalizedCache
 import Testing
 
@@ -55,5 +56,27 @@ struct RecordJSONTests {
     } catch {
       Issue.record("unexpected \(error)")
     }
+  }
+
+  @Test(
+    "a key goes into json_each's array as a JSON string, escaped wherever its quote, backslash or control byte is; U+0000 is refused",
+    arguments: 0..<20)
+  func keyAsJSON(position: Int) throws {
+    for special in ["\"", "\\", "\n", "\u{1F}"] {
+      var key = String(repeating: "k", count: 20)
+      key.insert(contentsOf: special, at: key.index(key.startIndex, offsetBy: position))
+      var json: [UInt8] = []
+      #expect(RecordJSON.appendKey(key, to: &json))
+      #expect(try JSONParser.parse(json) == .string(key), "\(special) at \(position)")
+    }
+    let plain = "Itém:" + String(repeating: "é", count: position)
+    var json: [UInt8] = []
+    #expect(RecordJSON.appendKey(plain, to: &json))
+    #expect(json == Array("\"\(plain)\"".utf8))
+    var nul = String(repeating: "n", count: 20)
+    nul.insert("\u{0}", at: nul.index(nul.startIndex, offsetBy: position))
+    var refused: [UInt8] = [1]
+    #expect(!RecordJSON.appendKey(nul, to: &refused))
+    #expect(refused == [1])
   }
 }

@@ -46,6 +46,31 @@ public enum JSONParser {
     return try result.get()
   }
 
+  /// The offset of the first byte from `start` on that is a quote, a backslash or a control
+  /// character (what a JSON string must escape), eight bytes at a time; or of the last few bytes,
+  /// fewer than eight, which the caller scans.
+  @inlinable @inline(__always)
+  public static func endOfPlainRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    guard let base = bytes.baseAddress else { return start }
+    var position = start
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    while position + 8 <= bytes.count {
+      // Little-endian on every platform Swift runs this on: the first byte is the lowest.
+      let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
+      let quote = word ^ (ones &* 0x22)
+      let backslash = word ^ (ones &* 0x5C)
+      // The classic "has a zero byte" test: exact for the lowest flagged byte, which is all
+      // that is used. Bytes of 0x80 and above (UTF-8) are never flagged.
+      let flags =
+        ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
+      let found = flags & highs
+      if found != 0 { return position + found.trailingZeroBitCount / 8 }
+      position += 8
+    }
+    return position
+  }
+
   struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
     let file: String
@@ -306,7 +331,7 @@ public enum JSONParser {
       let start = position
       position += 1
       let contentStart = position
-      position = Self.endOfPlainRun(bytes, from: position)
+      position = JSONParser.endOfPlainRun(bytes, from: position)
       while position < bytes.count {
         let byte = bytes[position]
         if byte == UInt8(ascii: "\"") {
@@ -364,30 +389,6 @@ public enum JSONParser {
         }
       }
       throw error("Unterminated string", at: start)
-    }
-
-    /// The offset of the first byte from `start` on that is a quote, a backslash or a control
-    /// character, eight bytes at a time (or of the last few bytes, which the caller scans).
-    @inline(__always)
-    static func endOfPlainRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-      guard let base = bytes.baseAddress else { return start }
-      var position = start
-      let ones: UInt64 = 0x0101_0101_0101_0101
-      let highs: UInt64 = 0x8080_8080_8080_8080
-      while position + 8 <= bytes.count {
-        // Little-endian on every platform Swift runs this on: the first byte is the lowest.
-        let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
-        let quote = word ^ (ones &* 0x22)
-        let backslash = word ^ (ones &* 0x5C)
-        // The classic "has a zero byte" test: exact for the lowest flagged byte, which is all
-        // that is used. Bytes of 0x80 and above (UTF-8) are never flagged.
-        let flags =
-          ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
-        let found = flags & highs
-        if found != 0 { return position + found.trailingZeroBitCount / 8 }
-        position += 8
-      }
-      return position
     }
 
     private mutating func readHex4() throws(GraphQLError) -> UInt32 {
