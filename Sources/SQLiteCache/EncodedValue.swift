@@ -22,6 +22,16 @@ enum EncodedValue {
   /// Reads a varint at `offset` and moves past it; nil when it runs past the end or past 64 bits.
   @inline(__always)
   static func readVarint(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64? {
+    // Field numbers and lengths are mostly below 128: one byte, no loop.
+    if offset < bytes.count, bytes[offset] < 0x80 {
+      offset += 1
+      return UInt64(bytes[offset - 1])
+    }
+    return readLongVarint(bytes, &offset)
+  }
+
+  @inline(never)
+  private static func readLongVarint(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64? {
     var result: UInt64 = 0
     var shift: UInt64 = 0
     while offset < bytes.count, shift < 64 {
