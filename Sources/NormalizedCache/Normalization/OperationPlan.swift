@@ -297,18 +297,29 @@ final class ReadSteps {
 
   /// The steps, in the selection's order; valid while this lives.
   let buffer: UnsafeBufferPointer<Step>
-  /// What the steps point to, kept alive with them.
-  private let names: [RecordCodec.FieldName]
+  /// The field keys' encoded prefixes, one after another, which the steps' probes point into.
+  private let prefixes: UnsafeMutableRawBufferPointer
+  /// The fields the steps point to, kept alive with them.
   private let fields: [PlannedField]
 
+  /// Three allocations, whatever the number of fields: a plan made for one response is read once.
   init(_ fields: [PlannedField]) {
     self.fields = fields
-    names = fields.map { RecordCodec.FieldName($0.fieldKey) }
+    let encoded = RecordCodec.FieldName.prefixes(of: fields.lazy.map(\.fieldKey))
+    prefixes = .allocate(byteCount: max(encoded.count, 1), alignment: 8)
+    prefixes.copyBytes(from: encoded)
     let steps = UnsafeMutableBufferPointer<Step>.allocate(capacity: fields.count)
-    for (index, (field, name)) in zip(fields, names).enumerated() {
+    var offset = 0
+    for (index, field) in fields.enumerated() {
+      // The prefix's length: its varint and the name.
+      var end = offset
+      let nameLength = Int(RecordCodec.readVarint(UnsafeRawBufferPointer(prefixes), &end))
+      end += nameLength
+      let probe = RecordCodec.FieldName.Probe(prefix: UnsafeRawBufferPointer(rebasing: prefixes[offset..<end]))
+      offset = end
       (steps.baseAddress! + index).initialize(
         to: Step(
-          name: name.probe, responseKey: field.responseKey, field: Unmanaged.passUnretained(field),
+          name: probe, responseKey: field.responseKey, field: Unmanaged.passUnretained(field),
           child: field.child.map { Unmanaged.passUnretained($0) }, isConditional: field.isConditional,
           checksNulls: field.definition.map { Self.hasNonNull($0.type) } ?? false))
     }
@@ -319,6 +330,7 @@ final class ReadSteps {
     let steps = UnsafeMutableBufferPointer(mutating: buffer)
     steps.baseAddress?.deinitialize(count: steps.count)
     steps.deallocate()
+    prefixes.deallocate()
   }
 
   private static func hasNonNull(_ type: TypeReference) -> Bool {

@@ -164,8 +164,9 @@ private struct Execution {
   }
 
   let reader: CacheReader
-  /// `__typename`, ready to be found in records (kept here: a static would be copied at each use).
-  let typename = RecordCodec.FieldName("__typename")
+  /// `__typename`, ready to be found in records: its bytes live as long as the program, and the
+  /// probe is copied here once a read (a static used per record cost a check and a copy each time).
+  static let typename = RecordCodec.FieldName("__typename")
   let typenameProbe: RecordCodec.FieldName.Probe
   /// Whether the reader has a field policy provider (asked once: the optional existential costs a copy).
   let hasPolicyProvider: Bool
@@ -207,7 +208,7 @@ private struct Execution {
   init(reader: CacheReader, plan: OperationPlan, rootKey: CacheKey, rootSelection: SelectionPlan, rootTypeName: String?) {
     self.reader = reader
     hasPolicyProvider = reader.fieldPolicyProvider != nil
-    typenameProbe = typename.probe
+    typenameProbe = Self.typename.probe
     self.plan = plan
     self.rootKey = rootKey
     self.rootSelection = rootSelection

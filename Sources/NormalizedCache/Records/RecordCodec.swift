@@ -328,22 +328,17 @@ extension RecordCodec {
       appendString(name, to: &encoded)
       prefix = .allocate(byteCount: encoded.count, alignment: 8)
       prefix.copyBytes(from: encoded)
-      var words: (UInt64, UInt64) = (0, 0)
-      var masks: (UInt64, UInt64) = (0, 0)
-      withUnsafeMutableBytes(of: &words) { words in
-        withUnsafeMutableBytes(of: &masks) { masks in
-          for index in 0..<min(encoded.count, 16) {
-            words[index] = encoded[index]
-            masks[index] = 0xFF
-          }
-        }
-      }
-      probe = Probe(
-        count: encoded.count, word0: words.0, word1: words.1, mask0: masks.0, mask1: masks.1,
-        prefix: UnsafeRawPointer(prefix.baseAddress!))
+      probe = Probe(prefix: UnsafeRawBufferPointer(prefix))
     }
 
     deinit { prefix.deallocate() }
+
+    /// The encoded prefixes of `names`, one after another: what ``Probe/init(prefix:)`` reads.
+    public static func prefixes(of names: some Sequence<String>) -> [UInt8] {
+      var encoded: [UInt8] = []
+      for name in names { appendString(name, to: &encoded) }
+      return encoded
+    }
 
     /// A name's encoded prefix: up to 16 bytes compared as two masked words, longer ones (or near
     /// the end of a record) with `memcmp`.
@@ -356,6 +351,24 @@ extension RecordCodec {
       let mask0: UInt64
       let mask1: UInt64
       nonisolated(unsafe) let prefix: UnsafeRawPointer
+
+      /// The probe of the encoded prefix at `prefix`, which must outlive it.
+      public init(prefix: UnsafeRawBufferPointer) {
+        var words: (UInt64, UInt64) = (0, 0)
+        var masks: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { words in
+          withUnsafeMutableBytes(of: &masks) { masks in
+            for index in 0..<min(prefix.count, 16) {
+              words[index] = prefix[index]
+              masks[index] = 0xFF
+            }
+          }
+        }
+        count = prefix.count
+        (word0, word1) = words
+        (mask0, mask1) = masks
+        self.prefix = prefix.baseAddress!
+      }
 
       /// Whether the field starting at `offset` has this name; if so, moves `offset` to its value's length.
       @inline(__always)
