@@ -77,7 +77,8 @@ extension RecordStore {
   static let insertBatch = 32
 
   /// Inserts records, in this order, ``insertBatch`` at a time through one
-  /// `INSERT ... VALUES (?, ?), (?, ?), ...` (the last few through one of their number): keys and
+  /// `INSERT ... VALUES (?, ?), (?, ?), ...`, the last few by powers of two (a statement for every
+  /// count would prepare up to 31 statements, each kept in the connection's cache): keys and
   /// encoded records are copied into one buffer and bound from it without copies.
   private mutating func insert(_ records: some Collection<Record>) throws(SQLiteError) {
     let storesText = format.storesText
@@ -88,13 +89,17 @@ extension RecordStore {
     // Prepared once a merge for full batches (a statement's text is hashed to find it).
     var full: Statement?
     while !rest.isEmpty {
-      let rows = min(rest.count, Self.insertBatch)
+      // 32 rows a run, the rest in runs of 16, 8, 4, 2 and 1: six statements a connection at most.
+      let rows = rest.count >= Self.insertBatch ? Self.insertBatch : 1 << (Int.bitWidth - 1 - rest.count.leadingZeroBitCount)
       let statement: Statement
       if rows == Self.insertBatch, let full {
         statement = full
       } else {
         let values = Array(repeating: "(?, ?)", count: rows).joined(separator: ", ")
-        statement = try connection.cachedStatement("INSERT INTO records(key, \(format.dataColumn)) VALUES \(values)")
+        // OR FAIL: a failing row leaves the rows before it, which the merge's transaction rolls
+        // back; ABORT would make SQLite journal every page the statement touches, to undo it alone.
+        statement = try connection.cachedStatement(
+          "INSERT OR FAIL INTO records(key, \(format.dataColumn)) VALUES \(values)")
         if rows == Self.insertBatch { full = statement }
       }
       buffer.removeAll(keepingCapacity: true)
