@@ -58,22 +58,6 @@ public struct Record: Sendable, CustomStringConvertible {
     }
   }
 
-  /// A leaf field's value as JSON, read straight from the encoding (as ``value(named:hint:)``
-  /// finds it): `.reference` when it holds a reference somewhere, which no leaf can be.
-  @inline(__always)
-  func leafJSON(named name: String, hint: inout Int) -> LeafLookup {
-    withValue(named: name, hint: &hint) { bytes, offset -> LeafLookup in
-      var offset = offset
-      return RecordCodec.readJSON(bytes, &offset).map(LeafLookup.value) ?? .reference
-    } ?? .missing
-  }
-
-  enum LeafLookup {
-    case missing
-    case reference
-    case value(JSONValue)
-  }
-
   /// Finds the field and lends `body` the encoding and its value's offset.
   @inline(__always)
   private func withValue<Result>(
