@@ -200,6 +200,42 @@ struct CacheReaderTests {
     #expect(result.data.map(JSONValue.object) == (try JSONParser.parse(response)))
   }
 
+  @Test("objects of alternating types at one place, records written in another field order, and one without __typename read back")
+  func typesAndOrder() throws {
+    let schema = try makeSchema(
+      """
+      type Query { pets: [Pet!]!  owner: Person }
+      type Person { name: String  age: Int }
+      interface Pet { id: ID! }
+      type Dog implements Pet { id: ID!  barks: Boolean }
+      type Cat implements Pet { id: ID!  lives: Int }
+      """, #"extend interface Pet @typePolicy(keyFields: "id")"#)
+    let harness = ReadHarness(schema: schema, strategy: .typePolicy)
+    // Written with the fields in another order than the read asks for them.
+    try harness.write(
+      "{ owner { age name } pets { ... on Cat { lives } id __typename ... on Dog { barks } } }",
+      #"""
+      {"owner": {"age": 40, "name": "Ann"}, "pets": [
+        {"__typename": "Dog", "id": "d1", "barks": true}, {"lives": 1, "id": "c1", "__typename": "Cat"},
+        {"__typename": "Dog", "id": "d2", "barks": false}, {"lives": 2, "id": "c2", "__typename": "Cat"},
+        {"__typename": "Dog", "id": "d3", "barks": true}]}
+      """#)
+    let result = try harness.read("{ pets { __typename id ... on Dog { barks } ... on Cat { lives } } owner { name age } }")
+    // By hand: each pet with the fields of its own type, in the read's order; the owner (no __typename) too.
+    let expected: JSONObject = [
+      "pets": [
+        ["__typename": "Dog", "id": "d1", "barks": true], ["__typename": "Cat", "id": "c1", "lives": 1],
+        ["__typename": "Dog", "id": "d2", "barks": false], ["__typename": "Cat", "id": "c2", "lives": 2],
+        ["__typename": "Dog", "id": "d3", "barks": true],
+      ],
+      "owner": ["name": "Ann", "age": 40],
+    ]
+    #expect(result.data == expected)
+    #expect(result.data?.members.map(\.key) == ["pets", "owner"])
+    let firstCat = result.data?["pets"]?.arrayValue?[1].objectValue
+    #expect(firstCat?.members.map(\.key) == ["__typename", "id", "lives"])
+  }
+
   @Test("a leaf read from a field that holds a reference, alone or in a list, is a miss; scalars of every kind read back")
   func leafShapes() throws {
     let cache = InMemoryNormalizedCache()
