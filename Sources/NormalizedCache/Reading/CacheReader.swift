@@ -350,82 +350,82 @@ private struct Execution {
       reader.useFieldPolicies
       && (hasPolicyProvider || selection.hasFieldPolicies(on: parentType, schema: plan.schema))
     let steps = selection.readSteps()
-    do {
-      for position in steps.indices {
-        // Read in place: a copy of the step would retain its response key.
-        let step = steps.baseAddress! + position
-        if policies, let child = step.pointee.child {
-          let field = step.pointee.field.takeUnretainedValue()
-          if let keys = try policyKeys(for: field, parentType: parentType, path: pending.path) {
-            let fieldPath = path(pending.path, .key(step.pointee.field))
-            policyFields.insert(field.fieldKey)
-            let slot: Slot
-            switch keys {
-            case .single(let key):
-              slot = placeholder(for: key, plan: child.takeUnretainedValue(), path: fieldPath, next: &next)
-            case .list(let keys):
-              var slots: [Slot] = []
-              slots.reserveCapacity(keys.count)
-              for (index, key) in keys.enumerated() {
-                let elementPath = path(fieldPath, .index(index))
-                slots.append(placeholder(for: key, plan: child.takeUnretainedValue(), path: elementPath, next: &next))
-              }
-              slot = .list(slots)
+    // A member holding objects: null until assembly puts them in.
+    func hold(_ slot: Slot, as responseKey: String) {
+      fixups.append(Fixup(node: pending.node, member: members.count, slot: slot))
+      members.append(JSONObject.Member(key: responseKey, value: .null))
+    }
+    for position in steps.indices {
+      // Read in place: a copy of the step would retain its response key.
+      let step = steps.baseAddress! + position
+      if policies, let child = step.pointee.child {
+        let field = step.pointee.field.takeUnretainedValue()
+        if let keys = try policyKeys(for: field, parentType: parentType, path: pending.path) {
+          let fieldPath = path(pending.path, .key(step.pointee.field))
+          policyFields.insert(field.fieldKey)
+          let slot: Slot
+          switch keys {
+          case .single(let key):
+            slot = placeholder(for: key, plan: child.takeUnretainedValue(), path: fieldPath, next: &next)
+          case .list(let keys):
+            var slots: [Slot] = []
+            slots.reserveCapacity(keys.count)
+            for (index, key) in keys.enumerated() {
+              let elementPath = path(fieldPath, .index(index))
+              slots.append(placeholder(for: key, plan: child.takeUnretainedValue(), path: elementPath, next: &next))
             }
-            fixups.append(Fixup(node: pending.node, member: members.count, slot: slot))
-            members.append(JSONObject.Member(key: step.pointee.responseKey, value: .null))
-            continue
+            slot = .list(slots)
           }
-        }
-        guard var offset = RecordCodec.find(step.pointee.name, in: bytes, hint: &hint) else {
-          if step.pointee.isConditional { continue }
-          throw miss(record, step.pointee.field, parent: pending.path)
-        }
-        guard let child = step.pointee.child else {
-          // A leaf: its JSON straight from the record's bytes.
-          guard let json = RecordCodec.readJSON(bytes, &offset) else { throw miss(record, step.pointee.field, parent: pending.path) }
-          if step.pointee.checksNulls {
-            switch json {
-            case .null, .array:
-              let field = step.pointee.field.takeUnretainedValue()
-              if let type = field.definition?.type {
-                try checkNulls(json, type: type, record: record, field: field, parent: pending.path)
-              }
-            default:
-              break
-            }
-          }
-          members.append(JSONObject.Member(key: step.pointee.responseKey, value: json))
+          hold(slot, as: step.pointee.responseKey)
           continue
         }
-        switch bytes[offset] {
-        case RecordCodec.nullTag:
-          if step.pointee.checksNulls {
+      }
+      guard var offset = RecordCodec.find(step.pointee.name, in: bytes, hint: &hint) else {
+        if step.pointee.isConditional { continue }
+        throw miss(record, step.pointee.field, parent: pending.path)
+      }
+      guard let child = step.pointee.child else {
+        // A leaf: its JSON straight from the record's bytes.
+        guard let json = RecordCodec.readJSON(bytes, &offset) else { throw miss(record, step.pointee.field, parent: pending.path) }
+        if step.pointee.checksNulls {
+          switch json {
+          case .null, .array:
             let field = step.pointee.field.takeUnretainedValue()
-            if let type = field.definition?.type, case .nonNull = type {
-              throw nullError(record: record, field: field, type: type, path: components(pending.path) + [field.responseKey])
+            if let type = field.definition?.type {
+              try checkNulls(json, type: type, record: record, field: field, parent: pending.path)
             }
+          default:
+            break
           }
-          members.append(JSONObject.Member(key: step.pointee.responseKey, value: .null))
-        case RecordCodec.referenceTag:
-          offset += 1
-          let key = RecordCodec.readString(bytes, &offset)
-          let fieldPath = path(pending.path, .key(step.pointee.field))
-          let slot = placeholder(for: key, plan: child.takeUnretainedValue(), path: fieldPath, next: &next)
-          fixups.append(Fixup(node: pending.node, member: members.count, slot: slot))
-          members.append(JSONObject.Member(key: step.pointee.responseKey, value: .null))
-        case RecordCodec.listTag:
-          let field = step.pointee.field.takeUnretainedValue()
-          let fieldPath = path(pending.path, .key(step.pointee.field))
-          let slot = try list(
-            bytes, &offset, type: field.definition.flatMap { Self.elementType(of: $0.type) }, plan: child.takeUnretainedValue(),
-            record: record, field: field, path: fieldPath, next: &next)
-          fixups.append(Fixup(node: pending.node, member: members.count, slot: slot))
-          members.append(JSONObject.Member(key: step.pointee.responseKey, value: .null))
-        default:
-          // A scalar where the operation selects an object: the cache cannot answer this field.
-          throw miss(record, step.pointee.field, parent: pending.path)
         }
+        members.append(JSONObject.Member(key: step.pointee.responseKey, value: json))
+        continue
+      }
+      switch bytes[offset] {
+      case RecordCodec.nullTag:
+        if step.pointee.checksNulls {
+          let field = step.pointee.field.takeUnretainedValue()
+          if let type = field.definition?.type, case .nonNull = type {
+            throw nullError(record: record, field: field, type: type, path: components(pending.path) + [field.responseKey])
+          }
+        }
+        members.append(JSONObject.Member(key: step.pointee.responseKey, value: .null))
+      case RecordCodec.referenceTag:
+        offset += 1
+        let key = RecordCodec.readString(bytes, &offset)
+        let fieldPath = path(pending.path, .key(step.pointee.field))
+        let slot = placeholder(for: key, plan: child.takeUnretainedValue(), path: fieldPath, next: &next)
+        hold(slot, as: step.pointee.responseKey)
+      case RecordCodec.listTag:
+        let field = step.pointee.field.takeUnretainedValue()
+        let fieldPath = path(pending.path, .key(step.pointee.field))
+        let slot = try list(
+          bytes, &offset, type: field.definition.flatMap { Self.elementType(of: $0.type) }, plan: child.takeUnretainedValue(),
+          record: record, field: field, path: fieldPath, next: &next)
+        hold(slot, as: step.pointee.responseKey)
+      default:
+        // A scalar where the operation selects an object: the cache cannot answer this field.
+        throw miss(record, step.pointee.field, parent: pending.path)
       }
     }
     nodes[pending.node] = members

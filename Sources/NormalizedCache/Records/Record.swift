@@ -47,46 +47,6 @@ public struct Record: Sendable, CustomStringConvertible {
     }
   }
 
-  /// The value of the field named `name`, looking from `hint` first: a byte offset where a field
-  /// starts, which a found field moves past it. A reader asking for fields in the order they were
-  /// written finds each at the first comparison.
-  @inline(__always)
-  public func value(named name: String, hint: inout Int) -> RecordValue? {
-    withValue(named: name, hint: &hint) { bytes, offset in
-      var offset = offset
-      return RecordCodec.readValue(bytes, &offset)
-    }
-  }
-
-  /// Finds the field and lends `body` the encoding and its value's offset.
-  @inline(__always)
-  private func withValue<Result>(
-    named name: String, hint: inout Int, _ body: (UnsafeRawBufferPointer, Int) -> Result
-  ) -> Result? {
-    name.withUTF8InPlace { find(UnsafeRawBufferPointer($0), hint: &hint, body) }
-  }
-
-  @inline(__always)
-  private func find<Result>(
-    _ name: UnsafeRawBufferPointer, hint: inout Int, _ body: (UnsafeRawBufferPointer, Int) -> Result
-  ) -> Result? {
-    encodedFields.withUnsafeBytes { bytes -> Result? in
-      func scan(from start: Int, to end: Int) -> Result? {
-        var offset = start
-        while offset < end {
-          let span = RecordCodec.readField(bytes, &offset)
-          if RecordCodec.bytes(bytes, span.name, equal: name) {
-            hint = offset
-            return body(bytes, span.value.lowerBound)
-          }
-        }
-        return nil
-      }
-      let start = hint <= bytes.count ? hint : 0
-      return scan(from: start, to: bytes.count) ?? scan(from: 0, to: start)
-    }
-  }
-
   /// Whether the record has a field of this name.
   public func hasField(_ field: String) -> Bool {
     var name = field
