@@ -5,6 +5,10 @@ import PackageDescription
 // No package dependencies: the Swift toolchain, Foundation, libsqlite3 and libjemalloc only.
 let package = Package(
   name: "cachebench",
+  // Synchronization.Mutex (every store's lock) and Atomic need macOS 15; Linux has them with the
+  // Swift 6 toolchain. iOS and the others are not declared: the workbench is a command-line tool,
+  // and the library targets have not been built there.
+  platforms: [.macOS(.v15)],
   products: [
     .executable(name: "cachebench", targets: ["cachebench"]),
     .library(name: "GraphQLLanguage", targets: ["GraphQLLanguage"]),

@@ -6,7 +6,8 @@ import PackageDescription
 // `.package(url: ..., from: ...)`.
 let package = Package(
   name: "CustomResolver",
-  platforms: [.macOS(.v14)],
+  // The package's own floor: Synchronization.Mutex, which its stores lock with, needs macOS 15.
+  platforms: [.macOS(.v15)],
   dependencies: [
     .package(name: "cachebench", path: "../..")
   ],

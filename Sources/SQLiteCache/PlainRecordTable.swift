@@ -82,7 +82,7 @@ public final class PlainRecordTable: NormalizedCache {
               return try select.withBytes(at: 0) { bytes throws(SQLiteError) in [UInt8](bytes) }
             }
           }.get()
-          records.append(fields.map { Record(key: key, encodedFields: $0) })
+          records.append(fields.map { Record(key: key, uncheckedEncodedFields: $0) })
         }
         return records
       }

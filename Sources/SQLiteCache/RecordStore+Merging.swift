@@ -41,7 +41,7 @@ extension RecordStore {
         if !fields.isEmpty { changed.insert(fields: fields, of: record.key) }
       } else if let stored = existing[record.key] {
         guard let (merged, fields) = RecordCodec.merge(existing: stored, new: record.encodedFields) else { continue }
-        let mergedRecord = Record(key: record.key, encodedFields: merged)
+        let mergedRecord = Record(key: record.key, uncheckedEncodedFields: merged)
         if shouldSplit(merged) {
           try writeSplit(mergedRecord, replacing: true)
         } else {

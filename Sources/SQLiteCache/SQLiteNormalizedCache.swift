@@ -53,7 +53,7 @@ public final class SQLiteNormalizedCache: NormalizedCache {
       var records: [CacheKey: Record] = [:]
       records.reserveCapacity(keys.count)
       try store.load(keys) { _, key, fields throws(SQLiteError) in
-        records[key] = Record(key: key, encodedFields: fields)
+        records[key] = Record(key: key, uncheckedEncodedFields: fields)
       }
       return records
     }
@@ -66,7 +66,7 @@ public final class SQLiteNormalizedCache: NormalizedCache {
     try store.withLock { store throws(SQLiteError) in
       var records = [Record?](repeating: nil, count: keys.count)
       try store.load(keys) { position, key, fields throws(SQLiteError) in
-        records[position] = Record(key: key, encodedFields: fields)
+        records[position] = Record(key: key, uncheckedEncodedFields: fields)
       }
       return records
     }

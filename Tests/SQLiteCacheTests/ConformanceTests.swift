@@ -138,9 +138,9 @@ struct ConformanceTests {
   func emptyRecord(_ configuration: StoreConfiguration) throws {
     let directory = try TemporaryDirectory()
     let store = try configuration.makeStore(in: directory)
-    let changed = try store.merge(records: RecordSet(records: [Record(key: "Empty:1", encodedFields: [])]))
+    let changed = try store.merge(records: RecordSet(records: [Record(key: "Empty:1", uncheckedEncodedFields: [])]))
     #expect(changed.isEmpty)
-    #expect(try store.loadRecords(forKeys: ["Empty:1"]) == ["Empty:1": Record(key: "Empty:1", encodedFields: [])])
+    #expect(try store.loadRecords(forKeys: ["Empty:1"]) == ["Empty:1": Record(key: "Empty:1", uncheckedEncodedFields: [])])
     let filled = try store.merge(records: RecordSet(records: [Record(key: "Empty:1", ["a": 1])]))
     #expect(Set(filled) == ["Empty:1.a"])
   }

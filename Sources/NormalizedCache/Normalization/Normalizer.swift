@@ -132,7 +132,7 @@ private struct Walk {
         throw NormalizationError(error.message, path: [field.responseKey] + error.path)
       }
     }
-    records.fill(position, with: Record(key: key, encodedFields: writer.take(from: start)))
+    records.fill(position, with: Record(key: key, uncheckedEncodedFields: writer.take(from: start)))
   }
 
   /// Writes the value of a field with a selection: null, a reference to the object's record (after

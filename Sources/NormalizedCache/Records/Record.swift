@@ -27,8 +27,26 @@ public struct Record: Sendable, CustomStringConvertible {
     self = builder.build()
   }
 
-  /// A record from encoded fields, as a store holds them.
-  public init(key: CacheKey, encodedFields: [UInt8]) {
+  /// A record from bytes in ``RecordCodec``'s encoding, checked first: for a store of your own
+  /// that keeps records' ``encodedFields`` somewhere and rebuilds records from them.
+  ///
+  /// ```swift
+  /// let record = try Record(key: "Book:1", encodedFields: bytesFromMyFile)
+  /// ```
+  /// - Throws: ``RecordCodec/EncodingError`` when the bytes are not a well-formed encoding (a
+  ///   length past the end, an unknown tag, a field twice): the accessors read them unchecked.
+  /// - Complexity: O(n) in the bytes.
+  public init(key: CacheKey, encodedFields: [UInt8]) throws(RecordCodec.EncodingError) {
+    let problem = encodedFields.withUnsafeBytes { bytes in
+      Result { () throws(RecordCodec.EncodingError) in try RecordCodec.validate(bytes) }
+    }
+    try problem.get()
+    self.init(key: key, uncheckedEncodedFields: encodedFields)
+  }
+
+  /// A record from bytes this package made (a ``Record``'s ``encodedFields``, or a store's decode
+  /// of what it wrote), taken as they are: the accessors read them without bounds checks.
+  package init(key: CacheKey, uncheckedEncodedFields encodedFields: [UInt8]) {
     self.key = key
     self.encodedFields = encodedFields
   }
@@ -153,9 +171,9 @@ public struct Record: Sendable, CustomStringConvertible {
     /// buffer as it is.
     public func build() -> Record {
       if bytes.capacity - bytes.count > 32 {
-        return Record(key: key, encodedFields: bytes.withUnsafeBufferPointer { Array($0) })
+        return Record(key: key, uncheckedEncodedFields: bytes.withUnsafeBufferPointer { Array($0) })
       }
-      return Record(key: key, encodedFields: bytes)
+      return Record(key: key, uncheckedEncodedFields: bytes)
     }
   }
 }

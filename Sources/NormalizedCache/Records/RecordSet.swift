@@ -70,7 +70,7 @@ public struct RecordSet: Sendable, Sequence, Equatable, CustomStringConvertible 
     let place = index.find(key, in: records)
     if let found = place.position { return found }
     let position = records.count
-    records.append(Record(key: key, encodedFields: []))
+    records.append(Record(key: key, uncheckedEncodedFields: []))
     index.insert(position, at: place)
     return position
   }

@@ -137,7 +137,7 @@ struct RecordTable {
         records.reserveCapacity(keys.count)
         for (position, key) in keys.enumerated() {
           let index = found[position]
-          records.append(index < 0 ? nil : Record(key: key, encodedFields: slots[index].fields!))
+          records.append(index < 0 ? nil : Record(key: key, uncheckedEncodedFields: slots[index].fields!))
         }
         if touched == Int.min { preconditionFailure("unreachable: keeps the touches") }
         return records

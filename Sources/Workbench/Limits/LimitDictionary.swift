@@ -22,14 +22,14 @@ final class LimitDictionary: NormalizedCache {
       var records: [CacheKey: Record] = [:]
       records.reserveCapacity(keys.count)
       for key in keys {
-        if let fields = table[key] { records[key] = Record(key: key, encodedFields: fields) }
+        if let fields = table[key] { records[key] = Record(key: key, uncheckedEncodedFields: fields) }
       }
       return records
     }
   }
 
   func loadRecordsInOrder(forKeys keys: [CacheKey]) -> [Record?] {
-    table.withLock { table in keys.map { key in table[key].map { Record(key: key, encodedFields: $0) } } }
+    table.withLock { table in keys.map { key in table[key].map { Record(key: key, uncheckedEncodedFields: $0) } } }
   }
 
   func removeRecord(for key: CacheKey) {

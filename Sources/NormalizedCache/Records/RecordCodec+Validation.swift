@@ -1,0 +1,113 @@
+/// Checking bytes that claim to be ``RecordCodec``'s encoding before anything reads them.
+///
+/// ``Record``'s accessors, the stores and the reader walk a record's bytes with unchecked reads:
+/// they trust the buffer, which the normalizer or a store of this package made. Bytes from
+/// anywhere else (a user's store rebuilding records from its own file) go through
+/// ``Record/init(key:encodedFields:)``, which runs this check: every length inside the buffer,
+/// every tag known, every varint minimal (so that equal values keep equal bytes), each field
+/// name once.
+extension RecordCodec {
+  /// Why bytes are not a record's encoding: what is wrong, at which byte offset.
+  public struct EncodingError: Error, Sendable, Hashable, CustomStringConvertible {
+    public let offset: Int
+    public let problem: String
+
+    public var description: String { "malformed record encoding at byte \(offset): \(problem)" }
+  }
+
+  /// Checks that `bytes` are a well-formed sequence of fields.
+  /// - Throws: ``EncodingError`` naming the first problem.
+  /// - Complexity: O(n) in the bytes, plus a set of the field names.
+  public static func validate(_ bytes: UnsafeRawBufferPointer) throws(EncodingError) {
+    var reader = CheckedReader(bytes: bytes)
+    var names: Set<[UInt8]> = []
+    while !reader.isAtEnd {
+      let fieldStart = reader.offset
+      let nameLength = try reader.length("field name length")
+      let name = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[reader.offset..<reader.offset + nameLength]))
+      reader.offset += nameLength
+      guard names.insert(name).inserted else {
+        throw EncodingError(offset: fieldStart, problem: "field \"\(String(decoding: name, as: UTF8.self))\" appears twice")
+      }
+      let valueLength = try reader.length("value length")
+      let valueEnd = reader.offset + valueLength
+      var value = CheckedReader(bytes: UnsafeRawBufferPointer(rebasing: bytes[..<valueEnd]), offset: reader.offset)
+      try value.skipValue(depth: 0)
+      guard value.offset == valueEnd else {
+        throw EncodingError(offset: value.offset, problem: "the value ends before its length says")
+      }
+      reader.offset = valueEnd
+    }
+  }
+
+  /// Bounds-checked reads over a buffer.
+  private struct CheckedReader {
+    let bytes: UnsafeRawBufferPointer
+    var offset = 0
+
+    var isAtEnd: Bool { offset >= bytes.count }
+
+    /// Lists nest; the reader's recursion must not run out of stack on hostile input.
+    static let maximumDepth = 512
+
+    func error(_ problem: String, at offset: Int? = nil) -> EncodingError {
+      EncodingError(offset: offset ?? self.offset, problem: problem)
+    }
+
+    mutating func byte(_ what: String) throws(EncodingError) -> UInt8 {
+      guard offset < bytes.count else { throw error("\(what) past the end") }
+      offset += 1
+      return bytes[offset - 1]
+    }
+
+    /// A minimal varint of at most 64 bits.
+    mutating func varint(_ what: String) throws(EncodingError) -> UInt64 {
+      let start = offset
+      var result: UInt64 = 0
+      var shift: UInt64 = 0
+      while true {
+        let byte = try self.byte(what)
+        guard shift < 64, shift < 63 || byte <= 1 else { throw error("\(what) longer than 64 bits", at: start) }
+        result |= UInt64(byte & 0x7F) << shift
+        if byte < 0x80 {
+          guard byte != 0 || offset - start == 1 else { throw error("\(what) not in its shortest form", at: start) }
+          return result
+        }
+        shift += 7
+      }
+    }
+
+    /// A length that fits in what is left of the buffer.
+    mutating func length(_ what: String) throws(EncodingError) -> Int {
+      let start = offset
+      let length = try varint(what)
+      guard length <= UInt64(bytes.count - offset) else {
+        throw error("\(what) \(length) runs past the end (\(bytes.count - offset) bytes left)", at: start)
+      }
+      return Int(length)
+    }
+
+    mutating func skipValue(depth: Int) throws(EncodingError) {
+      let start = offset
+      switch try byte("a value's tag") {
+      case RecordCodec.nullTag, RecordCodec.falseTag, RecordCodec.trueTag:
+        return
+      case RecordCodec.intTag:
+        _ = try varint("an Int")
+      case RecordCodec.doubleTag:
+        guard bytes.count - offset >= 8 else { throw error("a Double of fewer than 8 bytes", at: start) }
+        offset += 8
+      case RecordCodec.stringTag, RecordCodec.referenceTag:
+        offset += try length("a string's length")
+      case RecordCodec.listTag:
+        guard depth < Self.maximumDepth else { throw error("lists nested deeper than \(Self.maximumDepth)", at: start) }
+        let count = try varint("a list's count")
+        // Every element takes at least one byte.
+        guard count <= UInt64(bytes.count - offset) else { throw error("a list of \(count) elements runs past the end", at: start) }
+        for _ in 0..<count { try skipValue(depth: depth + 1) }
+      case let tag:
+        throw error("unknown tag \(tag)", at: start)
+      }
+    }
+  }
+}
