@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "GraphQLLanguage", targets: ["GraphQLLanguage"]),
     .library(name: "NormalizedCache", targets: ["NormalizedCache"]),
     .library(name: "SQLiteCache", targets: ["SQLiteCache"]),
+    .library(name: "NormalizedCacheConformance", targets: ["NormalizedCacheConformance"]),
     // The workbench as a library: the whole command line as a function (`Cachebench.main`), run by
     // a package of your own with its key resolvers and field-policy providers registered.
     .library(name: "Workbench", targets: ["CachebenchCLI", "Workbench", "Workloads", "Results"]),
@@ -35,11 +36,14 @@ let package = Package(
     .target(name: "GraphQLLanguage"),
     .target(name: "NormalizedCache", dependencies: ["GraphQLLanguage"]),
     .target(name: "SQLiteCache", dependencies: ["NormalizedCache", "GraphQLLanguage", "CSQLite"]),
+    // Checks a store of yours against the rules both stores here follow (eviction against a
+    // reference model), without a test framework: each check returns the first disagreement.
+    .target(name: "NormalizedCacheConformance", dependencies: ["NormalizedCache"]),
 
     // The workbench around it. Dependencies run downward only, and SwiftPM enforces them: the
     // results know nothing of how they were measured, measurement nothing of workloads, and only
     // the runner drives stores and key strategies.
-    .target(name: "Results", dependencies: ["NormalizedCache"]),
+    .target(name: "Results"),
     // Valgrind's client requests for callgrind, written out in C (no valgrind header needed to build).
     .target(name: "CCallgrind"),
     .target(name: "Measurement", dependencies: ["Results", "CJemalloc", "CCallgrind"]),
@@ -63,9 +67,10 @@ let package = Package(
     .executableTarget(name: "crashtest", dependencies: ["SQLiteCache", "NormalizedCache"]),
 
     .testTarget(name: "GraphQLLanguageTests", dependencies: ["GraphQLLanguage"]),
-    .testTarget(name: "NormalizedCacheTests", dependencies: ["NormalizedCache", "GraphQLLanguage"]),
-    .testTarget(name: "SQLiteCacheTests", dependencies: ["SQLiteCache", "NormalizedCache", "GraphQLLanguage"]),
-    .testTarget(name: "ResultsTests", dependencies: ["Results", "NormalizedCache"]),
+    .testTarget(name: "NormalizedCacheTests", dependencies: ["NormalizedCache", "GraphQLLanguage", "NormalizedCacheConformance"]),
+    .testTarget(
+      name: "SQLiteCacheTests", dependencies: ["SQLiteCache", "NormalizedCache", "GraphQLLanguage", "NormalizedCacheConformance"]),
+    .testTarget(name: "ResultsTests", dependencies: ["Results"]),
     .testTarget(name: "MeasurementTests", dependencies: ["Measurement", "Results"]),
     .testTarget(name: "GeneratorTests", dependencies: ["Generator", "Results", "GraphQLLanguage", "NormalizedCache"]),
     .testTarget(

@@ -22,6 +22,13 @@ public struct CSVFields {
     fields[index[column]!]
   }
 
+  /// The field as written, which must not be empty.
+  public func nonEmpty(_ column: String) throws(CSVError) -> String {
+    let text = string(column)
+    guard !text.isEmpty else { throw error(column, "expected a name, found an empty field") }
+    return text
+  }
+
   /// A finite number (see ``CSVNumber``).
   public func number(_ column: String) throws(CSVError) -> Double {
     let text = string(column)

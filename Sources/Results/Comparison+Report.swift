@@ -53,7 +53,7 @@ extension Comparison {
       var row = [verdict.key.workload]
       if showVariant { row.append(verdict.key.variant) }
       row += [
-        verdict.key.store, verdict.key.keys.rawValue, verdict.key.phase.rawValue, verdict.key.metric,
+        verdict.key.store, verdict.key.keys, verdict.key.phase.rawValue, verdict.key.metric,
         verdict.statistic.rawValue,
         verdict.baseline.map { HumanFormat.value($0, unit: verdict.unit) } ?? "",
         verdict.current.map { HumanFormat.value($0, unit: verdict.unit) } ?? "",
@@ -91,7 +91,7 @@ extension Verdict: CSVRepresentable {
 
   public var csvFields: [String] {
     [
-      key.workload, key.variant, key.store, key.keys.rawValue, key.phase.rawValue, key.metric,
+      key.workload, key.variant, key.store, key.keys, key.phase.rawValue, key.metric,
       unit.rawValue, better.rawValue, deterministic ? "true" : "false",
       baseline.map(CSVNumber.format) ?? "", current.map(CSVNumber.format) ?? "",
       ratio.map(CSVNumber.format) ?? "", ciLow.map(CSVNumber.format) ?? "", ciHigh.map(CSVNumber.format) ?? "",

@@ -1,10 +1,9 @@
-import NormalizedCache
 
 extension MetricRow: CSVRepresentable {
   public var csvFields: [String] {
     [
       run.runID, run.timestamp, run.gitRev, run.host,
-      key.workload, key.variant, key.store, key.keys.rawValue, key.phase.rawValue, key.metric,
+      key.workload, key.variant, key.store, key.keys, key.phase.rawValue, key.metric,
       unit.rawValue, better.rawValue, deterministic ? "true" : "false",
       String(summary.n),
       CSVNumber.format(summary.min), CSVNumber.format(summary.p50), CSVNumber.format(summary.p90),
@@ -37,7 +36,7 @@ extension MetricKey {
   init(csvFields row: CSVFields) throws(CSVError) {
     self.init(
       workload: row.string("workload"), variant: row.string("variant"), store: row.string("store"),
-      keys: try row.value("keys", as: KeyStrategyName.self),
+      keys: try row.nonEmpty("keys"),
       phase: try row.value("phase", as: Phase.self),
       metric: row.string("metric"))
   }

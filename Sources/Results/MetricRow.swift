@@ -1,5 +1,4 @@
 import Foundation
-import NormalizedCache
 
 /// The part of the work a metric measures (the CSV's `phase` column, SPEC §6).
 public enum Phase: String, Sendable, Hashable, CaseIterable, Comparable {
@@ -56,14 +55,15 @@ public struct MetricKey: Sendable, Hashable, CustomStringConvertible {
   public var variant: String
   /// The store's label (`memory`, `sqlite-wal`).
   public var store: String
-  /// The key strategy.
-  public var keys: KeyStrategyName
+  /// The key strategy's name as the workload gives it: `path`, `typePolicy`, `programmatic`, or a
+  /// named resolver's `programmatic:sku`.
+  public var keys: String
   public var phase: Phase
   /// The metric's name (`latency`, `allocations`, `hit_ratio`, ...).
   public var metric: String
 
   public init(
-    workload: String, variant: String = "", store: String, keys: KeyStrategyName, phase: Phase,
+    workload: String, variant: String = "", store: String, keys: String, phase: Phase,
     metric: String
   ) {
     self.workload = workload
@@ -77,7 +77,7 @@ public struct MetricKey: Sendable, Hashable, CustomStringConvertible {
   /// `workload[variant]/store/keys/phase/metric`, e.g. `books[duplication=0.5]/memory/path/write/latency`.
   public var description: String {
     let variantPart = variant.isEmpty ? "" : "[\(variant)]"
-    return "\(workload)\(variantPart)/\(store)/\(keys.rawValue)/\(phase.rawValue)/\(metric)"
+    return "\(workload)\(variantPart)/\(store)/\(keys)/\(phase.rawValue)/\(metric)"
   }
 }
 
@@ -87,7 +87,7 @@ public struct MetricKey: Sendable, Hashable, CustomStringConvertible {
 /// ```swift
 /// let row = MetricRow(
 ///   run: run,
-///   key: MetricKey(workload: "books", store: "memory", keys: .path, phase: .write, metric: "latency"),
+///   key: MetricKey(workload: "books", store: "memory", keys: "path", phase: .write, metric: "latency"),
 ///   unit: .ns, better: .lower, deterministic: false,
 ///   summary: Summary(latencies)!
 /// )

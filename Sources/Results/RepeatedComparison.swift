@@ -306,7 +306,7 @@ extension RepeatedComparison {
         interval = "\(HumanFormat.change(ratio: low))..\(HumanFormat.change(ratio: high))"
       }
       return [
-        verdict.key.workload, verdict.key.variant, verdict.key.store, verdict.key.keys.rawValue,
+        verdict.key.workload, verdict.key.variant, verdict.key.store, verdict.key.keys,
         verdict.key.phase.rawValue, verdict.key.metric,
         verdict.baseline.map { HumanFormat.value($0, unit: verdict.unit) } ?? "",
         verdict.current.map { HumanFormat.value($0, unit: verdict.unit) } ?? "",

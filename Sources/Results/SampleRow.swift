@@ -1,4 +1,3 @@
-import NormalizedCache
 
 /// One sample of one metric, for the `--samples` CSV: the raw values a ``MetricRow`` summarizes,
 /// for plotting distributions.
@@ -35,7 +34,7 @@ extension SampleRow: CSVRepresentable {
 
   public var csvFields: [String] {
     [
-      runID, key.workload, key.variant, key.store, key.keys.rawValue, key.phase.rawValue,
+      runID, key.workload, key.variant, key.store, key.keys, key.phase.rawValue,
       key.metric, unit.rawValue, String(index), CSVNumber.format(value),
     ]
   }

@@ -19,7 +19,7 @@ struct MetricSink {
   struct Scope {
     let variant: String
     let store: String
-    let keys: KeyStrategyName
+    let keys: String
   }
 
   /// One row summarizing `values`; none when there are no values.

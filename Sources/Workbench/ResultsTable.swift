@@ -57,7 +57,7 @@ enum ResultsTable {
 
     init(_ rows: [MetricRow]) {
       for row in rows {
-        let key = GroupKey(variant: row.key.variant, store: row.key.store, keys: row.key.keys.rawValue)
+        let key = GroupKey(variant: row.key.variant, store: row.key.store, keys: row.key.keys)
         if self.rows[key] == nil { order.append(key) }
         self.rows[key, default: []].append(row)
       }

@@ -33,7 +33,7 @@ struct StoreRecordsBenchmark {
       points: (0..<config.pointLoads).map { _ in all[Int(random.next() % UInt64(all.count))] })
     for spec in workload.measuredStores {
       progress.setContext("\(workload.name) \(spec.label)")
-      let scope = MetricSink.Scope(variant: "", store: spec.label, keys: .typePolicy)
+      let scope = MetricSink.Scope(variant: "", store: spec.label, keys: "typePolicy")
       let allocations = try countAllocations(spec, firstBatch: keys.batches[0])
       var footprint: Footprint?
       let harness = Harness(warmup: workload.warmup, repetitions: workload.repetitions)

@@ -107,7 +107,7 @@ public enum WorkloadRunner {
       for spec in workload.measuredStores where limits || !spec.kind.isLimit {
         for strategy in workload.keys {
           progress.setContext("\(context) \(spec.label) × \(strategy.name.rawValue)")
-          let scope = MetricSink.Scope(variant: variant, store: spec.label, keys: strategy.name)
+          let scope = MetricSink.Scope(variant: variant, store: spec.label, keys: strategy.name.rawValue)
           if spec.kind.isLimit {
             try LimitMeasurement(
               source: prepared, spec: spec, strategy: strategy, workload: workload, scope: scope, factory: factory,

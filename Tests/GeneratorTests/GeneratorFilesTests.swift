@@ -55,7 +55,7 @@ struct GeneratorFilesTests {
         variables: try #require(entry["variables"]?.objectValue))
       let normalized = try Normalizer(strategy: .typePolicy).normalize(
         try JSONParser.parse(try read(responsePath), file: responsePath), plan: plan)
-      cache.merge(records: normalized.records)
+      try cache.merge(records: normalized.records)
     }
     let leftovers = try FileManager.default.contentsOfDirectory(
       atPath: directory.appendingPathComponent("responses").path

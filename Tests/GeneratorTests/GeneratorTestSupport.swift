@@ -59,7 +59,7 @@ enum GeneratorTestSupport {
         try JSONParser.parse(response.bytes, file: response.fileName), plan: plan)
       try inspect(response, normalized, written.cache)
       written.objects += normalized.objectCount
-      written.cache.merge(records: normalized.records)
+      try written.cache.merge(records: normalized.records)
     }
     let keys = written.cache.allKeys
     written.records = keys.count - (keys.contains(RootKey.query) ? 1 : 0)

@@ -10,7 +10,7 @@ struct ReadHarness {
   let cache = InMemoryNormalizedCache()
 
   func write(_ operation: String, _ response: String, variables: JSONObject = [:]) throws {
-    cache.merge(records: try normalize(operation, response, schema: schema, strategy: strategy, variables: variables))
+    try cache.merge(records: try normalize(operation, response, schema: schema, strategy: strategy, variables: variables))
   }
 
   func read(_ operation: String, variables: JSONObject = [:], provider: (any FieldPolicyProvider)? = nil) throws -> ReadResult {
@@ -239,7 +239,7 @@ struct CacheReaderTests {
   @Test("a leaf read from a field that holds a reference, alone or in a list, is a miss; scalars of every kind read back")
   func leafShapes() throws {
     let cache = InMemoryNormalizedCache()
-    cache.merge(records: RecordSet(records: [
+    try cache.merge(records: RecordSet(records: [
       Record(key: "QUERY_ROOT", [
         "book": .reference("Book:1"), "refs": .list([.string("a"), .reference("Book:1")]),
         "scalars": .list([.null, .bool(false), .bool(true), .int(-7), .double(2.5), .string("é"), .list([.int(1)])]),
@@ -277,7 +277,7 @@ struct CacheReaderTests {
       let plan = try calendarPlan()
       let response = try calendarResponse()
       let cache = InMemoryNormalizedCache()
-      cache.merge(records: try Normalizer(strategy: strategy).normalize(response, plan: plan).records)
+      try cache.merge(records: try Normalizer(strategy: strategy).normalize(response, plan: plan).records)
       let result = try CacheReader(cache: cache, useFieldPolicies: strategy.name != .path).read(plan)
       let expected = try ResponseProjection.selectedData(of: response, plan: plan)
       #expect(result.data == expected, "\(strategy.name)")

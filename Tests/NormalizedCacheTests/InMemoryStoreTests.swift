@@ -48,7 +48,7 @@ struct InMemoryStoreTests {
   func orderedLoads() throws {
     let cache = InMemoryNormalizedCache()
     let long = "QUERY_ROOT.items([args:[filterBy:deleted:false]]).edges.0.node"
-    cache.merge(records: RecordSet(records: [Record(key: "A", ["x": 1]), Record(key: long, ["y": 2])]))
+    try cache.merge(records: RecordSet(records: [Record(key: "A", ["x": 1]), Record(key: long, ["y": 2])]))
     let records = cache.loadRecordsInOrder(forKeys: ["A", "missing", long, "A"])
     #expect(records.map { $0?.key } == ["A", nil, long, "A"])
     #expect(records[2]?["y"] == 2)

@@ -103,7 +103,7 @@ struct ReadSemanticsTests {
     try harness.write(query, #"{"hero": {"name": "Luke"}, "b": {"id": "1", "title": "T", "author": {"id": "a", "name": "Ann"}}}"#)
     let result = try harness.read(query)
     func wakes(_ operation: String, _ response: String) throws -> Bool {
-      let changed = harness.cache.merge(records: try normalize(operation, response, schema: harness.schema, strategy: .typePolicy))
+      let changed = try harness.cache.merge(records: try normalize(operation, response, schema: harness.schema, strategy: .typePolicy))
       return result.dependentKeys.intersects(ChangedKeys.Lookup(changed))
     }
     // The same values again: nothing changed.

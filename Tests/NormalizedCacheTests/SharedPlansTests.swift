@@ -79,8 +79,8 @@ struct SharedPlansTests {
   func readsBack() throws {
     let (_, first, second) = try Self.sharingPlans()
     let cache = InMemoryNormalizedCache()
-    cache.merge(records: try normalize(first, page: 1))
-    cache.merge(records: try normalize(second, page: 2))
+    try cache.merge(records: try normalize(first, page: 1))
+    try cache.merge(records: try normalize(second, page: 2))
 
     let firstRead = try CacheReader(cache: cache).read(first).data
     let secondRead = try CacheReader(cache: cache).read(second).data

@@ -179,8 +179,9 @@ struct CSVErrorTests {
       ("unit", "s", "bad.csv:2: column 'unit': expected one of ns, bytes, count, ratio, found 's'"),
       ("better", "up", "bad.csv:2: column 'better': expected one of lower, higher, found 'up'"),
       (
-        "keys", "paths",
-        "bad.csv:2: column 'keys': expected one of path, typePolicy, programmatic, found 'paths'"
+        // Any name: `programmatic:sku` names a registered resolver; an empty field is an error.
+        "keys", "",
+        "bad.csv:2: column 'keys': expected a name, found an empty field"
       ),
     ])
   func badValue(column: String, value: String, message: String) {

@@ -1,5 +1,4 @@
 import Foundation
-import NormalizedCache
 import Testing
 
 @testable import Results
@@ -30,7 +29,7 @@ private func simulatedRuns(
 ) -> (base: [[MetricRow]], current: [[MetricRow]]) {
   let stores = ["memory", "sqlite", "sqlite-apollo", "sqlite-memory"]
   let keys = stores.flatMap { store in
-    (0..<10).map { MetricKey(workload: "sim", store: store, keys: .path, phase: .write, metric: "latency\($0)") }
+    (0..<10).map { MetricKey(workload: "sim", store: store, keys: "path", phase: .write, metric: "latency\($0)") }
   }
   let levels = keys.map { _ in 1_000 * exp(3 * random.uniform()) }
   func run(_ factor: (MetricKey) -> Double) -> [MetricRow] {
@@ -94,7 +93,7 @@ struct RepeatedComparisonTests {
     var random = Random(state: 7)
     var caught = 0
     var others = 0
-    let slow = MetricKey(workload: "sim", store: "sqlite", keys: .path, phase: .write, metric: "latency3")
+    let slow = MetricKey(workload: "sim", store: "sqlite", keys: "path", phase: .write, metric: "latency3")
     for _ in 0..<100 {
       let runs = simulatedRuns(rounds: 5, random: &random) { $0 == slow ? 1.5 : 1 }
       let comparison = try RepeatedComparison(base: runs.base, current: runs.current)
@@ -114,7 +113,7 @@ struct RepeatedComparisonTests {
       if try RepeatedComparison(base: runs.base, current: runs.current).hasRegressions { alarms += 1 }
     }
     #expect(alarms <= 5, "\(alarms) of 100 trials had a false alarm")
-    let slow = MetricKey(workload: "sim", store: "memory", keys: .path, phase: .write, metric: "latency5")
+    let slow = MetricKey(workload: "sim", store: "memory", keys: "path", phase: .write, metric: "latency5")
     for (rounds, expected) in [(5, 80), (7, 90)] {
       var caught = 0
       for _ in 0..<100 {

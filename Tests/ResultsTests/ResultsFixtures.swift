@@ -1,5 +1,4 @@
 import Foundation
-import NormalizedCache
 import Results
 
 /// Made-up rows and scratch directories shared by the results suites.
@@ -9,7 +8,7 @@ enum Fixtures {
 
   static func key(
     _ metric: String = "latency", phase: Phase = .write, store: String = "memory",
-    keys: KeyStrategyName = .path, variant: String = ""
+    keys: String = "path", variant: String = ""
   ) -> MetricKey {
     MetricKey(
       workload: "books", variant: variant, store: store, keys: keys, phase: phase, metric: metric)

@@ -37,7 +37,7 @@ struct SplitRecordTests {
     ]
     for (index, batch) in batches.enumerated() {
       let changed = try store.merge(records: RecordSet(records: batch))
-      let expected = oracle.merge(records: RecordSet(records: batch))
+      let expected = try oracle.merge(records: RecordSet(records: batch))
       #expect(Set(changed) == Set(expected), "batch \(index)")
       #expect(changed.count == expected.count, "batch \(index)")
       let keys: [CacheKey] = ["QUERY_ROOT", "Item:1", "Big:1"]

@@ -47,7 +47,7 @@ struct RunnerTests {
   func parsePhase() throws {
     let rows = try run(smallGenerator).rows
     for store in ["memory", "sqlite"] {
-      for keys in [KeyStrategyName.path, .typePolicy, .programmatic] {
+      for keys in ["path", "typePolicy", "programmatic"] {
         let parse = try #require(rows.first { $0.key.store == store && $0.key.keys == keys && $0.key.phase == .parse })
         let write = try #require(rows.first { $0.key.store == store && $0.key.keys == keys && $0.key.phase == .write && $0.key.metric == "latency" })
         // 6 responses × 2 measured repetitions, as many as the writes.
@@ -62,7 +62,7 @@ struct RunnerTests {
   func footprintRows() throws {
     let rows = try run(smallGenerator).rows
     func names(_ store: String) -> [String] {
-      rows.filter { $0.key.store == store && $0.key.keys == .typePolicy && $0.key.phase == .footprint }.map(\.key.metric)
+      rows.filter { $0.key.store == store && $0.key.keys == "typePolicy" && $0.key.phase == .footprint }.map(\.key.metric)
     }
     #expect(names("memory") == ["live_bytes", "bytes_per_record", "payload_bytes"])
     #expect(
@@ -70,8 +70,8 @@ struct RunnerTests {
         "db_bytes", "wal_bytes", "sqlite_heap_bytes", "db_bytes_checkpointed", "bytes_per_record_checkpointed",
         "bytes_per_record", "payload_bytes",
       ])
-    let records = try #require(rows.first { $0.key.store == "memory" && $0.key.keys == .path && $0.key.metric == "records" })
-    let objects = try #require(rows.first { $0.key.store == "memory" && $0.key.keys == .path && $0.key.metric == "objects" })
+    let records = try #require(rows.first { $0.key.store == "memory" && $0.key.keys == "path" && $0.key.metric == "records" })
+    let objects = try #require(rows.first { $0.key.store == "memory" && $0.key.keys == "path" && $0.key.metric == "objects" })
     // Path keys deduplicate nothing: one record per object.
     #expect(records.summary.p50 == objects.summary.p50)
   }
@@ -183,10 +183,10 @@ struct LimitStoreTests {
     let text = smallGenerator.replacingOccurrences(of: #""warmup": 1,"#, with: #""warmup": 1, "limits": true,"#)
     let result = try run(text)
     let rows = result.rows
-    func row(_ store: String, _ keys: KeyStrategyName, _ phase: Phase, _ metric: String) -> MetricRow? {
+    func row(_ store: String, _ keys: String, _ phase: Phase, _ metric: String) -> MetricRow? {
       rows.first { $0.key.store == store && $0.key.keys == keys && $0.key.phase == phase && $0.key.metric == metric }
     }
-    for keys in [KeyStrategyName.path, .typePolicy] {
+    for keys in ["path", "typePolicy"] {
       // The limits hold one record per key the store holds: the same keys, replaced whole.
       let records = try #require(row("memory", keys, .dedup, "records")).summary.p50
       #expect(row("limit-dictionary", keys, .dedup, "records")?.summary.p50 == records)
