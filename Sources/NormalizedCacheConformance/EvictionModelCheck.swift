@@ -4,7 +4,9 @@ import NormalizedCache
 /// first step where they disagree: a store of your own that keeps to a ``CacheBudget`` can run it.
 ///
 /// ```swift
-/// let failure = try EvictionModelCheck.run(budget: budget, overhead: MyStore.overhead, seed: 7, steps: 3_000) {
+/// let failure = try EvictionModelCheck.run(
+///   budget: budget, accountedBytes: ReferenceEviction.keyAndFields(overhead: MyStore.overhead), seed: 7, steps: 3_000
+/// ) {
 ///   try MyStore(budget: $0)
 /// }
 /// #expect(failure == nil)
@@ -15,14 +17,16 @@ import NormalizedCache
 /// - a load returns exactly the model's records: never one that was evicted or expired;
 /// - the store is within its budget after every merge, and its accounted bytes are the model's.
 public enum EvictionModelCheck {
+  /// - Parameter accountedBytes: what the store counts for a record (see
+  ///   ``ReferenceEviction/keyAndFields(overhead:)``); reckoned apart from the store's own count.
   public static func run(
-    budget: CacheBudget, overhead: Int, seed: UInt64, steps: Int,
+    budget: CacheBudget, accountedBytes: @escaping (Record) throws -> Int, seed: UInt64, steps: Int,
     makeStore: (CacheBudget) throws -> any BoundedNormalizedCache
   ) throws -> String? {
     var budget = budget
     budget.reportsEvictedKeys = true
     let store = try makeStore(budget)
-    var model = ReferenceEviction(budget: budget, overhead: overhead)
+    var model = ReferenceEviction(budget: budget, accountedBytes: accountedBytes)
     var random = SplitMix(seed: seed)
     let keys = [RootKey.query] + (1..<40).map { "Item:\($0)" }
     var clock = 0
@@ -39,7 +43,7 @@ public enum EvictionModelCheck {
         }
         let batch = batchKeys.map { randomRecord($0, &random) }
         what = "merge of \(batch.map(\.key))"
-        guard let gone = model.merge(batch) else {
+        guard let gone = try model.merge(batch) else {
           do {
             try store.merge(records: RecordSet(records: batch))
             return "step \(step): \(what) holds a record larger than the budget, and the store took it"

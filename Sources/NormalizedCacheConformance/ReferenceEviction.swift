@@ -14,15 +14,22 @@ public struct ReferenceEviction {
   }
 
   public let budget: CacheBudget
-  /// The bytes a store adds to each record's key and encoded fields.
-  public let overhead: Int
+  /// What a record counts toward the budget in the store under test.
+  public let accountedBytes: (Record) throws -> Int
   /// Least recent first: by last use (`lru`, `lfu`), by last write (`fifo`).
   public private(set) var order: [Entry] = []
   public private(set) var step = 0
 
-  public init(budget: CacheBudget, overhead: Int) {
+  /// - Parameter accountedBytes: what the store counts for a record: by default its key, its
+  ///   encoded fields and `overhead`.
+  public init(budget: CacheBudget, accountedBytes: @escaping (Record) throws -> Int) {
     self.budget = budget
-    self.overhead = overhead
+    self.accountedBytes = accountedBytes
+  }
+
+  /// A record counting its key, its encoded fields and `overhead`, as the in-memory store counts.
+  public static func keyAndFields(overhead: Int) -> (Record) -> Int {
+    { $0.key.utf8.count + $0.encodedFields.count + overhead }
   }
 
   public var bytes: Int { order.reduce(0) { $0 + $1.bytes } }
@@ -39,10 +46,8 @@ public struct ReferenceEviction {
   /// A merge of these records, in order, then the evictions: returns the keys that went, expired
   /// ones included, in the order they went; nil when a record is larger than the budget (and
   /// nothing changes).
-  public mutating func merge(_ records: [Record]) -> [CacheKey]? {
-    if let limit = budget.maxSizeBytes,
-      records.contains(where: { $0.key.utf8.count + $0.encodedFields.count + overhead > limit })
-    {
+  public mutating func merge(_ records: [Record]) throws -> [CacheKey]? {
+    if let limit = budget.maxSizeBytes, try records.contains(where: { try accountedBytes($0) > limit }) {
       return nil
     }
     var gone: [CacheKey] = []
@@ -59,7 +64,7 @@ public struct ReferenceEviction {
           uses = existing.uses + 1
         }
       }
-      order.append(Entry(record: record, bytes: record.key.utf8.count + record.encodedFields.count + overhead, uses: uses, writtenStep: step))
+      order.append(Entry(record: record, bytes: try accountedBytes(record), uses: uses, writtenStep: step))
     }
     return gone + evict()
   }

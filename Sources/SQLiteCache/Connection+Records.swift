@@ -10,6 +10,8 @@ extension Connection {
   func configure(_ options: SQLiteNormalizedCache.Options) throws(SQLiteError) {
     let timeout = sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)
     guard timeout == SQLITE_OK else { throw SQLiteError(code: timeout, connection: handle) }
+    // Before any table exists: a file takes its auto_vacuum mode when it is created.
+    if options.autoVacuum == .incremental { try execute("PRAGMA auto_vacuum = INCREMENTAL") }
     try setJournalMode(options.journalMode)
     try execute("PRAGMA synchronous = \(options.synchronous.rawValue.uppercased())")
     try execute("PRAGMA mmap_size = \(options.memoryMapBytes)")

@@ -23,11 +23,12 @@ extension RecordStore {
   /// - Parameters:
   ///   - split: when given, called with the field count of each record stored split (see
   ///     ``splitFieldCount``) instead of loading its fields; else such a record is loaded whole.
-  ///   - found: called once for each record found (more than once for a key the caller repeats).
+  ///   - found: called once for each record found (more than once for a key the caller repeats),
+  ///     with its stored bytes.
   /// - Complexity: O(k log n) for k keys in a store of n records.
   mutating func load(
     _ keys: some Collection<CacheKey>, split: SplitFound? = nil,
-    _ found: (Int, CacheKey, [UInt8]) throws(SQLiteError) -> Void
+    _ found: Found
   ) throws(SQLiteError) {
     guard !keys.isEmpty else { return }
     if keys.count <= Self.chunkSize || connection.isInTransaction {
@@ -39,9 +40,13 @@ extension RecordStore {
 
   /// A split record found by a load: its position among the keys, its key and its field count.
   typealias SplitFound = (Int, CacheKey, Int) throws(SQLiteError) -> Void
+  /// A record found by a load: its position among the keys, its key, its fields in
+  /// ``RecordCodec``'s encoding, and its stored bytes (key and data column: what
+  /// ``Accounting`` counts).
+  typealias Found = (Int, CacheKey, [UInt8], Int) throws(SQLiteError) -> Void
 
   private mutating func loadChunks(
-    _ keys: some Collection<CacheKey>, _ split: SplitFound?, _ found: (Int, CacheKey, [UInt8]) throws(SQLiteError) -> Void
+    _ keys: some Collection<CacheKey>, _ split: SplitFound?, _ found: Found
   ) throws(SQLiteError) {
     var start = keys.startIndex
     var position = 0
@@ -60,7 +65,7 @@ extension RecordStore {
 
   /// `WHERE key = ?`: one key.
   private mutating func loadOne(
-    _ key: CacheKey, at position: Int, _ split: SplitFound?, _ found: (Int, CacheKey, [UInt8]) throws(SQLiteError) -> Void
+    _ key: CacheKey, at position: Int, _ split: SplitFound?, _ found: Found
   ) throws(SQLiteError) {
     let statement = try connection.cachedStatement("SELECT \(format.dataColumn) FROM records WHERE key = ?")
     defer { statement.reset() }
@@ -78,7 +83,7 @@ extension RecordStore {
   /// array, so the caller's own key strings go into the result, not new ones made from the row.
   private mutating func loadMany(
     _ keys: some Collection<CacheKey>, from firstPosition: Int, _ split: SplitFound?,
-    _ found: (Int, CacheKey, [UInt8]) throws(SQLiteError) -> Void
+    _ found: Found
   ) throws(SQLiteError) {
     var json: [UInt8] = [UInt8(ascii: "[")]
     json.reserveCapacity(keys.reduce(2) { $0 + $1.utf8.count + 3 })
@@ -117,24 +122,27 @@ extension RecordStore {
   /// this connection has not seen yet makes the format read what other connections added, once.
   private mutating func readRows(
     of statement: Statement, dataColumn: Int32, key keyOfRow: (Statement) -> (position: Int, key: CacheKey),
-    _ split: SplitFound?, _ found: (Int, CacheKey, [UInt8]) throws(SQLiteError) -> Void
+    _ split: SplitFound?, _ found: Found
   ) throws(SQLiteError) {
     let storesText = format.storesText
     let splits = splitsRecords
     while try statement.step() {
       let (position, key) = keyOfRow(statement)
       // nil: a name this connection does not know yet; a negative count: not split.
-      var (fields, splitFieldCount) = try statement.withBytes(at: dataColumn, asText: storesText) {
-        bytes throws(SQLiteError) -> ([UInt8]?, Int) in
-        if splits, let count = Self.splitFieldCount(ofMarker: bytes) { return (nil, count) }
-        return (try format.decode(bytes, key: key), -1)
+      var (fields, splitFieldCount, storedBytes) = try statement.withBytes(at: dataColumn, asText: storesText) {
+        bytes throws(SQLiteError) -> ([UInt8]?, Int, Int) in
+        if splits, let count = Self.splitFieldCount(ofMarker: bytes) { return (nil, count, bytes.count) }
+        return (try format.decode(bytes, key: key), -1, bytes.count)
       }
+      storedBytes += key.utf8.count
       if splitFieldCount >= 0 {
         if let split {
           try split(position, key, splitFieldCount)
         } else {
           let stored = try loadSplit(key)
-          try found(position, key, try Self.withBytes(of: stored) { stored throws(SQLiteError) in try decode(stored, key: key) })
+          try found(
+            position, key, try Self.withBytes(of: stored) { stored throws(SQLiteError) in try decode(stored, key: key) },
+            storedBytes + stored.count)
         }
         continue
       }
@@ -147,7 +155,7 @@ extension RecordStore {
       guard let fields else {
         throw format.corruption("an unknown field number", key: key)
       }
-      try found(position, key, fields)
+      try found(position, key, fields, storedBytes)
     }
   }
 

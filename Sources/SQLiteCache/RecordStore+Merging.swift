@@ -3,54 +3,98 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CSQLite
 import NormalizedCache
 
 extension RecordStore {
   /// Merges records field by field (SPEC §2) in one transaction, rolled back if anything fails.
   ///
-  /// 1. The records of the incoming keys that exist are loaded (``load(_:_:)``, 500 keys a statement).
+  /// 1. The records of the incoming keys that exist are loaded (``load(_:_:_:)``, 500 keys a statement).
   /// 2. The incoming records merge into them with ``RecordCodec/merge(existing:new:)``, field by
   ///    field, exactly as ``InMemoryNormalizedCache`` does, and the changed keys are noted.
   /// 3. Only new and changed records are written, sorted by key: rows then arrive in the order of
   ///    the B-tree, which touches each page once and leaves pages full.
-  /// A record of the compact layout with more than ``splitFieldCount`` fields is stored a field
-  /// per row, and a merge into it writes only its changed fields (see ``loadSplit(_:)``).
+  /// 4. A bounded store evicts its ledger's victims and writes down its usage (`RecordStore+Bounds.swift`).
+  /// A record of the compact layout with more than ``splitFieldCount`` fields is stored in chunks
+  /// of ``chunkFieldCount`` fields, and a merge into it rewrites only the chunks whose fields
+  /// changed (see ``mergeIntoSplit(_:fieldCount:)``).
   /// - Returns: the changed keys `recordKey.fieldKey`.
-  /// - Throws: ``SQLiteError``; the database and the format's memory are then as before.
-  mutating func merge(_ incoming: RecordSet) throws(SQLiteError) -> ChangedKeys {
+  /// - Throws: ``SQLiteError``, or ``CacheBudgetError`` for a record larger than the whole budget;
+  ///   the database, the format's memory and the ledger are then as before.
+  mutating func merge(_ incoming: RecordSet) throws -> ChangedKeys {
     guard !incoming.isEmpty else { return ChangedKeys() }
-    return try inWriteTransaction { store throws(SQLiteError) in try store.mergeInTransaction(incoming) }
+    let before = accounting
+    var budgetError: CacheBudgetError?
+    do {
+      return try inWriteTransaction { store throws(SQLiteError) in
+        do {
+          return try store.mergeInTransaction(incoming)
+        } catch let error as CacheBudgetError {
+          budgetError = error
+          throw SQLiteError(resultCode: SQLITE_ABORT, message: "\(error)")
+        } catch let error as SQLiteError {
+          throw error
+        } catch {
+          preconditionFailure("a merge threw \(error)")
+        }
+      }
+    } catch {
+      accounting = before
+      try reloadLedgerAfterRollback()
+      if let budgetError { throw budgetError }
+      throw error
+    }
   }
 
-  private mutating func mergeInTransaction(_ incoming: RecordSet) throws(SQLiteError) -> ChangedKeys {
-    var existing: [CacheKey: [UInt8]] = [:]
+  private mutating func mergeInTransaction(_ incoming: RecordSet) throws -> ChangedKeys {
+    // Records reads found expired go first: a merge must not load them as existing.
+    if bounds != nil { try deletePendingExpired() }
+    var existing: [CacheKey: (fields: [UInt8], stored: Int)] = [:]
     var split: [CacheKey: Int] = [:]
     try load(incoming.keys, split: { _, key, fieldCount in split[key] = fieldCount }) {
-      _, key, fields throws(SQLiteError) in existing[key] = fields
+      _, key, fields, stored throws(SQLiteError) in existing[key] = (fields, stored)
     }
 
     // Field by field, as InMemoryNormalizedCache does: the same ChangedKeys, no copies for the unchanged.
     var changed = ChangedKeys()
     var inserts: [Record] = []
-    var updates: [Record] = []
+    var updates: [(record: Record, stored: Int)] = []
+    /// A bounded store's records written by this merge: their stored bytes, for the ledger.
+    var written: [CacheKey: Int] = [:]
     inserts.reserveCapacity(incoming.count - existing.count)
     for record in incoming {
+      if bounds != nil, (existing[record.key] != nil || split[record.key] != nil), try expireIfDue(record.key) {
+        existing[record.key] = nil
+        split[record.key] = nil
+      }
       // (A lookup hashes its key even in an empty dictionary.)
       if !split.isEmpty, let fieldCount = split[record.key] {
-        let fields = try mergeIntoSplit(record, fieldCount: fieldCount)
+        let (fields, delta) = try mergeIntoSplit(record, fieldCount: fieldCount)
+        accounting.storedBytes += delta
+        if let bounds, let old = bounds.ledger.bytes(of: record.key) {
+          written[record.key] = old - SQLiteNormalizedCache.recordOverheadBytes + delta
+        }
         if !fields.isEmpty { changed.insert(fields: fields, of: record.key) }
       } else if let stored = existing[record.key] {
-        guard let (merged, fields) = RecordCodec.merge(existing: stored, new: record.encodedFields) else { continue }
+        guard let (merged, fields) = RecordCodec.merge(existing: stored.fields, new: record.encodedFields) else {
+          if bounds != nil { written[record.key] = stored.stored }
+          continue
+        }
         let mergedRecord = Record(key: record.key, uncheckedEncodedFields: merged)
         if shouldSplit(merged) {
-          try writeSplit(mergedRecord, replacing: true)
+          let bytes = try writeSplit(mergedRecord, replacing: true)
+          accounting.storedBytes += bytes - stored.stored
+          if bounds != nil { written[record.key] = bytes }
         } else {
-          updates.append(mergedRecord)
+          updates.append((mergedRecord, stored.stored))
         }
         changed.insert(fields: fields, of: record.key)
       } else {
         if shouldSplit(record.encodedFields) {
-          try writeSplit(record, replacing: false)
+          let bytes = try writeSplit(record, replacing: false)
+          accounting.records += 1
+          accounting.storedBytes += bytes
+          if bounds != nil { written[record.key] = bytes }
         } else {
           inserts.append(record)
         }
@@ -60,14 +104,24 @@ extension RecordStore {
 
     let column = format.dataColumn
     if !inserts.isEmpty {
-      try insert(Self.keyOrder(of: inserts).lazy.map { inserts[$0.index] })
+      try insert(Self.keyOrder(of: inserts).lazy.map { inserts[$0.index] }, written: &written)
     }
     if !updates.isEmpty {
       let update = try connection.cachedStatement("UPDATE records SET \(column) = ? WHERE key = ?")
-      for entry in Self.keyOrder(of: updates) {
-        let record = updates[entry.index]
-        try write(record, to: update, keyAt: 2, dataAt: 1)
+      for entry in Self.keyOrder(of: updates.map(\.record)) {
+        let (record, old) = updates[entry.index]
+        let bytes = try write(record, to: update, keyAt: 2, dataAt: 1)
+        accounting.storedBytes += bytes - old
+        if bounds != nil { written[record.key] = bytes }
       }
+    }
+    if bounds != nil {
+      // In the order the records came, as the in-memory store writes them: the policy's order
+      // among them is theirs.
+      for record in incoming {
+        if let bytes = written[record.key] { try noteWritten(record.key, storedBytes: bytes) }
+      }
+      try evictAndFlush()
     }
     return changed
   }
@@ -81,7 +135,7 @@ extension RecordStore {
   /// `INSERT ... VALUES (?, ?), (?, ?), ...`, the last few by powers of two (a statement for every
   /// count would prepare up to 31 statements, each kept in the connection's cache): keys and
   /// encoded records are copied into one buffer and bound from it without copies.
-  private mutating func insert(_ records: some Collection<Record>) throws(SQLiteError) {
+  private mutating func insert(_ records: some Collection<Record>, written: inout [CacheKey: Int]) throws(SQLiteError) {
     let storesText = format.storesText
     var buffer: [UInt8] = []
     var spans: [(key: Range<Int>, data: Range<Int>)] = []
@@ -115,6 +169,10 @@ extension RecordStore {
           }
         }.get()
         spans.append((keyStart..<dataStart, dataStart..<buffer.count))
+        // A record's stored bytes: its key and its data.
+        accounting.records += 1
+        accounting.storedBytes += buffer.count - keyStart
+        if bounds != nil { written[record.key] = buffer.count - keyStart }
       }
       rest = rest.dropFirst(rows)
       try buffer.withUnsafeBytes { buffer in
@@ -140,14 +198,16 @@ extension RecordStore {
   }
 
   /// Encodes a record in the layout's format, binds it and its key, and runs the statement.
+  /// Returns its stored bytes (key and data).
   ///
   /// Both are bound without copies (`SQLITE_STATIC`): they stay in place until the statement has
   /// run and its bindings are cleared.
   private mutating func write(_ record: Record, to statement: Statement, keyAt keyIndex: Int32, dataAt dataIndex: Int32)
-    throws(SQLiteError)
+    throws(SQLiteError) -> Int
   {
     let storesText = format.storesText
     var key = record.key
+    var storedBytes = 0
     try key.withUTF8 { key in
       record.encodedFields.withUnsafeBytes { fields in
         Result { () throws(SQLiteError) in
@@ -157,6 +217,7 @@ extension RecordStore {
               statement.clearBindings()
             }
             try statement.bindTextNoCopy(UnsafeRawBufferPointer(key), at: keyIndex)
+            storedBytes = key.count + data.count
             if storesText {
               try statement.bindTextNoCopy(data, at: dataIndex)
             } else {
@@ -167,6 +228,7 @@ extension RecordStore {
         }
       }
     }.get()
+    return storedBytes
   }
 
   /// The indices of the records in the order of their keys' UTF-8 bytes: SQLite's BINARY

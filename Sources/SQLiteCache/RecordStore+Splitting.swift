@@ -100,8 +100,9 @@ extension RecordStore {
   }
 
   /// Writes a record split: its marker in `records` (inserted, or replacing the whole record
-  /// stored there), its chunks and its fields' positions.
-  mutating func writeSplit(_ record: Record, replacing: Bool) throws(SQLiteError) {
+  /// stored there), its chunks and its fields' positions. Returns its stored bytes: key, marker
+  /// and chunks.
+  mutating func writeSplit(_ record: Record, replacing: Bool) throws(SQLiteError) -> Int {
     // In the merge's transaction: rolled back with it.
     try connection.execute(Self.splitTablesSQL)
     try removeSplitRows(of: record.key)
@@ -113,21 +114,27 @@ extension RecordStore {
       try position.bind(Int64(index), at: 3)
       try position.execute()
     }
+    var storedBytes = record.key.utf8.count + Self.marker(fieldCount: fields.count).count
     for chunk in 0..<(fields.count + Self.chunkFieldCount - 1) / Self.chunkFieldCount {
       let range = chunk * Self.chunkFieldCount..<min(fields.count, (chunk + 1) * Self.chunkFieldCount)
-      try writeChunk(chunk, of: record.key, data: fields[range].flatMap(\.data), exists: false)
+      let data = fields[range].flatMap(\.data)
+      storedBytes += data.count
+      try writeChunk(chunk, of: record.key, data: data, exists: false)
     }
     try writeMarker(fieldCount: fields.count, of: record.key, exists: replacing)
+    return storedBytes
   }
 
   /// Merges a record into the split record stored under its key (`fieldCount` fields), rewriting
   /// only the chunks that changed.
-  /// - Returns: the names of the changed fields.
-  mutating func mergeIntoSplit(_ record: Record, fieldCount: Int) throws(SQLiteError) -> [String] {
+  /// - Returns: the names of the changed fields, and how many stored bytes the record grew by.
+  mutating func mergeIntoSplit(_ record: Record, fieldCount: Int) throws(SQLiteError) -> (changed: [String], bytes: Int) {
     let lookup = try connection.cachedStatement("SELECT position FROM record_fields WHERE key = ? AND field = ?")
     let insertPosition = try connection.cachedStatement(
       "INSERT INTO record_fields(key, field, position) VALUES (?, ?, ?)")
     var chunks: [Int: (data: [UInt8], stored: Bool)] = [:]
+    /// The lengths of the chunks as they were stored, for the growth.
+    var storedLengths: [Int: Int] = [:]
     var changedChunks: Set<Int> = []
     var count = fieldCount
     var changed: [String] = []
@@ -139,7 +146,12 @@ extension RecordStore {
       if let position = found {
         let chunk = position / Self.chunkFieldCount
         var loaded: (data: [UInt8], stored: Bool)
-        if let known = chunks[chunk] { loaded = known } else { loaded = (try loadChunk(chunk, of: record.key), true) }
+        if let known = chunks[chunk] {
+          loaded = known
+        } else {
+          loaded = (try loadChunk(chunk, of: record.key), true)
+          storedLengths[chunk] = loaded.data.count
+        }
         let range = try fieldRange(id, in: loaded.data, key: record.key)
         if loaded.data[range].elementsEqual(data) {
           chunks[chunk] = loaded
@@ -163,6 +175,7 @@ extension RecordStore {
           loaded = ([], false)  // the first field of a new chunk
         } else {
           loaded = (try loadChunk(chunk, of: record.key), true)
+          storedLengths[chunk] = loaded.data.count
         }
         loaded.data.append(contentsOf: data)
         chunks[chunk] = loaded
@@ -170,11 +183,16 @@ extension RecordStore {
       }
       changed.append(name)
     }
+    var growth = 0
     for chunk in changedChunks.sorted() {
+      growth += chunks[chunk]!.data.count - (storedLengths[chunk] ?? 0)
       try writeChunk(chunk, of: record.key, data: chunks[chunk]!.data, exists: chunks[chunk]!.stored)
     }
-    if count != fieldCount { try writeMarker(fieldCount: count, of: record.key, exists: true) }
-    return changed
+    if count != fieldCount {
+      growth += Self.marker(fieldCount: count).count - Self.marker(fieldCount: fieldCount).count
+      try writeMarker(fieldCount: count, of: record.key, exists: true)
+    }
+    return (changed, growth)
   }
 
   /// Deletes the chunks and positions of one key (none unless it was split).

@@ -6,9 +6,21 @@ import NormalizedCache
 struct RecordStore {
   let connection: Connection
   var format: any RecordFormat
+  /// The records and their stored bytes, kept as merges and removals change them.
+  var accounting = Accounting()
+  /// A bounded store's ledger (see `RecordStore+Bounds.swift`); nil without a budget.
+  var bounds: Bounds?
+
+  /// How many records the store holds, and their stored bytes: each record's key and data column
+  /// (a split record's marker and chunks).
+  struct Accounting: Equatable {
+    var records = 0
+    var storedBytes = 0
+  }
 
   /// Opens the database, sets its journal mode, synchronous level, memory map and page cache,
-  /// and creates the layout's tables unless they exist.
+  /// and creates the layout's tables unless they exist (with `auto_vacuum` as the options say,
+  /// which only a new file takes); a bounded store reads its ledger.
   /// - Throws: ``SQLiteError`` when SQLite fails, or the file holds the other layout.
   init(path: String, options: SQLiteNormalizedCache.Options) throws(SQLiteError) {
     let connection = try Connection(path: path)
@@ -29,41 +41,108 @@ struct RecordStore {
       default:
         break
       }
+      if options.budget != nil { try connection.execute(Self.usageTableSQL) }
     }
     try format.load(from: connection)
     self.format = format
-  }
-
-  // MARK: Removing (the statements the limit table shares: ``Connection/removeRecord(for:)``)
-
-  // Where a large record was ever stored split, its rows go with its marker, in one transaction.
-
-  func removeRecord(for key: CacheKey) throws(SQLiteError) {
-    guard try hasSplitTables() else { return try connection.removeRecord(for: key) }
-    try connection.inTransaction { () throws(SQLiteError) in
-      try connection.removeRecord(for: key)
-      try removeSplitRows(of: key)
+    accounting = try countStoredBytes()
+    if let budget = options.budget {
+      bounds = Bounds(budget: budget)
+      try loadLedger()
     }
   }
 
-  func removeRecords(matching pattern: String) throws(SQLiteError) {
-    guard try hasSplitTables() else { return try connection.removeRecords(matching: pattern) }
-    try connection.inTransaction { () throws(SQLiteError) in
-      try connection.removeRecords(matching: pattern)
-      try connection.removeRecords(matching: pattern, table: "record_chunks")
-      try connection.removeRecords(matching: pattern, table: "record_fields")
+  /// The stored bytes of every record, counted by SQLite.
+  func countStoredBytes() throws(SQLiteError) -> Accounting {
+    let statement = try connection.cachedStatement(
+      "SELECT count(*), total(length(CAST(key AS BLOB)) + length(CAST(\(format.dataColumn) AS BLOB))) FROM records")
+    defer { statement.reset() }
+    guard try statement.step() else { return Accounting() }
+    var accounting = Accounting(records: Int(statement.int64(at: 0)), storedBytes: Int(statement.double(at: 1)))
+    statement.reset()
+    if try hasSplitTables() {
+      let chunks = try connection.cachedStatement("SELECT total(length(data)) FROM record_chunks")
+      defer { chunks.reset() }
+      if try chunks.step() { accounting.storedBytes += Int(chunks.double(at: 0)) }
+    }
+    return accounting
+  }
+
+  // MARK: Removing
+
+  /// Deletes one record's rows (its chunks and positions where it was split, its usage row where
+  /// the store is bounded) and returns its stored bytes; nil when there was none. In the caller's
+  /// transaction.
+  mutating func deleteRows(of key: CacheKey) throws(SQLiteError) -> Int? {
+    let statement = try connection.cachedStatement(
+      "DELETE FROM records WHERE key = ? RETURNING length(CAST(key AS BLOB)) + length(CAST(\(format.dataColumn) AS BLOB))")
+    defer { statement.reset() }
+    try statement.bind(key, at: 1)
+    guard try statement.step() else { return nil }
+    var bytes = Int(statement.int64(at: 0))
+    while try statement.step() {}
+    if try hasSplitTables() {
+      let chunks = try connection.cachedStatement("DELETE FROM record_chunks WHERE key = ? RETURNING length(data)")
+      defer { chunks.reset() }
+      try chunks.bind(key, at: 1)
+      while try chunks.step() { bytes += Int(chunks.int64(at: 0)) }
+      chunks.reset()
+      let fields = try connection.cachedStatement("DELETE FROM record_fields WHERE key = ?")
+      try fields.bind(key, at: 1)
+      try fields.execute()
+    }
+    if bounds != nil { try deleteUsage(of: key) }
+    accounting.records -= 1
+    accounting.storedBytes -= bytes
+    return bytes
+  }
+
+  mutating func removeRecord(for key: CacheKey) throws(SQLiteError) {
+    let before = accounting
+    do {
+      try connection.inTransaction { () throws(SQLiteError) in
+        if try deleteRows(of: key) != nil { bounds?.ledger.remove(key) }
+      }
+    } catch {
+      accounting = before
+      try reloadLedgerAfterRollback()
+      throw error
+    }
+  }
+
+  /// Deletes with `LIKE` (see ``Connection/removeRecords(matching:table:)``), each key's rows in one transaction.
+  mutating func removeRecords(matching pattern: String) throws(SQLiteError) {
+    let before = accounting
+    do {
+      try connection.inTransaction { () throws(SQLiteError) in
+        let statement = try connection.cachedStatement("SELECT key FROM records WHERE key LIKE ? ESCAPE '\\'")
+        try statement.bind("%" + Connection.escapedForLike(pattern) + "%", at: 1)
+        var keys: [CacheKey] = []
+        while try statement.step() { keys.append(try statement.text(at: 0)) }
+        statement.reset()
+        for key in keys where try deleteRows(of: key) != nil { bounds?.ledger.remove(key) }
+      }
+    } catch {
+      accounting = before
+      try reloadLedgerAfterRollback()
+      throw error
     }
   }
 
   /// Deletes every record. The compact layout keeps its field names: a number must keep meaning
   /// one name for other connections to the file.
-  func clear() throws(SQLiteError) {
-    guard try hasSplitTables() else { return try connection.removeAllRecords() }
+  mutating func clear() throws(SQLiteError) {
     try connection.inTransaction { () throws(SQLiteError) in
       try connection.removeAllRecords()
-      try connection.cachedStatement("DELETE FROM record_chunks").execute()
-      try connection.cachedStatement("DELETE FROM record_fields").execute()
+      if try hasSplitTables() {
+        try connection.cachedStatement("DELETE FROM record_chunks").execute()
+        try connection.cachedStatement("DELETE FROM record_fields").execute()
+      }
+      if bounds != nil { try connection.cachedStatement("DELETE FROM record_usage").execute() }
     }
+    accounting = Accounting()
+    bounds?.ledger.removeAll()
+    bounds?.pendingExpired = []
   }
 
   /// Runs `body` in a writing transaction and tells the format whether it committed.

@@ -1,3 +1,5 @@
+import NormalizedCache
+
 extension SQLiteNormalizedCache {
   /// How records are laid out in the database (SPEC §3).
   public enum Layout: String, Sendable, Hashable, CaseIterable {
@@ -19,6 +21,15 @@ extension SQLiteNormalizedCache {
   /// how often it waits for the disk.
   public enum Synchronous: String, Sendable, Hashable, CaseIterable {
     case off, normal, full, extra
+  }
+
+  /// SQLite's [auto_vacuum](https://www.sqlite.org/pragma.html#pragma_auto_vacuum): what happens to
+  /// the pages that deletes free. Set when the file is created; a file keeps its mode.
+  public enum AutoVacuum: String, Sendable, Hashable, CaseIterable {
+    /// Freed pages stay in the file for reuse; only `VACUUM` (a rewrite of the whole file) gives them back.
+    case none
+    /// Freed pages stay until `PRAGMA incremental_vacuum` gives them back (see ``SQLiteNormalizedCache/incrementalVacuum()``).
+    case incremental
   }
 
   /// How a store opens its database.
@@ -49,11 +60,18 @@ extension SQLiteNormalizedCache {
     public var pageCacheKibibytes: Int
     /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
     public var busyTimeoutMilliseconds: Int32
+    /// `.none` by default. Only a new file takes it.
+    public var autoVacuum: AutoVacuum
+    /// The size limit, eviction policy and expiry the store keeps to; nil (the default) for none.
+    public var budget: CacheBudget?
 
     public init(
       layout: Layout = .compact, journalMode: JournalMode = .wal, synchronous: Synchronous = .normal,
-      memoryMapBytes: Int = 268_435_456, pageCacheKibibytes: Int = 2_000, busyTimeoutMilliseconds: Int32 = 5_000
+      memoryMapBytes: Int = 268_435_456, pageCacheKibibytes: Int = 2_000, busyTimeoutMilliseconds: Int32 = 5_000,
+      autoVacuum: AutoVacuum = .none, budget: CacheBudget? = nil
     ) {
+      self.autoVacuum = autoVacuum
+      self.budget = budget
       self.memoryMapBytes = memoryMapBytes
       self.pageCacheKibibytes = pageCacheKibibytes
       self.layout = layout

@@ -24,7 +24,13 @@ import Synchronization
 /// opened `SQLITE_OPEN_NOMUTEX`, since a second lock inside SQLite would guard nothing more.
 /// Several caches (or processes) may open one file: SQLite's file locks order their
 /// transactions, and a writer waits up to ``Options/busyTimeoutMilliseconds`` for another.
-public final class SQLiteNormalizedCache: NormalizedCache {
+public final class SQLiteNormalizedCache: BoundedNormalizedCache {
+  /// What a record costs beyond its key and stored bytes, as a budget counts it: its cell's
+  /// header and pointer in a B-tree page, the pages' free space at SQLite's fill, and its row in
+  /// `record_usage` when bounded. Measured: the checkpointed database bytes over `records` less
+  /// the stored payload (see the README's "Bounded caches").
+  public static let recordOverheadBytes = 40
+
   /// The database file, or `:memory:`.
   public let path: String
   public let options: Options
@@ -52,8 +58,11 @@ public final class SQLiteNormalizedCache: NormalizedCache {
     try store.withLock { store throws(SQLiteError) in
       var records: [CacheKey: Record] = [:]
       records.reserveCapacity(keys.count)
-      try store.load(keys) { _, key, fields throws(SQLiteError) in
+      try store.load(keys) { _, key, fields, _ throws(SQLiteError) in
         records[key] = Record(key: key, uncheckedEncodedFields: fields)
+      }
+      if store.bounds != nil {
+        for key in keys where records[key] != nil && !store.admit(key) { records[key] = nil }
       }
       return records
     }
@@ -65,8 +74,13 @@ public final class SQLiteNormalizedCache: NormalizedCache {
   public func loadRecordsInOrder(forKeys keys: [CacheKey]) throws(SQLiteError) -> [Record?] {
     try store.withLock { store throws(SQLiteError) in
       var records = [Record?](repeating: nil, count: keys.count)
-      try store.load(keys) { position, key, fields throws(SQLiteError) in
+      try store.load(keys) { position, key, fields, _ throws(SQLiteError) in
         records[position] = Record(key: key, uncheckedEncodedFields: fields)
+      }
+      if store.bounds != nil {
+        for position in records.indices where records[position] != nil && !store.admit(keys[position]) {
+          records[position] = nil
+        }
       }
       return records
     }
@@ -75,11 +89,12 @@ public final class SQLiteNormalizedCache: NormalizedCache {
   /// Merges records field by field (SPEC §2) in one transaction.
   ///
   /// - Returns: the changed keys `recordKey.fieldKey`, exactly as ``InMemoryNormalizedCache`` reports them.
-  /// - Throws: ``SQLiteError``; the transaction is then rolled back and the store is unchanged.
+  /// - Throws: ``SQLiteError``, or ``CacheBudgetError`` when a record alone is larger than the
+  ///   budget; the transaction is then rolled back and the store is unchanged.
   /// - Complexity: one lookup per record, one write per new or changed record.
   @discardableResult
-  public func merge(records: RecordSet) throws(SQLiteError) -> ChangedKeys {
-    try store.withLock { store throws(SQLiteError) in try store.merge(records) }
+  public func merge(records: RecordSet) throws -> ChangedKeys {
+    try store.withLock { store in try store.merge(records) }
   }
 
   /// Removes one record; a key the store does not have is not an error.
@@ -134,6 +149,71 @@ public final class SQLiteNormalizedCache: NormalizedCache {
   /// first problem it found.
   public func integrityCheck() throws(SQLiteError) -> String {
     try store.withLock { store throws(SQLiteError) in try store.connection.text("PRAGMA integrity_check") ?? "" }
+  }
+
+  // MARK: Bounded
+
+  /// The budget the store keeps to (``Options/budget``), nil when unbounded.
+  public var budget: CacheBudget? { options.budget }
+
+  public func advanceClock(to step: Int) {
+    store.withLock { $0.bounds?.ledger.advance(to: step) }
+  }
+
+  public func takeEvictions() -> EvictionReport {
+    store.withLock { store in
+      guard store.bounds != nil else { return EvictionReport() }
+      var report = store.bounds!.ledger.takeReport()
+      report.nanoseconds = store.bounds!.evictionNanoseconds
+      store.bounds!.evictionNanoseconds = 0
+      return report
+    }
+  }
+
+  /// Every record's key and stored bytes, plus ``recordOverheadBytes`` each: what a budget counts,
+  /// with or without one. O(1): the store keeps the count as it writes.
+  public func accountedBytes() -> Int {
+    store.withLock { store in
+      store.bounds?.ledger.bytes
+        ?? store.accounting.storedBytes + store.accounting.records * Self.recordOverheadBytes
+    }
+  }
+
+  // MARK: The file's pages
+
+  /// The database file's pages: how many, how large, and how many are free (left by deletes,
+  /// reused by later writes; only a vacuum gives them back to the file system).
+  public func pages() throws(SQLiteError) -> Pages {
+    try store.withLock { store throws(SQLiteError) in
+      Pages(
+        count: Int(try store.connection.integer("PRAGMA page_count")),
+        size: Int(try store.connection.integer("PRAGMA page_size")),
+        free: Int(try store.connection.integer("PRAGMA freelist_count")))
+    }
+  }
+
+  /// A database file's pages.
+  public struct Pages: Sendable, Hashable {
+    public var count: Int
+    public var size: Int
+    public var free: Int
+    public var bytes: Int { count * size }
+    public var freeBytes: Int { free * size }
+  }
+
+  /// Gives the free pages back to the file system without rewriting the file
+  /// ([incremental_vacuum](https://www.sqlite.org/pragma.html#pragma_incremental_vacuum)): only for
+  /// a file made with ``AutoVacuum/incremental``; does nothing otherwise.
+  public func incrementalVacuum() throws(SQLiteError) {
+    try store.withLock { store throws(SQLiteError) in
+      let statement = try Statement(sql: "PRAGMA incremental_vacuum", connection: store.connection, persistent: false)
+      while try statement.step() {}
+    }
+  }
+
+  /// Rewrites the whole file without its free pages ([VACUUM](https://www.sqlite.org/lang_vacuum.html)).
+  public func vacuum() throws(SQLiteError) {
+    try store.withLock { store throws(SQLiteError) in try store.connection.execute("VACUUM") }
   }
 
   /// Runs `body` with the connection, under the lock: for tests.

@@ -1,4 +1,5 @@
 import Results
+import Workloads
 
 /// The metrics `cachebench run` reports (SPEC §5, §6), each defined once: the same operation is
 /// always behind the same name.
@@ -67,8 +68,42 @@ extension Metric {
   static let loadAllPerKey = Metric(.lookup, "load_all_per_key", unit: .ns, deterministic: false)
   static let loadAllocationsPerBatch = Metric(.lookup, "allocations_per_batch", unit: .count, deterministic: true)
 
-  /// A footprint row: `live_bytes`, `db_bytes`, `bytes_per_record`, ...
+  /// Read-backs of a bounded store that missed (its budget evicted something they needed), of
+  /// the allocation pass's reads, one right after each write.
+  static let readBackMisses = Metric(.lookup, "read_back_misses", unit: .count, deterministic: true)
+
+  // Footprint (SPEC §5): the store's own rows, then bytes per record and the payload.
+  static let bytesPerRecord = Metric(.footprint, "bytes_per_record", unit: .bytes, deterministic: true)
+  static let bytesPerRecordCheckpointed = Metric(.footprint, "bytes_per_record_checkpointed", unit: .bytes, deterministic: true)
+  static let dbBytesCheckpointed = Metric(.footprint, "db_bytes_checkpointed", unit: .bytes, deterministic: true)
+  static let payloadBytes = Metric(.footprint, "payload_bytes", unit: .bytes, deterministic: true)
+
+  /// A footprint row a store names itself: `live_bytes`, `db_bytes`, `wal_bytes`, ...
   static func footprint(_ name: String) -> Metric {
     Metric(.footprint, name, unit: .bytes, deterministic: true)
+  }
+}
+
+/// `numerator / denominator`, 0 when the denominator is.
+func ratio(_ numerator: Int, _ denominator: Int) -> Double {
+  denominator == 0 ? 0 : Double(numerator) / Double(denominator)
+}
+
+extension MetricSamples {
+  /// One sample of a single-valued metric.
+  mutating func append(_ value: Int, to metric: Metric) {
+    append(Double(value), to: metric)
+  }
+
+  /// The footprint rows of one store (SPEC §5): the store's own, then bytes per record (after the
+  /// checkpoint too, where there is one) and the payload.
+  mutating func append(_ footprint: Footprint) {
+    for detail in footprint.details { append(detail.bytes, to: .footprint(detail.metric)) }
+    if let settledBytes = footprint.settledBytes {
+      append(settledBytes, to: .dbBytesCheckpointed)
+      append(ratio(settledBytes, footprint.recordCount), to: .bytesPerRecordCheckpointed)
+    }
+    append(ratio(footprint.storeBytes, footprint.recordCount), to: .bytesPerRecord)
+    append(footprint.payloadBytes, to: .payloadBytes)
   }
 }

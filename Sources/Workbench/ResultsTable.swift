@@ -2,40 +2,39 @@ import Foundation
 import Results
 import Workloads
 
-/// The readable table `cachebench run` prints: one line per store × key strategy (× variant).
+/// The readable table `cachebench run` prints: one line per store × key strategy (× variant),
+/// read from the configurations' typed results.
 enum ResultsTable {
-  static func render(workload: Workload, rows: [MetricRow]) -> String {
+  static func render(_ result: WorkloadResult) -> String {
+    let workload = result.workload
     var header = "\(workload.name) (\(workload.source.kindName), seed \(workload.seed), \(workload.repetitions) repetition\(workload.repetitions == 1 ? "" : "s"))"
     if let description = workload.description { header += ": " + description }
-    let groups = Groups(rows)
-    let limits = limitComparison(groups, stores: workload.measuredStores)
+    let limits = limitComparison(result.limitComparisons)
+    var sections: [String] = []
     if case .storeRecords = workload.source {
-      return header + "\n" + storeRecordsTable(groups).render() + (limits.isEmpty ? "" : "\n" + limits)
+      sections.append(storeRecordsTable(result.configurations).render())
+    } else {
+      sections.append(strategyTable(result.configurations).render())
+      sections.append(strategyComparison(result.configurations, stores: workload.measuredStores))
+      sections.append(TrafficTable.render(result.configurations))
     }
-    let comparison = strategyComparison(groups, stores: workload.measuredStores)
-    return header + "\n" + strategyTable(groups).render() + (comparison.isEmpty ? "" : "\n" + comparison)
-      + (limits.isEmpty ? "" : "\n" + limits)
+    sections.append(limits)
+    return header + "\n" + sections.filter { !$0.isEmpty }.joined(separator: "\n")
   }
 
-  /// Each store against its limit store, from the `_vs_limit` rows:
-  /// `memory × typePolicy vs limit-dictionary: merge 48%, read 9.1%`.
-  static func limitComparison(_ groups: Groups, stores: [StoreSpec]) -> String {
-    let names: [String: String] = [
-      "latency": "", "merge_new_per_record": "new", "merge_unchanged_per_record": "same",
-      "load_batch_per_key": "batch", "load_all_per_key": "all", "point_lookup": "point",
-    ]
-    var lines: [String] = []
-    for key in groups.order {
-      let ratios = (groups.rows[key] ?? []).filter { $0.key.metric.hasSuffix("_vs_limit") }
-      guard !ratios.isEmpty else { continue }
-      let parts = ratios.map { row -> String in
-        let metric = String(row.key.metric.dropLast("_vs_limit".count))
-        let name = names[metric].map { $0.isEmpty ? row.key.phase.rawValue : "\(row.key.phase.rawValue) \($0)" } ?? metric
-        return "\(name) \(percent(row.summary.p50))"
-      }
-      let limit = stores.first { $0.label == key.store }?.kind.limit?.name
-      let place = (key.variant.isEmpty ? "" : key.variant + ", ") + "\(key.store) × \(key.keys)"
-      lines.append("  \(place)\(limit.map { " vs \($0)" } ?? ""): " + parts.joined(separator: ", "))
+  /// How the limit comparison names each timing: `merge`, `read`, `lookup batch`.
+  static let limitNames: [Metric: String] = [
+    .mergeLatency: "merge", .readLatency: "read", .mergeNewPerRecord: "merge new", .mergeUnchangedPerRecord: "merge same",
+    .loadBatchPerKey: "lookup batch", .loadAllPerKey: "lookup all", .pointLookup: "lookup point",
+  ]
+
+  /// Each store against its limit store: `memory × typePolicy vs limit-dictionary: merge 48%, read 9.1%`.
+  static func limitComparison(_ comparisons: [LimitComparison]) -> String {
+    let lines = comparisons.map { comparison in
+      let parts = comparison.ratios.map { metric, ratio in "\(limitNames[metric] ?? metric.description) \(percent(ratio))" }
+      let scope = comparison.scope
+      let place = (scope.variant.isEmpty ? "" : scope.variant + ", ") + "\(scope.store) × \(scope.keys)"
+      return "  \(place) vs \(comparison.limit.rawValue): " + parts.joined(separator: ", ")
     }
     return lines.isEmpty
       ? ""
@@ -50,80 +49,58 @@ enum ResultsTable {
     return String(format: value >= 1 ? "%.1f%%" : "%.2f%%", value)
   }
 
-  /// The rows grouped by variant, store and key strategy, in the order they were added.
-  struct Groups {
-    var order: [GroupKey] = []
-    var rows: [GroupKey: [MetricRow]] = [:]
-
-    init(_ rows: [MetricRow]) {
-      for row in rows {
-        let key = GroupKey(variant: row.key.variant, store: row.key.store, keys: row.key.keys)
-        if self.rows[key] == nil { order.append(key) }
-        self.rows[key, default: []].append(row)
-      }
-    }
-
-    /// The summary of one metric of one group.
-    func metric(_ key: GroupKey, _ phase: Phase, _ name: String) -> Summary? {
-      rows[key]?.first { $0.key.phase == phase && $0.key.metric == name }?.summary
-    }
-  }
-
   /// The store-level benchmark: operations per second and bytes per record.
-  private static func storeRecordsTable(_ groups: Groups) -> TextTable {
+  private static func storeRecordsTable(_ configurations: [MeasuredConfiguration]) -> TextTable {
     let columns: [TextTable.Column] = [
       "store", "records", "merge new/s", "merge same/s", "batch load/s", "load all/s", "point p50", "bytes/record",
       "after checkpoint",
     ]
-    let lines = groups.order.map { key -> [String] in
-      func metric(_ phase: Phase, _ name: String) -> Summary? { groups.metric(key, phase, name) }
-      func perSecond(_ phase: Phase, _ name: String) -> String {
-        guard let ns = metric(phase, name)?.p50, ns > 0 else { return "-" }
+    let lines = configurations.map { result -> [String] in
+      func perSecond(_ metric: Metric) -> String {
+        guard let ns = result.summary(metric)?.p50, ns > 0 else { return "-" }
         return grouped(1e9 / ns)
       }
       return [
-        key.store, metric(.dedup, "records").map { grouped($0.p50) } ?? "-",
-        perSecond(.merge, "merge_new_per_record"), perSecond(.merge, "merge_unchanged_per_record"),
-        perSecond(.lookup, "load_batch_per_key"), perSecond(.lookup, "load_all_per_key"),
-        metric(.lookup, "point_lookup").map { HumanFormat.nanoseconds($0.p50) } ?? "-",
-        metric(.footprint, "bytes_per_record").map { String(Int($0.p50.rounded())) } ?? "-",
-        metric(.footprint, "bytes_per_record_checkpointed").map { String(Int($0.p50.rounded())) } ?? "-",
+        result.scope.store, result.summary(.records).map { grouped($0.p50) } ?? "-",
+        perSecond(.mergeNewPerRecord), perSecond(.mergeUnchangedPerRecord), perSecond(.loadBatchPerKey), perSecond(.loadAllPerKey),
+        result.summary(.pointLookup).map { HumanFormat.nanoseconds($0.p50) } ?? "-",
+        result.summary(.bytesPerRecord).map { String(Int($0.p50.rounded())) } ?? "-",
+        result.summary(.bytesPerRecordCheckpointed).map { String(Int($0.p50.rounded())) } ?? "-",
       ]
     }
     return TextTable(columns: columns, rows: lines)
   }
 
   /// One line per store × key strategy (× variant): records, dedup, latencies, loads, bytes.
-  private static func strategyTable(_ groups: Groups) -> TextTable {
-    let hasVariants = groups.order.contains { !$0.variant.isEmpty }
+  private static func strategyTable(_ configurations: [MeasuredConfiguration]) -> TextTable {
+    let hasVariants = configurations.contains { !$0.scope.variant.isEmpty }
     var columns: [TextTable.Column] = [
       "store", "keys", "records", "dedup", "parse p50", "write p50", "write p99", "read p50", "read p99", "loads/read", "bytes/record",
     ]
     if hasVariants { columns.insert("variant", at: 0) }
-    let hasFragments = groups.order.contains { groups.metric($0, .fragment, "latency") != nil }
-    let hasWatchers = groups.order.contains { groups.metric($0, .watch, "invalidations") != nil }
+    let hasFragments = configurations.contains { $0.summary(.fragmentLatency) != nil }
+    let hasWatchers = configurations.contains { $0.summary(.invalidations) != nil }
     if hasFragments { columns.append("fragment p50") }
     if hasWatchers { columns += ["wakes/write", "re-read p50"] }
-    let lines = groups.order.map { key -> [String] in
-      func metric(_ phase: Phase, _ name: String) -> Summary? { groups.metric(key, phase, name) }
-      var line = [
-        key.store, key.keys,
-        metric(.dedup, "records").map { grouped($0.p50) } ?? "-",
-        metric(.dedup, "object_ratio").map { HumanFormat.ratio($0.p50) } ?? "-",
-        metric(.parse, "latency").map { HumanFormat.nanoseconds($0.p50) } ?? "-",
-        metric(.write, "latency").map { HumanFormat.nanoseconds($0.p50) } ?? "-",
-        metric(.write, "latency").map { HumanFormat.nanoseconds($0.p99) } ?? "-",
-        metric(.read, "latency").map { HumanFormat.nanoseconds($0.p50) } ?? "-",
-        metric(.read, "latency").map { HumanFormat.nanoseconds($0.p99) } ?? "-",
-        metric(.lookup, "loads_per_read").map { HumanFormat.ratio($0.mean) } ?? "-",
-        metric(.footprint, "bytes_per_record").map { String(Int($0.p50.rounded())) } ?? "-",
-      ]
-      if hasFragments { line.append(metric(.fragment, "latency").map { HumanFormat.nanoseconds($0.p50) } ?? "-") }
-      if hasWatchers {
-        line.append(metric(.watch, "invalidations").map { HumanFormat.ratio($0.mean) } ?? "-")
-        line.append(metric(.watch, "reread_latency").map { HumanFormat.nanoseconds($0.p50) } ?? "-")
+    let lines = configurations.map { result -> [String] in
+      func nanoseconds(_ metric: Metric, p99: Bool = false) -> String {
+        result.summary(metric).map { HumanFormat.nanoseconds(p99 ? $0.p99 : $0.p50) } ?? "-"
       }
-      if hasVariants { line.insert(key.variant, at: 0) }
+      var line = [
+        result.scope.store, result.scope.keys,
+        result.summary(.records).map { grouped($0.p50) } ?? "-",
+        result.summary(.objectRatio).map { HumanFormat.ratio($0.p50) } ?? "-",
+        nanoseconds(.parseLatency), nanoseconds(.writeLatency), nanoseconds(.writeLatency, p99: true),
+        nanoseconds(.readLatency), nanoseconds(.readLatency, p99: true),
+        result.summary(.loadsPerRead).map { HumanFormat.ratio($0.mean) } ?? "-",
+        result.summary(.bytesPerRecord).map { String(Int($0.p50.rounded())) } ?? "-",
+      ]
+      if hasFragments { line.append(nanoseconds(.fragmentLatency)) }
+      if hasWatchers {
+        line.append(result.summary(.invalidations).map { HumanFormat.ratio($0.mean) } ?? "-")
+        line.append(nanoseconds(.rereadLatency))
+      }
+      if hasVariants { line.insert(result.scope.variant, at: 0) }
       return line
     }
     return TextTable(columns: columns, rows: lines)
@@ -131,30 +108,31 @@ enum ResultsTable {
 
   /// The figures that choose a key strategy, each strategy relative to `path` in the same store
   /// (and variant): `typePolicy vs path: 0.58x records, 0.81x bytes, 0.62x write, 0.70x read, 161x wakes`.
-  static func strategyComparison(_ groups: Groups, stores: [StoreSpec]) -> String {
-    let limits = Set(stores.filter(\.kind.isLimit).map(\.label))
-    let measures: [(label: String, phase: Phase, metric: String, statistic: (Summary) -> Double)] = [
-      ("records", .dedup, "records", \.p50), ("bytes", .dedup, "store_bytes", \.p50),
-      ("write", .write, "latency", \.p50), ("read", .read, "latency", \.p50),
-      ("wakes", .watch, "invalidations", \.mean),
+  static func strategyComparison(_ configurations: [MeasuredConfiguration], stores: [StoreSpec]) -> String {
+    let limits = Set(stores.filter(\.isLimit).map(\.label))
+    let measures: [(label: String, metric: Metric, statistic: (Summary) -> Double)] = [
+      ("records", .records, \.p50), ("bytes", .storeBytes, \.p50), ("write", .writeLatency, \.p50),
+      ("read", .readLatency, \.p50), ("wakes", .invalidations, \.mean),
     ]
+    var byScope: [Scope: MeasuredConfiguration] = [:]
+    for result in configurations { byScope[result.scope] = result }
     var lines: [String] = []
     var lastPlace: (variant: String, store: String)?
-    for key in groups.order where key.keys != "path" && !limits.contains(key.store) {
-      let base = GroupKey(variant: key.variant, store: key.store, keys: "path")
-      guard groups.rows[base] != nil else { continue }
+    for result in configurations where result.scope.keys != "path" && !limits.contains(result.scope.store) {
+      let scope = result.scope
+      guard let base = byScope[Scope(variant: scope.variant, store: scope.store, keys: "path")] else { continue }
       let parts = measures.compactMap { measure -> String? in
-        guard let value = groups.metric(key, measure.phase, measure.metric).map(measure.statistic),
-          let baseValue = groups.metric(base, measure.phase, measure.metric).map(measure.statistic)
+        guard let value = result.summary(measure.metric).map(measure.statistic),
+          let baseValue = base.summary(measure.metric).map(measure.statistic)
         else { return nil }
         return "\(relative(value, to: baseValue)) \(measure.label)"
       }
       guard !parts.isEmpty else { continue }
-      if lastPlace?.variant != key.variant || lastPlace?.store != key.store {
-        lines.append((key.variant.isEmpty ? "" : key.variant + ", ") + key.store + ":")
-        lastPlace = (key.variant, key.store)
+      if lastPlace?.variant != scope.variant || lastPlace?.store != scope.store {
+        lines.append((scope.variant.isEmpty ? "" : scope.variant + ", ") + scope.store + ":")
+        lastPlace = (scope.variant, scope.store)
       }
-      lines.append("  \(key.keys) vs path: " + parts.joined(separator: ", "))
+      lines.append("  \(scope.keys) vs path: " + parts.joined(separator: ", "))
     }
     return lines.isEmpty ? "" : "Key strategies against path (ratios of p50; wakes: watchers woken per write, mean)\n" + lines.joined(separator: "\n") + "\n"
   }
@@ -176,10 +154,10 @@ enum ResultsTable {
     }
     return String(result.reversed())
   }
+}
 
-  struct GroupKey: Hashable {
-    let variant: String
-    let store: String
-    let keys: String
-  }
+/// The traffic's lines (SPEC §9): hit ratio, fetched bytes, evictions and peak bytes per store ×
+/// key strategy; empty without a traffic section.
+enum TrafficTable {
+  static func render(_ configurations: [MeasuredConfiguration]) -> String { "" }
 }

@@ -20,18 +20,40 @@ public struct RunOptions: Sendable {
   }
 }
 
-/// What one workload's run produced.
+/// What one workload's run produced: each configuration's samples, each store against its limit,
+/// and the rows and samples of the CSVs made of them.
 public struct WorkloadResult: Sendable {
   public let workload: Workload
+  public let configurations: [MeasuredConfiguration]
+  public let limitComparisons: [LimitComparison]
   public let rows: [MetricRow]
   public let samples: [SampleRow]
 
-  /// The readable table for stdout.
-  public var table: String { ResultsTable.render(workload: workload, rows: rows) }
+  init(workload: Workload, configurations: [MeasuredConfiguration], run: RunInfo, keepSamples: Bool) {
+    self.workload = workload
+    self.configurations = configurations
+    limitComparisons = LimitComparison.make(configurations, stores: (try? workload.variants.flatMap(\.stores)) ?? workload.measuredStores)
+    rows =
+      configurations.flatMap { $0.rows(run: run, workload: workload.name) }
+      + limitComparisons.flatMap { $0.rows(run: run, workload: workload.name) }
+    samples = keepSamples ? configurations.flatMap { $0.sampleRows(run: run, workload: workload.name) } : []
+  }
 
-  /// This result with `rows` added after its own.
+  private init(_ result: WorkloadResult, rows: [MetricRow]) {
+    workload = result.workload
+    configurations = result.configurations
+    limitComparisons = result.limitComparisons
+    self.rows = rows
+    samples = result.samples
+  }
+
+  /// The readable table for stdout.
+  public var table: String { ResultsTable.render(self) }
+
+  /// This result with `rows` added after its own (the instruction counts of `run --instructions`,
+  /// which the table does not show).
   public func adding(_ rows: [MetricRow]) -> WorkloadResult {
-    WorkloadResult(workload: workload, rows: self.rows + rows, samples: samples)
+    WorkloadResult(self, rows: self.rows + rows)
   }
 }
 
@@ -46,19 +68,13 @@ public enum WorkloadRunner {
     let workload = options.quick ? workload.quick() : workload
     let progress = Progress(enabled: options.progress)
     defer { progress.finish() }
-    var sink = MetricSink(run: run, workload: workload.name, keepSamples: options.keepSamples)
-    let factory = try StoreFactory()
     do {
       try Jemalloc.checkActive()
     } catch {
       throw RunError("the process does not allocate through jemalloc, so memory cannot be measured")
     }
-    try forEachConfiguration(of: workload, factory: factory, progress: progress, sink: &sink, limits: true) {
-      measurement, sink in
-      try measurement.run(into: &sink)
-    }
-    let ratios = WorkloadResult.limitRatios(sink.rows, stores: workload.measuredStores)
-    return WorkloadResult(workload: workload, rows: sink.rows + ratios, samples: sink.samples)
+    let executor = Executor(context: ExecutionContext(workload: workload, factory: try StoreFactory(), progress: progress))
+    return WorkloadResult(workload: workload, configurations: try executor.run(.measure), run: run, keepSamples: options.keepSamples)
   }
 
   /// Counts the instructions of every write, normalize, merge and read (SPEC §5, `instructions`),
@@ -72,60 +88,9 @@ public enum WorkloadRunner {
     let workload = options.quick ? workload.quick() : workload
     let progress = Progress(enabled: options.progress)
     defer { progress.finish() }
-    var sink = MetricSink(run: run, workload: workload.name, keepSamples: false)
-    let factory = try StoreFactory()
-    var counter = try InstructionCounter(outFile: outFile)
-    try forEachConfiguration(of: workload, factory: factory, progress: progress, sink: &sink, storeRecords: false) {
-      measurement, sink in
-      try measurement.countInstructions(into: &sink, counter: &counter)
-    }
-    return WorkloadResult(workload: workload, rows: sink.rows, samples: [])
-  }
-
-  /// Every variant × store × key strategy of `workload`, each variant's responses prepared once;
-  /// the store-level benchmark, when that is the workload's source and `storeRecords` is true; the
-  /// limit stores (measured here, not by `body`) when `limits` is true and the workload asks.
-  private static func forEachConfiguration(
-    of workload: Workload, factory: StoreFactory, progress: Progress, sink: inout MetricSink, storeRecords: Bool = true,
-    limits: Bool = false, _ body: (StrategyMeasurement, inout MetricSink) throws -> Void
-  ) throws {
-    for (variant, source) in try workload.variants {
-      let context = workload.name + (variant.isEmpty ? "" : " [\(variant)]")
-      progress.setContext(context)
-      let prepared: PreparedSource
-      switch source {
-      case .storeRecords(let config):
-        guard storeRecords else { continue }
-        try StoreRecordsBenchmark(workload: workload, config: config, factory: factory, progress: progress)
-          .run(into: &sink)
-        continue
-      case .generator(let config):
-        prepared = try PreparedSource.generated(seed: workload.seed, config: config, progress: progress)
-      case .recorded(let recorded):
-        prepared = try PreparedSource.recorded(recorded, progress: progress)
-      }
-      for spec in workload.measuredStores where limits || !spec.kind.isLimit {
-        for strategy in workload.keys {
-          progress.setContext("\(context) \(spec.label) × \(strategy.name.rawValue)")
-          let scope = MetricSink.Scope(variant: variant, store: spec.label, keys: strategy.name.rawValue)
-          if spec.kind.isLimit {
-            try LimitMeasurement(
-              source: prepared, spec: spec, strategy: strategy, workload: workload, scope: scope, factory: factory,
-              progress: progress
-            ).run(into: &sink)
-            continue
-          }
-          let measurement = StrategyMeasurement(
-            source: prepared, spec: spec, strategy: strategy, workload: workload, scope: scope, factory: factory,
-            progress: progress)
-          do {
-            try body(measurement, &sink)
-          } catch let error as NormalizationError {
-            throw InputDataError(file: workload.file, message: "\(error)")
-          }
-        }
-      }
-    }
+    let executor = Executor(context: ExecutionContext(workload: workload, factory: try StoreFactory(), progress: progress))
+    let configurations = try executor.run(.countInstructions(try InstructionCounter(outFile: outFile)))
+    return WorkloadResult(workload: workload, configurations: configurations, run: run, keepSamples: false)
   }
 }
 

@@ -13,11 +13,11 @@ public struct Workload: Sendable {
   public let seed: UInt64
   public let description: String?
   public var source: Source
-  /// The key strategies to measure, resolved: the programmatic one carries its resolver.
-  public let keys: [KeyStrategy]
-  /// The name of the programmatic strategy's resolver, as the file gives it (for messages).
+  /// The key strategies to measure, resolved: a programmatic one carries its resolver.
+  public let keys: [NamedStrategy]
+  /// The name of the resolver that plain `programmatic` uses, as the file gives it (default `id`).
   public let resolver: String
-  /// The programmatic field-policy provider the programmatic strategy reads with, if the file
+  /// The programmatic field-policy provider the programmatic strategies read with, if the file
   /// names one (`"fieldPolicyProvider"`).
   public let fieldPolicyProvider: NamedProvider?
 
@@ -33,6 +33,8 @@ public struct Workload: Sendable {
   public var repetitions: Int
   public var warmup: Int
   public var read: ReadSettings
+  /// An app session over the workload's operations (`"traffic"`, SPEC §9), or nil.
+  public var traffic: TrafficSettings?
 
   public enum Source: Sendable {
     /// Synthetic responses from the generator.
@@ -51,14 +53,38 @@ public struct Workload: Sendable {
     }
   }
 
-  /// One knob and the values to run it at: `{"generator.duplication": [0, 0.5, 0.9]}`.
+  /// One knob and the values to run it at: `{"generator.duplication": [0, 0.5, 0.9]}`, or every
+  /// bounded store's budget: `{"stores.maxSizeBytes": ["10%", "25%", "50%"]}`.
   public struct Sweep: Sendable {
-    public let knob: GeneratorConfig.Knob
-    public let values: [JSONValue]
+    public enum Knob: Sendable {
+      case generator(GeneratorConfig.Knob)
+      /// `maxSizeBytes` of every store that has one (a chain's parts included).
+      case budget
+    }
 
-    /// The variant name of one point: `duplication=0.5`.
+    public let knob: Knob
+    public let values: [JSONValue]
+    /// For a budget sweep: the stores at each value, in the order of ``values``.
+    let storesByValue: [[StoreSpec]]
+
+    public init(knob: Knob, values: [JSONValue], storesByValue: [[StoreSpec]] = []) {
+      self.knob = knob
+      self.values = values
+      self.storesByValue = storesByValue
+    }
+
+    /// The knob as the file and the variant names spell it: `duplication`, `maxSizeBytes`.
+    public var knobName: String {
+      switch knob {
+      case .generator(let knob): knob.rawValue
+      case .budget: "maxSizeBytes"
+      }
+    }
+
+    /// The variant name of one point: `duplication=0.5`, `maxSizeBytes=25%`.
     public func variant(_ value: JSONValue) -> String {
-      "\(knob.rawValue)=\(FieldKey.render(json: value))"
+      if case .string(let text) = value { return "\(knobName)=\(text)" }
+      return "\(knobName)=\(FieldKey.render(json: value))"
     }
   }
 
@@ -80,84 +106,74 @@ public struct Workload: Sendable {
     public var churn = 0.02
   }
 
+  /// One variant of a run: a sweep point's source and stores, or the workload's own.
+  public struct Variant: Sendable {
+    /// `duplication=0.5`, `maxSizeBytes=25%`, or empty.
+    public let name: String
+    public let source: Source
+    /// The stores measured, limit stores last (with `"limits": true`).
+    public let stores: [StoreSpec]
+  }
+
   /// The stores a run measures: the file's, then the limit stores when ``limits`` is on.
-  public var measuredStores: [StoreSpec] {
-    stores + (limits ? [StoreSpec(kind: .limitDictionary), StoreSpec(kind: .limitSQLite)] : [])
+  public var measuredStores: [StoreSpec] { withLimits(stores) }
+
+  private func withLimits(_ stores: [StoreSpec]) -> [StoreSpec] {
+    stores + (limits ? LimitStore.allCases.map(StoreSpec.init(limit:)) : [])
   }
 
   /// The variants to run: one per sweep value, or one unnamed.
-  public var variants: [(name: String, source: Source)] {
+  public var variants: [Variant] {
     get throws {
-      guard let sweep else { return [("", source)] }
-      guard case .generator(let base) = source else { return [("", source)] }
-      var result: [(String, Source)] = []
-      for value in sweep.values {
-        var config = base
-        do {
-          try config.set(sweep.knob, to: value)
-          try config.validate()
-        } catch {
-          throw WorkloadError(
-            file: file, location: nil, keyPath: "sweep.generator.\(sweep.knob.rawValue)",
-            message: error.problems.map(\.message).joined(separator: "; "))
+      guard let sweep else { return [Variant(name: "", source: source, stores: measuredStores)] }
+      switch sweep.knob {
+      case .budget:
+        return zip(sweep.values, sweep.storesByValue).map { value, stores in
+          Variant(name: sweep.variant(value), source: source, stores: withLimits(stores))
         }
-        result.append((sweep.variant(value), .generator(config)))
+      case .generator(let knob):
+        guard case .generator(let base) = source else { return [Variant(name: "", source: source, stores: measuredStores)] }
+        var result: [Variant] = []
+        for value in sweep.values {
+          var config = base
+          do {
+            try config.set(knob, to: value)
+            try config.validate()
+          } catch {
+            throw WorkloadError(
+              file: file, location: nil, keyPath: "sweep.generator.\(knob.rawValue)",
+              message: error.problems.map(\.message).joined(separator: "; "))
+          }
+          result.append(Variant(name: sweep.variant(value), source: .generator(config), stores: measuredStores))
+        }
+        return result
       }
-      return result
     }
   }
 }
 
-/// A store to measure: `{"kind": "sqlite", "journal": "wal", "layout": "compact", "label": "sqlite-wal"}`.
-public struct StoreSpec: Sendable, Hashable {
-  public enum Kind: Sendable, Hashable {
-    /// ``InMemoryNormalizedCache``.
-    case memory
-    /// ``SQLiteNormalizedCache`` with these options, on a file in a temporary directory or, with
-    /// `inMemoryDatabase`, on `:memory:`.
-    case sqlite(SQLiteNormalizedCache.Options, inMemoryDatabase: Bool)
-    /// The in-memory limit: each record's encoded bytes in a plain `[CacheKey: [UInt8]]`.
-    case limitDictionary
-    /// The SQLite limit: ``PlainRecordTable``, WAL and synchronous NORMAL, on a file.
-    case limitSQLite
+/// An app session over the workload's operations (SPEC §9, `traffic`): a deterministic sequence of
+/// steps drawn from the seed. Each step is a cache-first read of an operation chosen by
+/// popularity (Zipf over the operations, in an order drawn from the seed), written as a network
+/// fetch would when the read misses; or, with probability ``refetchShare``, a refetch of one (a
+/// write of it again, with a share ``churn`` of its values changed by the server).
+public struct TrafficSettings: Sendable {
+  public var steps = 20_000
+  /// The skew of popularity: 0 reads every operation alike; 1 reads the k-th most popular about
+  /// 1/k as often as the first.
+  public var zipf = 1.0
+  /// The share of steps that refetch an operation instead of reading it.
+  public var refetchShare = 0.1
+  /// The share of scalar values a refetch finds changed on the server; as many lists lose their
+  /// last element (an item removed), which leaves records no response reaches any more.
+  public var churn = 0.02
+  /// The most popular operations whose last read is watched: evictions of the records they read
+  /// are counted (`watched_evictions`).
+  public var watchers = 10
+  /// Run garbage collection (phase `gc`) on the store the traffic leaves.
+  public var gc = true
 
-    /// `memory` or `sqlite`, as workload files spell it; the limit stores' labels.
-    public var name: String {
-      switch self {
-      case .memory: "memory"
-      case .sqlite: "sqlite"
-      case .limitDictionary: "limit-dictionary"
-      case .limitSQLite: "limit-sqlite"
-      }
-    }
-
-    /// A limit store (SPEC §5, `"limits": true`), not a cache.
-    public var isLimit: Bool {
-      switch self {
-      case .limitDictionary, .limitSQLite: true
-      case .memory, .sqlite: false
-      }
-    }
-
-    /// The limit a store of this kind is measured against: the dictionary for memory, the plain
-    /// table for SQLite; nil for the limits themselves.
-    public var limit: Kind? {
-      switch self {
-      case .memory: .limitDictionary
-      case .sqlite: .limitSQLite
-      case .limitDictionary, .limitSQLite: nil
-      }
-    }
-  }
-
-  public let kind: Kind
-  /// The name of the store in results; default: the kind's name.
-  public let label: String
-
-  public init(kind: Kind, label: String? = nil) {
-    self.kind = kind
-    self.label = label ?? kind.name
-  }
+  public init() {}
 }
 
 /// The store-level benchmark: `count` records of the ten-field `Item` shape, merged and loaded

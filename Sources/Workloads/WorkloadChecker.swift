@@ -30,7 +30,7 @@ public enum WorkloadChecker {
       let index = recorded.schema.firstIndex(of: input.path) ?? 0
       throw error("recorded.schema[\(index)]", input.description, .noInput)
     }
-    if workload.read.fragments > 0, !schema.hasTypePolicies, !workload.keys.contains(where: { $0.name == .programmatic }) {
+    if workload.read.fragments > 0, !schema.hasTypePolicies, !workload.keys.contains(where: { $0.kind == .programmatic }) {
       throw error(
         "read.fragments", "reads records by their own keys, but the schema has no @typePolicy and no programmatic resolver is run: no type is keyed",
         .dataError)

@@ -62,22 +62,24 @@ private struct WorkloadDecoder {
     let source = try decodeSource()
     let (keys, resolver) = try decodeKeys()
     let provider = try decodeFieldPolicyProvider()
-    let stores = try decodeStores()
+    let storeObjects = try root.array("stores")
+    let stores = try decodeStores(storeObjects)
     let limits = try root.bool("limits") ?? false
     if limits, let reserved = stores.first(where: { $0.label.hasPrefix("limit-") }) {
       let index = stores.firstIndex { $0.label == reserved.label }!
       throw root.error("stores[\(index)].label", "\"\(reserved.label)\": labels starting \"limit-\" name the limit stores of \"limits\": true")
     }
-    let sweep = try decodeSweep(source: source)
+    let sweep = try decodeSweep(source: source, storeObjects: storeObjects)
     let repetitions = try root.int("repetitions", in: 1...1000) ?? 3
     let warmup = try root.int("warmup", in: 0...1000) ?? 1
     let read = try decodeRead()
     try checkRead(read, source: source, keys: keys, sweep: sweep)
+    let traffic = try decodeTraffic(source: source)
     try root.finish()
     let workload = Workload(
       file: root.file, name: name, seed: UInt64(seed), description: description, source: source, keys: keys,
       resolver: resolver, fieldPolicyProvider: provider, stores: stores, limits: limits, sweep: sweep, repetitions: repetitions,
-      warmup: warmup, read: read)
+      warmup: warmup, read: read, traffic: traffic)
     do {
       _ = try workload.variants
     } catch let error as WorkloadError {
@@ -136,49 +138,59 @@ private struct WorkloadDecoder {
     return Workload.NamedProvider(name: name, provider: provider)
   }
 
-  /// `keys` and `resolver`, resolved into strategies: the programmatic one carries its resolver.
-  mutating func decodeKeys() throws(WorkloadError) -> ([KeyStrategy], String) {
-    var names = KeyStrategyName.allCases
+  /// `keys` and `resolver`, resolved into strategies: `path`, `typePolicy`, `programmatic` (with
+  /// `resolver`, default `id`), and `programmatic:<name>` for any other registered resolver, so
+  /// that one run compares several.
+  mutating func decodeKeys() throws(WorkloadError) -> ([NamedStrategy], String) {
+    var names = ["path", "typePolicy", "programmatic"]
     if let array = try root.array("keys") {
       names = []
       for (index, element) in array.enumerated() {
-        guard case .string(let text) = element, let name = KeyStrategyName(rawValue: text) else {
-          let known = KeyStrategyName.allCases.map(\.rawValue).joined(separator: ", ")
-          throw root.error("keys", "element \(index) must be one of \(known), got \(FieldKey.render(json: element))")
+        guard case .string(let text) = element,
+          text == "path" || text == "typePolicy" || text == "programmatic" || text.hasPrefix("programmatic:")
+        else {
+          throw root.error(
+            "keys", "element \(index) must be path, typePolicy, programmatic or programmatic:<resolver>, got \(FieldKey.render(json: element))")
         }
-        if names.contains(name) { throw root.error("keys", "lists \"\(text)\" twice") }
-        names.append(name)
+        if names.contains(text) { throw root.error("keys", "lists \"\(text)\" twice") }
+        names.append(text)
       }
       if names.isEmpty { throw root.error("keys", "must name at least one strategy") }
     }
     let resolverName = try root.string("resolver") ?? "id"
-    let resolver: CacheKeyResolver
-    do {
-      resolver = try resolvers.resolver(named: resolverName)
-    } catch {
-      throw root.error(
-        "resolver", "unknown key resolver \"\(resolverName)\"; known resolvers: \(resolvers.names.joined(separator: ", "))")
+    func resolver(_ name: String, key: String) throws(WorkloadError) -> CacheKeyResolver {
+      do {
+        return try resolvers.resolver(named: name)
+      } catch {
+        throw root.error(key, "unknown key resolver \"\(name)\"; known resolvers: \(resolvers.names.joined(separator: ", "))")
+      }
     }
-    let strategies = names.map { name -> KeyStrategy in
+    var strategies: [NamedStrategy] = []
+    for name in names {
       switch name {
-      case .path: .path
-      case .typePolicy: .typePolicy
-      case .programmatic: .programmatic(resolver)
+      case "path": strategies.append(NamedStrategy(name: name, strategy: .path))
+      case "typePolicy": strategies.append(NamedStrategy(name: name, strategy: .typePolicy))
+      case "programmatic":
+        strategies.append(NamedStrategy(name: name, strategy: .programmatic(try resolver(resolverName, key: "resolver"))))
+      default:
+        let named = String(name.dropFirst("programmatic:".count))
+        strategies.append(NamedStrategy(name: name, strategy: .programmatic(try resolver(named, key: "keys"))))
       }
     }
     return (strategies, resolverName)
   }
 
-  /// `stores`: a memory and a SQLite store unless the file lists its own.
-  mutating func decodeStores() throws(WorkloadError) -> [StoreSpec] {
-    guard let array = try root.array("stores") else {
-      return [StoreSpec(kind: .memory), StoreSpec(kind: .sqlite(SQLiteNormalizedCache.Options(), inMemoryDatabase: false))]
+  /// `stores`: a memory and a SQLite store unless the file lists its own; each by its kind in the
+  /// registry's ``StoreKinds``.
+  func decodeStores(_ array: [JSONValue]?) throws(WorkloadError) -> [StoreSpec] {
+    guard let array else {
+      return try decodeStores([.object(["kind": .string("memory")]), .object(["kind": .string("sqlite")])])
     }
     var stores: [StoreSpec] = []
     for (index, element) in array.enumerated() {
       guard case .object(let object) = element else { throw root.error("stores", "element \(index) must be an object") }
-      var store = ConfigObject(object, path: "stores[\(index)]", file: root.file, locations: root.locations)
-      let spec = try Self.decodeStore(&store)
+      let store = ConfigObject(object, path: "stores[\(index)]", file: root.file, locations: root.locations)
+      let spec = try registry.stores.decode(store)
       if stores.contains(where: { $0.label == spec.label }) {
         throw store.error("label", "\"\(spec.label)\" names two stores; give each a label")
       }
@@ -188,49 +200,70 @@ private struct WorkloadDecoder {
     return stores
   }
 
-  /// One store: `{"kind": "sqlite", "layout": "apollo", "journal": "wal", "synchronous": "normal",
-  /// "location": "file", "label": "sqlite-apollo"}`, SQLite's options straight into its `Options`.
-  static func decodeStore(_ store: inout ConfigObject) throws(WorkloadError) -> StoreSpec {
-    let kindName = try store.string("kind")
-    guard kindName == "memory" || kindName == "sqlite" else {
-      guard let kindName else { throw store.error("kind", "is required (memory or sqlite)") }
-      throw store.error("kind", "must be one of memory, sqlite, got \"\(kindName)\"")
-    }
-    let label = try store.string("label")
-    var kind = StoreSpec.Kind.memory
-    if kindName == "sqlite" {
-      var options = SQLiteNormalizedCache.Options()
-      options.layout = try store.choice("layout", of: SQLiteNormalizedCache.Layout.self) ?? options.layout
-      options.journalMode = try store.choice("journal", of: SQLiteNormalizedCache.JournalMode.self) ?? options.journalMode
-      options.synchronous = try store.choice("synchronous", of: SQLiteNormalizedCache.Synchronous.self) ?? options.synchronous
-      var inMemory = false
-      if let location = try store.string("location") {
-        guard location == "file" || location == ":memory:" else {
-          throw store.error("location", "must be \"file\" or \":memory:\", got \"\(location)\"")
-        }
-        inMemory = location == ":memory:"
-      }
-      kind = .sqlite(options, inMemoryDatabase: inMemory)
-    }
-    try store.finish()
-    if let label, label.isEmpty || label.contains(",") { throw store.error("label", "must be non-empty, without commas") }
-    return StoreSpec(kind: kind, label: label)
-  }
-
-  /// `sweep`: one generator knob and its values.
-  mutating func decodeSweep(source: Workload.Source) throws(WorkloadError) -> Workload.Sweep? {
+  /// `sweep`: one generator knob and its values, or `stores.maxSizeBytes`: every store that has a
+  /// `maxSizeBytes` (a chain's parts included) at each value, decoded again.
+  mutating func decodeSweep(source: Workload.Source, storeObjects: [JSONValue]?) throws(WorkloadError) -> Workload.Sweep? {
     guard var sweep = try root.object("sweep") else { return nil }
     let keys = sweep.object.keys
     guard keys.count == 1, let key = keys.first else { throw root.error("sweep", "must have exactly one knob") }
+    guard let values = try sweep.array(key), !values.isEmpty else { throw sweep.error(key, "must list at least one value") }
+    try sweep.finish()
+    if key == "stores.maxSizeBytes" {
+      guard let storeObjects, storeObjects.contains(where: Self.hasBudget) else {
+        throw sweep.error(key, "no store has a \"maxSizeBytes\" to sweep")
+      }
+      var storesByValue: [[StoreSpec]] = []
+      for (index, value) in values.enumerated() {
+        do {
+          storesByValue.append(try decodeStores(storeObjects.map { Self.replacingBudget(in: $0, with: value) }))
+        } catch {
+          throw sweep.error(key, "value \(index) (\(FieldKey.render(json: value))): \(error.keyPath): \(error.message)")
+        }
+      }
+      return Workload.Sweep(knob: .budget, values: values, storesByValue: storesByValue)
+    }
     guard key.hasPrefix("generator."), let knob = GeneratorConfig.Knob(rawValue: String(key.dropFirst("generator.".count)))
     else {
       let knobs = GeneratorConfig.Knob.allCases.map(\.rawValue).joined(separator: ", ")
-      throw sweep.error(key, "is not a generator knob; write \"generator.<knob>\", knobs: \(knobs)")
+      throw sweep.error(key, "is not a knob; write \"generator.<knob>\" (knobs: \(knobs)) or \"stores.maxSizeBytes\"")
     }
-    guard case .generator = source else { throw sweep.error(key, "a sweep needs a \"generator\" source") }
-    guard let values = try sweep.array(key), !values.isEmpty else { throw sweep.error(key, "must list at least one value") }
-    try sweep.finish()
-    return Workload.Sweep(knob: knob, values: values)
+    guard case .generator = source else { throw sweep.error(key, "a sweep of the generator needs a \"generator\" source") }
+    return Workload.Sweep(knob: .generator(knob), values: values)
+  }
+
+  /// Whether a store object (or a part of it) has a `maxSizeBytes`.
+  static func hasBudget(_ store: JSONValue) -> Bool {
+    guard case .object(let object) = store else { return false }
+    return object["maxSizeBytes"] != nil || ["front", "back"].contains { object[$0].map(hasBudget) ?? false }
+  }
+
+  /// The store object with every `maxSizeBytes` in it (and in its parts) set to `value`.
+  static func replacingBudget(in store: JSONValue, with value: JSONValue) -> JSONValue {
+    guard case .object(let object) = store else { return store }
+    var result = JSONObject()
+    for member in object {
+      switch member.key {
+      case "maxSizeBytes": result.append(key: member.key, value: value)
+      case "front", "back": result.append(key: member.key, value: replacingBudget(in: member.value, with: value))
+      default: result.append(key: member.key, value: member.value)
+      }
+    }
+    return .object(result)
+  }
+
+  /// `traffic`: an app session's steps (SPEC §9).
+  mutating func decodeTraffic(source: Workload.Source) throws(WorkloadError) -> TrafficSettings? {
+    guard var object = try root.object("traffic") else { return nil }
+    if case .storeRecords = source { throw root.error("traffic", "the store-level benchmark reads no operations") }
+    var traffic = TrafficSettings()
+    traffic.steps = try object.int("steps", in: 1...100_000_000) ?? traffic.steps
+    traffic.zipf = try object.double("zipf", in: 0...10) ?? traffic.zipf
+    traffic.refetchShare = try object.double("refetchShare", in: 0...1) ?? traffic.refetchShare
+    traffic.churn = try object.double("churn", in: 0...1) ?? traffic.churn
+    traffic.watchers = try object.int("watchers", in: 0...100_000) ?? traffic.watchers
+    traffic.gc = try object.bool("gc") ?? traffic.gc
+    try object.finish()
+    return traffic
   }
 
   /// `read`: verification and lookup counts.
@@ -249,18 +282,18 @@ private struct WorkloadDecoder {
 
   /// What `read.fragments` and `read.watchers` need of the rest of the workload: a strategy that
   /// keys objects, and as many operations read as watchers.
-  func checkRead(_ read: Workload.ReadSettings, source: Workload.Source, keys: [KeyStrategy], sweep: Workload.Sweep?) throws(WorkloadError) {
+  func checkRead(_ read: Workload.ReadSettings, source: Workload.Source, keys: [NamedStrategy], sweep: Workload.Sweep?) throws(WorkloadError) {
     if case .storeRecords = source {
       if read.fragments > 0 { throw root.error("read.fragments", "the store-level benchmark reads no operations") }
       if read.watchers > 0 { throw root.error("read.watchers", "the store-level benchmark reads no operations") }
       return
     }
     if read.fragments > 0 {
-      let keying = keys.filter { $0.name != .path }.map(\.name.rawValue)
+      let keying = keys.filter { $0.kind != .path }.map(\.name)
       if keying.isEmpty {
         throw root.error("read.fragments", "reads records by their own keys, but \"keys\" has only path, which keys none: add typePolicy or programmatic")
       }
-      if case .generator(let config) = source, config.keyedShare == 0, !keying.contains("programmatic") {
+      if case .generator(let config) = source, config.keyedShare == 0, !keys.contains(where: { $0.kind == .programmatic }) {
         throw root.error("read.fragments", "reads records by their own keys, but generator.keyedShare is 0: no type is keyed")
       }
     }
@@ -269,7 +302,7 @@ private struct WorkloadDecoder {
       switch source {
       case .generator(let config):
         operations = config.responses
-        if let sweep, sweep.knob.rawValue == "responses" {
+        if let sweep, case .generator(.responses) = sweep.knob {
           operations = sweep.values.compactMap { if case .int(let count) = $0 { count } else { nil } }.min() ?? operations
         }
       case .recorded(let recorded):

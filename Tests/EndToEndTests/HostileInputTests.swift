@@ -115,7 +115,7 @@ struct HostileInputTests {
       name: "a 10 MB string quoted in an error is cut",
       files: ["w.json": #"{"name": "w", "seed": 1, "generator": {}, "keys": [""# + String(repeating: "k", count: 10_000_000) + #""]}"#],
       arguments: ["validate", "w.json"], status: 65,
-      stderr: "Error: w.json:1:43: keys: element 0 must be one of path, typePolicy, programmatic, got kkkk"),
+      stderr: "Error: w.json:1:43: keys: element 0 must be path, typePolicy, programmatic or programmatic:<resolver>, got kkkk"),
     Case(
       name: "generator depth 20: estimated, refused before generating",
       files: ["d.json": #"{"name":"d","seed":1,"generator":{"responses":1,"depth":20}}"#],

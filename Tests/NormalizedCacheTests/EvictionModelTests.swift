@@ -18,7 +18,8 @@ struct EvictionModelTests {
   func agreesWithModel(budget: CacheBudget) throws {
     for seed: UInt64 in [1, 2, 3] {
       let failure = try EvictionModelCheck.run(
-        budget: budget, overhead: InMemoryNormalizedCache.recordOverheadBytes, seed: seed, steps: 4_000
+        budget: budget, accountedBytes: ReferenceEviction.keyAndFields(overhead: InMemoryNormalizedCache.recordOverheadBytes),
+        seed: seed, steps: 4_000
       ) { InMemoryNormalizedCache(budget: $0) }
       #expect(failure == nil, "seed \(seed)")
     }

@@ -87,12 +87,14 @@ struct StoreFootprintTests {
   func memory() throws {
     let store = InMemoryNormalizedCache()
     try store.merge(records: Self.records)
-    let footprint = store.footprint(liveBytes: 1_000)
+    let footprint = try #require(store.footprint(liveBytes: 1_000))
     #expect(footprint.recordCount == 2)
     #expect(footprint.storeBytes == 1_000)
     #expect(footprint.payloadBytes == store.statistics().payloadBytes)
-    #expect(footprint.rows.map(\.metric) == ["live_bytes", "bytes_per_record", "payload_bytes"])
-    #expect(footprint.rows.map(\.value)[0...1] == [1_000, 500])
+    var samples = MetricSamples()
+    samples.append(footprint)
+    #expect(samples.metrics.map(\.name) == ["live_bytes", "bytes_per_record", "payload_bytes"])
+    #expect(samples.metrics[0...1].map { samples[$0] } == [[1_000], [500]])
     #expect(try store.settledBytes() == nil)
   }
 
@@ -104,7 +106,7 @@ struct StoreFootprintTests {
     let store = try SQLiteNormalizedCache(path: directory.appendingPathComponent("f.sqlite").path)
     try store.merge(records: Self.records)
     let statistics = try store.statistics()
-    let footprint = try store.footprint(liveBytes: 1_000)
+    let footprint = try #require(try store.footprint(liveBytes: 1_000))
     #expect(statistics.walBytes > 0)
     #expect(footprint.storeBytes == statistics.databaseBytes + statistics.walBytes)
     #expect(footprint.details.map(\.metric) == ["db_bytes", "wal_bytes", "sqlite_heap_bytes"])

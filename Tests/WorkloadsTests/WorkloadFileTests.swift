@@ -31,6 +31,12 @@ private func message(of error: Error) -> String {
 
 @Suite("Workload files")
 struct WorkloadFileTests {
+  /// What a cache spec's maker makes: `memory`, `sqlite compact wal normal none`.
+  static func description(_ spec: StoreSpec) -> String {
+    guard case .cache(let maker) = spec.role else { return spec.kind }
+    return maker.description
+  }
+
   @Test("a generator workload with every section reads back as written")
   func generatorWorkload() throws {
     let workload = try load(
@@ -43,12 +49,12 @@ struct WorkloadFileTests {
       """)
     #expect(workload.name == "w")
     #expect(workload.seed == 9)
-    #expect(workload.keys.map(\.name) == [.typePolicy, .path])
+    #expect(workload.keys.map(\.name) == ["typePolicy", "path"])
     #expect(workload.resolver == "interface-group")
-    #expect(workload.stores == [
-      StoreSpec(kind: .memory, label: "mem"),
-      StoreSpec(kind: .sqlite(.init(layout: .apollo, journalMode: .delete, synchronous: .full), inMemoryDatabase: true)),
-    ])
+    #expect(workload.stores.map(\.label) == ["mem", "sqlite"])
+    #expect(workload.stores.map(\.kind) == ["memory", "sqlite"])
+    #expect(workload.stores.map(\.keyPath) == ["stores[0]", "stores[1]"])
+    #expect(workload.stores.map(Self.description) == ["memory", "sqlite apollo delete full none :memory:"])
     #expect(workload.repetitions == 4)
     #expect(workload.warmup == 2)
     #expect(workload.read.verify == false)
@@ -67,9 +73,10 @@ struct WorkloadFileTests {
   @Test("defaults: all three strategies, the id resolver, memory and SQLite, 3 repetitions after 1 warm-up")
   func defaults() throws {
     let workload = try load(#"{"name": "w", "seed": 1, "storeRecords": {}}"#)
-    #expect(workload.keys.map(\.name) == [.path, .typePolicy, .programmatic])
+    #expect(workload.keys.map(\.name) == ["path", "typePolicy", "programmatic"])
+    #expect(workload.keys.map(\.kind) == [.path, .typePolicy, .programmatic])
     #expect(workload.resolver == "id")
-    #expect(workload.stores == [StoreSpec(kind: .memory), StoreSpec(kind: .sqlite(.init(), inMemoryDatabase: false))])
+    #expect(workload.stores.map(Self.description) == ["memory", "sqlite compact wal normal none"])
     #expect(workload.stores.map(\.label) == ["memory", "sqlite"])
     #expect(workload.repetitions == 3)
     #expect(workload.warmup == 1)
@@ -79,11 +86,11 @@ struct WorkloadFileTests {
   func limits() throws {
     let plain = try load(#"{"name": "w", "seed": 1, "generator": {}, "stores": [{"kind": "memory", "label": "limit-ok"}]}"#)
     #expect(plain.limits == false)
-    #expect(plain.measuredStores == plain.stores)
+    #expect(plain.measuredStores.map(\.label) == ["limit-ok"])
     let limited = try load(#"{"name": "w", "seed": 1, "generator": {}, "limits": true}"#)
     #expect(limited.measuredStores.map(\.label) == ["memory", "sqlite", "limit-dictionary", "limit-sqlite"])
-    #expect(limited.measuredStores.map(\.kind.isLimit) == [false, false, true, true])
-    #expect(limited.stores.map { $0.kind.limit } == [.limitDictionary, .limitSQLite])
+    #expect(limited.measuredStores.map(\.isLimit) == [false, false, true, true])
+    #expect(limited.stores.map(\.limit) == [.dictionary, .sqlite])
   }
 
   @Test("a recorded workload resolves its files against its own directory")
@@ -117,7 +124,43 @@ struct WorkloadFileTests {
       ),
       (
         "{\"name\": \"w\", \"seed\": 1, \"generator\": {},\n \"stores\": [{\"kind\": \"memory\"}, {\"kind\": \"redis\"}]}",
-        "w.json:2:34: stores[1].kind: must be one of memory, sqlite, got \"redis\""
+        "w.json:2:34: stores[1].kind: unknown store kind \"redis\"; known kinds: chain, memory, sqlite (a package using the workbench registers its own)"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "stores": [{"kind": "memory", "maxSizeBytes": 50000, "policy": "random"}]}"#,
+        #"w.json:1:96: stores[0].policy: must be one of lru, fifo, lfu, got "random""#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "stores": [{"kind": "memory", "maxSizeBytes": 64}]}"#,
+        "w.json:1:73: stores[0].maxSizeBytes: 64 bytes is smaller than one record: this store counts 80 bytes per record beyond its key and fields"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "stores": [{"kind": "sqlite", "maxSizeBytes": "0%"}]}"#,
+        #"w.json:1:73: stores[0].maxSizeBytes: a share must be a percentage above 0 and at most 1000%, got "0%""#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "stores": [{"kind": "memory", "policy": "lfu"}]}"#,
+        #"w.json:1:73: stores[0].policy: needs "maxSizeBytes" (or "expireAfterSteps"): an unbounded store evicts nothing"#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "stores": [{"kind": "chain", "front": {"kind": "sqlite"}, "back": {"kind": "sqlite"}}]}"#,
+        #"w.json:1:82: stores[0].front.kind: must be memory: the chain's front is an in-memory store, got "sqlite""#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "stores": [{"kind": "memory", "maxSizeBytez": 5}]}"#,
+        #"w.json:1:73: stores[0].maxSizeBytez: unknown key; did you mean "maxSizeBytes"?"#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "sweep": {"stores.maxSizeBytes": ["10%"]}}"#,
+        #"w.json:1:53: sweep.stores.maxSizeBytes: no store has a "maxSizeBytes" to sweep"#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "keys": ["programmatic:isbn"]}"#,
+        #"w.json:1:43: keys: unknown key resolver "isbn"; known resolvers: id, interface-group, seed-books"#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "traffic": {"steps": 0}}"#,
+        "w.json:1:55: traffic.steps: must be between 1 and 100000000, got 0"
       ),
       (
         "{\"name\": \"w\", \"seed\": 1, \"generator\": {},\n \"stores\": [{\"kind\": \"sqlite\", \"journal\": \"wall\"}]}",
@@ -125,7 +168,7 @@ struct WorkloadFileTests {
       ),
       (
         #"{"name": "w", "seed": 1, "generator": {}, "keys": ["path", "byId"]}"#,
-        "w.json:1:43: keys: element 1 must be one of path, typePolicy, programmatic, got byId"
+        "w.json:1:43: keys: element 1 must be path, typePolicy, programmatic or programmatic:<resolver>, got byId"
       ),
       (
         #"{"name": "w", "seed": 1, "generator": {}, "resolver": "isbn"}"#,
@@ -226,7 +269,7 @@ struct WorkloadRegistryTests {
     #expect(workload.fieldPolicyProvider?.name == "heroes")
     let field = FieldPolicyField(parentType: "Query", name: "hero", returnTypeName: "Hero", returnsList: false)
     #expect(workload.fieldPolicyProvider?.provider.cacheKey(for: field, inputData: ["name": "Luke"], path: []) == CacheKeyInfo(id: "Luke"))
-    guard case .programmatic(let resolver)? = workload.keys.last else {
+    guard case .programmatic(let resolver)? = workload.keys.last?.strategy else {
       Issue.record("the last strategy is not programmatic")
       return
     }

@@ -44,7 +44,7 @@ struct WorkloadResolutionTests {
       "w.json": #"{"name": "w", "seed": 1, "generator": {}, "keys": ["programmatic"], "resolver": "interface-group"}"#
     ])
     let workload = try Workload.load(directory.path("w.json"))
-    #expect(try petKey(workload.keys[0]) == "Animal:1")
+    #expect(try petKey(workload.keys[0].strategy) == "Animal:1")
     #expect(try petKey(.programmatic(BuiltInResolvers.id)) == "Dog:1")
   }
 
@@ -56,7 +56,7 @@ struct WorkloadResolutionTests {
     var resolvers = CacheKeyResolvers.builtIn
     resolvers.register("pets") { _, object in object.string("id").map { CacheKeyInfo(id: "pet-" + $0) } }
     let workload = try Workload.load(directory.path("w.json"), resolvers: resolvers)
-    #expect(try petKey(workload.keys[0]) == "Dog:pet-1")
+    #expect(try petKey(workload.keys[0].strategy) == "Dog:pet-1")
     let error = #expect(throws: WorkloadError.self) { try Workload.load(directory.path("w.json")) }
     #expect(error?.message == #"unknown key resolver "pets"; known resolvers: id, interface-group, seed-books"#)
   }

@@ -35,6 +35,15 @@ public struct ChangedKeys: Sendable, Sequence, Equatable, CustomStringConvertibl
     }
   }
 
+  /// The keys of the records that were new to the store (every field changed because there was
+  /// none before), in order.
+  var newRecordKeys: [CacheKey] {
+    entries.compactMap {
+      if case .record(let record) = $0 { return record.key }
+      return nil
+    }
+  }
+
   /// Adds every field of a new record (a store's merge of a key it did not have).
   public mutating func insertAllFields(of record: Record) {
     let fieldCount = record.fieldCount

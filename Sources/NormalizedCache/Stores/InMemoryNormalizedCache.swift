@@ -20,12 +20,24 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache {
   private struct State: ~Copyable {
     var records = RecordTable()
     var payloadBytes = 0
-    var ledger: EvictionLedger?
+    /// Nil without a budget: the unbounded store pays one check per call, and no bytes.
+    let bounds: Bounds?
+  }
+
+  /// A bounded store's ledger and the time its evictions took: boxed, so that the unbounded
+  /// store's state stays as small as it was (its lock's allocation is in its live bytes).
+  private final class Bounds {
+    var ledger: EvictionLedger
     var evictionNanoseconds: UInt64 = 0
+
+    init(_ budget: CacheBudget) { ledger = EvictionLedger(budget: budget) }
   }
 
   private let state: Mutex<State>
-  public let budget: CacheBudget?
+
+  /// The budget it keeps to, nil when unbounded (kept with the ledger, not in the store's own
+  /// allocation, whose size is in the unbounded store's live bytes).
+  public var budget: CacheBudget? { state.withLock { $0.bounds?.ledger.budget } }
 
   /// What a record costs beyond its key and encoded fields, as the budget counts it: its slot in
   /// the table (24 bytes, at a load factor between 0.4 and 0.8), the array's header, and
@@ -35,8 +47,7 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache {
   public static let recordOverheadBytes = 80
 
   public init(budget: CacheBudget? = nil) {
-    self.budget = budget
-    state = Mutex(State(ledger: budget.map(EvictionLedger.init(budget:))))
+    state = Mutex(State(bounds: budget.map(Bounds.init)))
   }
 
   /// A record's accounted bytes.
@@ -56,12 +67,12 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache {
   public func loadRecordsInOrder(forKeys keys: [CacheKey]) -> [Record?] {
     state.withLock { state in
       var records = state.records.load(keys)
-      guard state.ledger != nil else { return records }
+      guard let bounds = state.bounds else { return records }
       // Each record handed out is used; an expired one goes (and is not handed out), also when
       // its key comes again later in the same load.
       for position in records.indices {
         guard let key = records[position]?.key else { continue }
-        switch state.ledger!.read(key) {
+        switch bounds.ledger.read(key) {
         case .held: continue
         case .expired:
           if let removed = state.records.remove(key) { state.payloadBytes -= key.utf8.count + removed.count }
@@ -79,57 +90,88 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache {
   ///   the budget.
   @discardableResult
   public func merge(records: RecordSet) throws(CacheBudgetError) -> ChangedKeys {
+    try merge(records: records, inserting: nil)
+  }
+
+  /// ``merge(records:)``, where a record the store does not hold is added only when `inserting`
+  /// holds its key (nil: always): a chain's front merges what it holds, and adds what is new behind it.
+  func merge(records: RecordSet, inserting: Set<CacheKey>?) throws(CacheBudgetError) -> ChangedKeys {
     try state.withLock { state throws(CacheBudgetError) in
-      if let ledger = state.ledger {
-        for record in records {
-          try ledger.checkFits(record.key, bytes: Self.accounted(key: record.key, fields: record.encodedFields))
-        }
-      }
-      var changed = ChangedKeys()
-      for record in records {
-        if state.ledger?.isExpired(record.key) == true, let removed = state.records.remove(record.key) {
-          // An expired record is gone: the new one does not merge into what it held.
-          state.payloadBytes -= record.key.utf8.count + removed.count
-          state.ledger!.expire(record.key)
-        }
-        if let index = state.records.index(of: record.key) {
-          let existing = state.records.slots[index].fields!
-          guard let (merged, fields) = RecordCodec.merge(existing: existing, new: record.encodedFields) else {
-            state.ledger?.write(record.key, bytes: Self.accounted(key: record.key, fields: existing))
-            continue
-          }
-          state.payloadBytes += merged.count - existing.count
-          state.records.update(at: index, fields: merged)
-          state.ledger?.write(record.key, bytes: Self.accounted(key: record.key, fields: merged))
-          changed.insert(fields: fields, of: record.key)
-        } else {
-          state.records.insert(record.key, fields: record.encodedFields)
-          state.payloadBytes += record.key.utf8.count + record.encodedFields.count
-          state.ledger?.write(record.key, bytes: Self.accounted(key: record.key, fields: record.encodedFields))
-          changed.insertAllFields(of: record)
-        }
-      }
-      if state.ledger?.isOverBudget == true { try Self.evict(&state) }
-      return changed
+      guard let bounds = state.bounds else { return Self.merge(records, into: &state, inserting: inserting) }
+      return try Self.merge(records, into: &state, inserting: inserting, bounds: bounds)
     }
   }
 
-  /// Removes the ledger's victims from the table.
-  private static func evict(_ state: inout State) throws(CacheBudgetError) {
-    let start = ContinuousClock.now
-    let victims = try state.ledger!.evict()
-    for key in victims {
-      if let removed = state.records.remove(key) { state.payloadBytes -= key.utf8.count + removed.count }
+  /// The unbounded merge: each record into the table.
+  private static func merge(_ records: RecordSet, into state: inout State, inserting: Set<CacheKey>?) -> ChangedKeys {
+    var changed = ChangedKeys()
+    for record in records {
+      if let index = state.records.index(of: record.key) {
+        let existing = state.records.slots[index].fields!
+        guard let (merged, fields) = RecordCodec.merge(existing: existing, new: record.encodedFields) else { continue }
+        state.payloadBytes += merged.count - existing.count
+        state.records.update(at: index, fields: merged)
+        changed.insert(fields: fields, of: record.key)
+      } else {
+        if let inserting, !inserting.contains(record.key) { continue }
+        state.records.insert(record.key, fields: record.encodedFields)
+        state.payloadBytes += record.key.utf8.count + record.encodedFields.count
+        changed.insertAllFields(of: record)
+      }
     }
-    let elapsed = (ContinuousClock.now - start).components
-    state.evictionNanoseconds += UInt64(elapsed.seconds) * 1_000_000_000 + UInt64(elapsed.attoseconds / 1_000_000_000)
+    return changed
+  }
+
+  /// The bounded merge: the same, each record written in the ledger (an expired one replaced, not
+  /// merged into), then the ledger's victims evicted.
+  private static func merge(
+    _ records: RecordSet, into state: inout State, inserting: Set<CacheKey>?, bounds: Bounds
+  ) throws(CacheBudgetError) -> ChangedKeys {
+    for record in records {
+      try bounds.ledger.checkFits(record.key, bytes: accounted(key: record.key, fields: record.encodedFields))
+    }
+    var changed = ChangedKeys()
+    for record in records {
+      if bounds.ledger.isExpired(record.key), let removed = state.records.remove(record.key) {
+        // An expired record is gone: the new one does not merge into what it held.
+        state.payloadBytes -= record.key.utf8.count + removed.count
+        bounds.ledger.expire(record.key)
+      }
+      if let index = state.records.index(of: record.key) {
+        let existing = state.records.slots[index].fields!
+        guard let (merged, fields) = RecordCodec.merge(existing: existing, new: record.encodedFields) else {
+          bounds.ledger.write(record.key, bytes: accounted(key: record.key, fields: existing))
+          continue
+        }
+        state.payloadBytes += merged.count - existing.count
+        state.records.update(at: index, fields: merged)
+        bounds.ledger.write(record.key, bytes: accounted(key: record.key, fields: merged))
+        changed.insert(fields: fields, of: record.key)
+      } else {
+        if let inserting, !inserting.contains(record.key) { continue }
+        state.records.insert(record.key, fields: record.encodedFields)
+        state.payloadBytes += record.key.utf8.count + record.encodedFields.count
+        bounds.ledger.write(record.key, bytes: accounted(key: record.key, fields: record.encodedFields))
+        changed.insertAllFields(of: record)
+      }
+    }
+    if bounds.ledger.isOverBudget {
+      let start = ContinuousClock.now
+      let victims = try bounds.ledger.evict()
+      for key in victims {
+        if let removed = state.records.remove(key) { state.payloadBytes -= key.utf8.count + removed.count }
+      }
+      let elapsed = (ContinuousClock.now - start).components
+      bounds.evictionNanoseconds += UInt64(elapsed.seconds) * 1_000_000_000 + UInt64(elapsed.attoseconds / 1_000_000_000)
+    }
+    return changed
   }
 
   public func removeRecord(for key: CacheKey) {
     state.withLock { state in
       if let removed = state.records.remove(key) {
         state.payloadBytes -= key.utf8.count + removed.count
-        state.ledger?.remove(key)
+        state.bounds?.ledger.remove(key)
       }
     }
   }
@@ -140,7 +182,7 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache {
       for key in matching {
         if let removed = state.records.remove(key) {
           state.payloadBytes -= key.utf8.count + removed.count
-          state.ledger?.remove(key)
+          state.bounds?.ledger.remove(key)
         }
       }
     }
@@ -150,22 +192,22 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache {
     state.withLock { state in
       state.records.removeAll()
       state.payloadBytes = 0
-      state.ledger?.removeAll()
+      state.bounds?.ledger.removeAll()
     }
   }
 
   // MARK: Bounded
 
   public func advanceClock(to step: Int) {
-    state.withLock { $0.ledger?.advance(to: step) }
+    state.withLock { $0.bounds?.ledger.advance(to: step) }
   }
 
   public func takeEvictions() -> EvictionReport {
     state.withLock { state in
-      guard state.ledger != nil else { return EvictionReport() }
-      var report = state.ledger!.takeReport()
-      report.nanoseconds = state.evictionNanoseconds
-      state.evictionNanoseconds = 0
+      guard let bounds = state.bounds else { return EvictionReport() }
+      var report = bounds.ledger.takeReport()
+      report.nanoseconds = bounds.evictionNanoseconds
+      bounds.evictionNanoseconds = 0
       return report
     }
   }

@@ -1,5 +1,6 @@
 import NormalizedCache
 import Synchronization
+import Workloads
 
 /// The limit an in-memory cache is measured against (SPEC §5, `limit-dictionary`): each record's
 /// encoded bytes in a plain `[CacheKey: [UInt8]]`, written with one subscript assignment and read
@@ -52,13 +53,11 @@ final class LimitDictionary: NormalizedCache {
   }
 }
 
-extension LimitDictionary: StoreFootprint {
-  func footprint(liveBytes: Int) -> Footprint {
+extension LimitDictionary: MeasuredStore {
+  func footprint(liveBytes: Int) -> Footprint? {
     let statistics = statistics
     return Footprint(
       recordCount: statistics.records, payloadBytes: statistics.payloadBytes, storeBytes: liveBytes,
       details: [("live_bytes", liveBytes)])
   }
-
-  func settledBytes() -> Int? { nil }
 }

@@ -280,7 +280,11 @@ public struct EvictionLedger: Sendable {
   /// the latest step among them.
   public mutating func restore(_ usages: [Usage]) {
     removeAll()
-    let ordered = usages.sorted { budget.policy == .fifo ? $0.lastWrite < $1.lastWrite : $0.lastUse < $1.lastUse }
+    // Ties (records written down without a use) in key order, so that a restore is the same every time.
+    let ordered = usages.sorted { a, b in
+      let (ta, tb) = budget.policy == .fifo ? (a.lastWrite, b.lastWrite) : (a.lastUse, b.lastUse)
+      return ta != tb ? ta < tb : a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
+    }
     for usage in ordered {
       let position = allocate(Entry(key: usage.key, bytes: usage.bytes, isRoot: RootKey.all.contains(usage.key)))
       entries[Int(position)].uses = usage.uses

@@ -2,15 +2,15 @@ import Measurement
 import NormalizedCache
 import Results
 
-extension StrategyMeasurement {
+extension CacheBenchmark {
   /// The instructions of every parse, write (normalize, then merge) and read of the variant's responses
   /// into a fresh store, counted by callgrind: the process must run under it (`run --instructions`
   /// starts such a process). As in the allocation pass, one uncounted write and read come first.
-  func countInstructions(into sink: inout MetricSink, counter: inout InstructionCounter) throws {
+  func countInstructions(into sink: inout MetricSamples, counter: inout InstructionCounter) throws {
     let normalizer = normalizer
     try warmUp(normalizer)
     defer { factory.removeFiles() }
-    let store = try factory.make(spec)
+    let store = try factory.make(configuration)
     let reader = makeReader(store)
     var samples = MetricSamples()
     for (index, item) in source.items.enumerated() {
@@ -26,6 +26,6 @@ extension StrategyMeasurement {
       samples.append(Double(merge.instructions), to: .mergeInstructions)
       samples.append(Double(read.instructions), to: .readInstructions)
     }
-    sink.add(scope, samples)
+    sink.append(contentsOf: samples)
   }
 }

@@ -5,37 +5,52 @@ import NormalizedCache
 import Results
 import Workloads
 
-/// Measures one store under one key strategy on one variant's responses (SPEC §5):
+/// Measures a cache under one key strategy on one variant's responses (SPEC §5):
 /// 1. an allocation pass, untimed: allocations per write and per read, lookup counts, every
 ///    read-back checked against its response, and the keys written;
 /// 2. warm-up and measured repetitions on fresh stores, through the ``Harness``: write,
 ///    normalize, merge and read latency, time in store loads, point lookups, field-policy
 ///    lookups, and the footprint after the writes.
-struct StrategyMeasurement {
+///
+/// A bounded store may miss where the budget made it evict: its reads are checked where they
+/// hit, and counted where they miss.
+struct CacheBenchmark: Benchmark {
+  let configuration: Configuration
   let source: PreparedSource
-  let spec: StoreSpec
-  let strategy: KeyStrategy
-  let workload: Workload
-  let scope: MetricSink.Scope
-  let factory: StoreFactory
-  let progress: Progress
+  let context: ExecutionContext
 
-  var useFieldPolicies: Bool { strategy.name != .path }
-  /// The workload's programmatic field-policy provider, for the programmatic strategy only: the
+  init?(_ configuration: Configuration, _ context: ExecutionContext) {
+    guard case .cache = configuration.spec.role, case .responses(let source) = configuration.source else { return nil }
+    self.configuration = configuration
+    self.source = source
+    self.context = context
+  }
+
+  var spec: StoreSpec { configuration.spec }
+  var strategy: NamedStrategy { configuration.strategy }
+  var workload: Workload { context.workload }
+  var factory: StoreFactory { context.factory }
+  var progress: Progress { context.progress }
+
+  /// A read of a bounded store may miss what its budget evicted.
+  var missesAllowed: Bool { spec.isBounded }
+
+  var useFieldPolicies: Bool { strategy.kind != .path }
+  /// The workload's programmatic field-policy provider, for the programmatic strategies only: the
   /// typePolicy strategy reads with the directives alone.
   var fieldPolicyProvider: (any FieldPolicyProvider)? {
-    strategy.name == .programmatic ? workload.fieldPolicyProvider?.provider : nil
+    strategy.kind == .programmatic ? workload.fieldPolicyProvider?.provider : nil
   }
 
   /// A reader of `cache` with the strategy's field policies.
   func makeReader(_ cache: any NormalizedCache) -> CacheReader {
     CacheReader(cache: cache, useFieldPolicies: useFieldPolicies, fieldPolicyProvider: fieldPolicyProvider)
   }
-  var normalizer: Normalizer { Normalizer(strategy: strategy) }
+  var normalizer: Normalizer { Normalizer(strategy: strategy.strategy) }
 
-  func run(into sink: inout MetricSink) throws {
+  func measure(into sink: inout MetricSamples) throws {
     let fragments = try FragmentReads.make(
-      source: source, normalizer: normalizer, count: strategy.name == .path ? 0 : workload.read.fragments,
+      source: source, normalizer: normalizer, count: strategy.kind == .path ? 0 : workload.read.fragments,
       seed: workload.seed ^ 0xF4A6)
     let counted = try countAllocations(fragments: fragments)
     let watch = WatchPlan.make(
@@ -50,8 +65,8 @@ struct StrategyMeasurement {
     var footprint: Footprint?
     var fieldPolicyHits = 0
     let harness = Harness(warmup: workload.warmup, repetitions: workload.repetitions)
-    let timings = try harness.run(make: { try factory.make(spec) }, cleanUp: factory.removeFiles) { store, repetition in
-      footprint = try measureWrites(store, &repetition)
+    let timings = try harness.run(make: { try factory.make(configuration) }, cleanUp: factory.removeFiles) { store, repetition in
+      footprint = try measureWrites(store, &repetition, writtenKeys: keys)
       try measureReads(store, &repetition)
       let hits = try measureLookups(store, &repetition, lookups: lookups)
       try measureFragments(store, &repetition, fragments: fragments)
@@ -70,18 +85,18 @@ struct StrategyMeasurement {
         watchCounts?.rereadsTimed += counts.rereads
       }
     }
-    sink.add(scope, timings)
-    sink.add(scope, counted.samples)
-    sink.add(scope, .hitRatio, value: MetricSink.ratio(counted.hits, counted.keysRequested))
+    sink.append(contentsOf: timings)
+    sink.append(contentsOf: counted.samples)
+    sink.append(ratio(counted.hits, counted.keysRequested), to: .hitRatio)
     if !lookups.fieldPolicies.isEmpty {
-      sink.add(scope, .fieldPolicyHitRatio, value: MetricSink.ratio(fieldPolicyHits, timings[.fieldPolicyLookup].count))
+      sink.append(ratio(fieldPolicyHits, timings[.fieldPolicyLookup].count), to: .fieldPolicyHitRatio)
     }
     if let watchCounts {
-      sink.add(scope, .invalidations, samples: watchCounts.invalidations)
-      sink.add(scope, .changedShare, value: MetricSink.ratio(watchCounts.changed, watchCounts.rereads))
+      for invalidations in watchCounts.invalidations { sink.append(invalidations, to: .invalidations) }
+      sink.append(ratio(watchCounts.changed, watchCounts.rereads), to: .changedShare)
     }
     guard let footprint else { return }
-    sink.add(scope, footprint)
+    sink.append(footprint)
     addDedupRows(to: &sink, counted: counted, footprint: footprint)
   }
 
@@ -95,6 +110,8 @@ struct StrategyMeasurement {
     var rootKeys: Set<CacheKey> = []
     var hits = 0
     var keysRequested = 0
+    /// Read-backs that missed (a bounded store's evictions).
+    var misses = 0
   }
 
   /// Writes every response into a fresh store, reading each back right after its write: what
@@ -105,7 +122,7 @@ struct StrategyMeasurement {
     var counted = Counted()
     defer { factory.removeFiles() }
     try warmUp(normalizer)
-    let store = try factory.make(spec)
+    let store = try factory.make(configuration)
     let reader = makeReader(store)
     for (index, item) in source.items.enumerated() {
       progress.update("counting allocations, response \(index + 1)/\(source.items.count)")
@@ -129,6 +146,7 @@ struct StrategyMeasurement {
       counted.samples.append(Double(read.count), to: .readAllocations)
       counted.samples.append(Double(read.bytes), to: .readAllocatedBytes)
       try verify(read.result, item, strictly: true)
+      counted.misses += read.result.miss == nil ? 0 : 1
       counted.samples.append(Double(read.result.statistics.loads), to: .loadsPerRead)
       counted.samples.append(Double(read.result.statistics.keysRequested), to: .keysPerRead)
       counted.hits += read.result.statistics.hits
@@ -154,6 +172,7 @@ struct StrategyMeasurement {
       samples.append(Double(result.statistics.keysRequested), to: .fragmentKeysPerRead)
       guard workload.read.verify else { continue }
       guard let data = result.data else {
+        if missesAllowed { continue }
         throw RunError("\(context): missed: \(result.miss.map(\.description) ?? "?")")
       }
       if data != read.expected {
@@ -170,7 +189,7 @@ struct StrategyMeasurement {
   func warmUp(_ normalizer: Normalizer) throws {
     guard let item = source.items.first else { return }
     defer { factory.removeFiles() }
-    let store = try factory.make(spec)
+    let store = try factory.make(configuration)
     try store.merge(records: try normalizer.normalize(try item.response(), plan: item.plan).records)
     _ = try makeReader(store).read(item.plan)
   }
@@ -184,7 +203,9 @@ struct StrategyMeasurement {
   }
 
   /// Every response written into the store; returns the footprint after the writes.
-  private func measureWrites(_ store: any StoreFootprint, _ repetition: inout Repetition) throws -> Footprint {
+  private func measureWrites(_ store: any MeasuredStore, _ repetition: inout Repetition, writtenKeys: [CacheKey]) throws
+    -> Footprint
+  {
     let normalizer = normalizer
     for (index, item) in source.items.enumerated() {
       progress.update("\(repetition.label), write \(index + 1)/\(source.items.count)")
@@ -199,7 +220,17 @@ struct StrategyMeasurement {
       repetition.record(end - middle, as: .mergeLatency)
       repetition.record(end - start, as: .writeLatency)
     }
-    return try store.footprint(liveBytes: repetition.isMeasured ? try repetition.liveBytes() : 0)
+    return try footprint(of: store, liveBytes: repetition.isMeasured ? try repetition.liveBytes() : 0, writtenKeys: writtenKeys)
+  }
+
+  /// The store's own footprint, or for a store that does not report one: the keys written that it
+  /// still holds, loaded back, their bytes the payload, and jemalloc's live bytes its bytes.
+  func footprint(of store: any MeasuredStore, liveBytes: Int, writtenKeys: [CacheKey]) throws -> Footprint {
+    if let own = try store.footprint(liveBytes: liveBytes) { return own }
+    let held = try store.loadRecordsInOrder(forKeys: writtenKeys).compactMap { $0 }
+    return Footprint(
+      recordCount: held.count, payloadBytes: held.reduce(0) { $0 + $1.key.utf8.count + $1.encodedFields.count },
+      storeBytes: liveBytes, details: [("live_bytes", liveBytes)])
   }
 
   /// Every operation read back, timed, through a ``LoadTimer`` for the time inside the store's loads.
@@ -221,8 +252,8 @@ struct StrategyMeasurement {
     progress.update("\(repetition.label), point lookups")
     for key in lookups.pointKeys {
       let found = try repetition.time(.pointLookup) { try store.loadRecords(forKeys: [key]) }
-      guard found[key] != nil else {
-        throw RunError("point lookup of \(key) in \(spec.label) under \(strategy.name.rawValue) found nothing")
+      guard found[key] != nil || missesAllowed else {
+        throw RunError("point lookup of \(key) in \(spec.label) under \(strategy.name) found nothing")
       }
     }
     let reader = CacheReader(cache: store, useFieldPolicies: true, fieldPolicyProvider: fieldPolicyProvider)
@@ -287,7 +318,7 @@ struct StrategyMeasurement {
 
   /// A watcher's read must find everything: a refetch changes values, never the shape.
   private func checkWatcher(_ result: ReadResult, _ item: Int, after refetch: Int?) throws {
-    guard workload.read.verify, let miss = result.miss else { return }
+    guard workload.read.verify, !missesAllowed, let miss = result.miss else { return }
     let when = refetch.map { "after refetch \($0 + 1) (\(source.items[$0].label))" } ?? "before the refetches"
     throw RunError("\(context(source.items[item])): the watcher's read missed \(when): \(miss)")
   }
@@ -295,15 +326,16 @@ struct StrategyMeasurement {
   // MARK: 3. Rows and checks
 
   /// Objects written against records stored, response bytes against store bytes.
-  private func addDedupRows(to sink: inout MetricSink, counted: Counted, footprint: Footprint) {
+  private func addDedupRows(to sink: inout MetricSamples, counted: Counted, footprint: Footprint) {
     let records = footprint.recordCount - counted.rootKeys.count
     let responseBytes = source.responseBytes
-    sink.add(scope, .objects, value: Double(counted.objects))
-    sink.add(scope, .records, value: Double(records))
-    sink.add(scope, .objectRatio, value: MetricSink.ratio(counted.objects, records))
-    sink.add(scope, .responseBytes, value: Double(responseBytes))
-    sink.add(scope, .storeBytes, value: Double(footprint.storeBytes))
-    sink.add(scope, .byteRatio, value: MetricSink.ratio(responseBytes, footprint.storeBytes))
+    sink.append(Double(counted.objects), to: .objects)
+    sink.append(Double(records), to: .records)
+    sink.append(ratio(counted.objects, records), to: .objectRatio)
+    sink.append(Double(responseBytes), to: .responseBytes)
+    sink.append(Double(footprint.storeBytes), to: .storeBytes)
+    sink.append(ratio(responseBytes, footprint.storeBytes), to: .byteRatio)
+    if missesAllowed { sink.append(Double(counted.misses), to: .readBackMisses) }
   }
 
   /// Every read-back must equal the selected part of its response (SPEC §5): checked right after
@@ -314,6 +346,7 @@ struct StrategyMeasurement {
     guard strictly else { return }
     let context = context(item)
     guard let data = result.data else {
+      if missesAllowed { return }
       throw RunError("\(context): the read-back missed: \(result.miss.map(\.description) ?? "?")")
     }
     let expected = try item.expectedReadBack(of: try item.response())
@@ -327,7 +360,7 @@ struct StrategyMeasurement {
   private func context(_ item: ResponseItem) -> String { context(label: item.label) }
 
   private func context(label: String) -> String {
-    "\(workload.name)\(scope.variant.isEmpty ? "" : " [\(scope.variant)]"), \(spec.label) × \(strategy.name.rawValue), \(label)"
+    "\(configuration.context(workload: workload.name)), \(label)"
   }
 
   /// Random existing keys, from the workload's seed.

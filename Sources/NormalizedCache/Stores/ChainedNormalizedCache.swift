@@ -1,0 +1,155 @@
+import Synchronization
+
+/// A bounded in-memory store in front of another store (SQLite, usually), as Apollo Kotlin's
+/// `MemoryCacheFactory(...).chain(SqlNormalizedCacheFactory(...))`.
+///
+/// ```swift
+/// let front = InMemoryNormalizedCache(budget: CacheBudget(maxSizeBytes: 4 << 20))
+/// let chain = ChainedNormalizedCache(front: front, back: try SQLiteNormalizedCache(path: "cache.sqlite"))
+/// ```
+/// - A read asks the front, then the back for what the front lacks, and promotes what the back
+///   had into the front (which may evict: the back still has it).
+/// - A merge goes to the back first, then to the front: into the records the front holds, and
+///   adding the records that were new to the back. A record the back already held and the front
+///   does not is left to the back: the front would hold only the merge's fields of it, and a read
+///   would miss there what the back has.
+/// - So the front holds copies of the back's records, equal to them. When the back evicts or
+///   expires a record, the front's copy goes too (the back must report evicted keys:
+///   ``CacheBudget/reportsEvictedKeys``).
+public final class ChainedNormalizedCache: BoundedNormalizedCache, TieredCache {
+  public let front: InMemoryNormalizedCache
+  public let back: any NormalizedCache
+  private struct State {
+    var tiers = TierStatistics()
+    /// The back's evictions, taken from it after every call to keep the front in step.
+    var evictions = EvictionReport()
+  }
+  private let state = Mutex(State())
+
+  public init(front: InMemoryNormalizedCache, back: any NormalizedCache) {
+    if let bounded = back as? any BoundedNormalizedCache, let budget = bounded.budget {
+      precondition(budget.reportsEvictedKeys, "a chain's back must report the keys it evicts, so that the front forgets them")
+    }
+    self.front = front
+    self.back = back
+  }
+
+  /// Nil: the chain has no budget of its own; the front keeps to its budget, the back to its.
+  public var budget: CacheBudget? { nil }
+
+  public func loadRecords(forKeys keys: [CacheKey]) throws -> [CacheKey: Record] {
+    var result: [CacheKey: Record] = [:]
+    for record in try loadRecordsInOrder(forKeys: keys) {
+      if let record { result[record.key] = record }
+    }
+    return result
+  }
+
+  public func loadRecordsInOrder(forKeys keys: [CacheKey]) throws -> [Record?] {
+    var records = front.loadRecordsInOrder(forKeys: keys)
+    let missing = records.indices.filter { records[$0] == nil }
+    var fromBack = 0
+    if !missing.isEmpty {
+      let loaded = try back.loadRecordsInOrder(forKeys: missing.map { keys[$0] })
+      var promoted: [Record] = []
+      for (position, record) in zip(missing, loaded) {
+        guard let record else { continue }
+        records[position] = record
+        promoted.append(record)
+        fromBack += 1
+      }
+      try syncEvictions()
+      if !promoted.isEmpty {
+        // A record the back just handed out is the back's whole record: the front takes it as it is.
+        try front.merge(records: RecordSet(records: promoted))
+      }
+    }
+    let served = records.count { $0 != nil }
+    state.withLock { state in
+      state.tiers.frontHits += served - fromBack
+      state.tiers.backHits += fromBack
+      state.tiers.promotions += fromBack
+    }
+    return records
+  }
+
+  @discardableResult
+  public func merge(records: RecordSet) throws -> ChangedKeys {
+    let changed = try back.merge(records: records)
+    try syncEvictions()
+    _ = try front.merge(records: records, inserting: Set(changed.newRecordKeys))
+    return changed
+  }
+
+  public func removeRecord(for key: CacheKey) throws {
+    try back.removeRecord(for: key)
+    front.removeRecord(for: key)
+  }
+
+  public func removeRecords(matching pattern: String) throws {
+    try back.removeRecords(matching: pattern)
+    front.removeRecords(matching: pattern)
+  }
+
+  public func clear() throws {
+    try back.clear()
+    front.clear()
+  }
+
+  public func advanceClock(to step: Int) throws {
+    front.advanceClock(to: step)
+    try (back as? any BoundedNormalizedCache)?.advanceClock(to: step)
+  }
+
+  /// What the back evicted or expired: the records that left the chain. The front's own
+  /// evictions only move records out of memory (see ``takeFrontEvictions()``).
+  public func takeEvictions() throws -> EvictionReport {
+    try syncEvictions()
+    return state.withLock { state in
+      defer { state.evictions = EvictionReport() }
+      return state.evictions
+    }
+  }
+
+  /// What the front evicted: records that left memory and are still in the back.
+  public func takeFrontEvictions() -> EvictionReport { front.takeEvictions() }
+
+  /// The back's accounted bytes: the records the chain holds (the front holds copies).
+  public func accountedBytes() throws -> Int {
+    try (back as? any BoundedNormalizedCache)?.accountedBytes() ?? front.accountedBytes()
+  }
+
+  public func takeTierStatistics() -> TierStatistics {
+    state.withLock { state in
+      defer { state.tiers = TierStatistics() }
+      return state.tiers
+    }
+  }
+
+  /// Takes the back's evictions and removes the front's copies of them.
+  private func syncEvictions() throws {
+    guard let bounded = back as? any BoundedNormalizedCache else { return }
+    let report = try bounded.takeEvictions()
+    guard !report.isEmpty else { return }
+    for key in report.keys { front.removeRecord(for: key) }
+    state.withLock { $0.evictions.formUnion(report) }
+  }
+}
+
+/// A store of two tiers, which can say where its reads were served.
+public protocol TieredCache: NormalizedCache {
+  /// Keys served by each tier since the last call.
+  func takeTierStatistics() -> TierStatistics
+}
+
+/// Where a tiered store served the keys it found.
+public struct TierStatistics: Sendable, Hashable {
+  /// Keys found in the front.
+  public var frontHits = 0
+  /// Keys the front lacked and the back had.
+  public var backHits = 0
+  /// Records copied from the back into the front.
+  public var promotions = 0
+
+  public init() {}
+}

@@ -1,0 +1,160 @@
+import NormalizedCache
+
+/// A bounded SQLite store: the ``EvictionLedger`` both stores drive, kept in memory and written
+/// down in a table of its own, so that a store opened again keeps its order.
+///
+/// ```sql
+/// CREATE TABLE record_usage(key TEXT PRIMARY KEY NOT NULL, uses INTEGER NOT NULL,
+///   last_use INTEGER NOT NULL, last_write INTEGER NOT NULL, written_step INTEGER NOT NULL) WITHOUT ROWID;
+/// ```
+/// - A record counts its stored bytes (key and data column; a split record's chunks) plus
+///   ``SQLiteNormalizedCache/recordOverheadBytes``.
+/// - Reads touch the ledger in memory only: no write per read. The usage rows of every record
+///   used or written since the last merge are written in the next merge's transaction, in one
+///   batch (``flushUsage()``); reads after the last merge are not written down.
+/// - A merge that ends past the budget deletes the ledger's victims in its own transaction: their
+///   rows, chunks and usage rows. If the transaction rolls back, the ledger is read again from
+///   the file.
+/// - A record a read finds expired is not handed out, and its rows go in the next merge.
+extension RecordStore {
+  struct Bounds {
+    var ledger: EvictionLedger
+    /// Records reads found expired, whose rows the next merge deletes.
+    var pendingExpired: [CacheKey] = []
+    var evictionNanoseconds: UInt64 = 0
+
+    init(budget: CacheBudget) {
+      ledger = EvictionLedger(budget: budget)
+      ledger.tracksChanges = true
+    }
+  }
+
+  static let usageTableSQL = """
+    CREATE TABLE IF NOT EXISTS record_usage(key TEXT PRIMARY KEY NOT NULL, uses INTEGER NOT NULL,
+      last_use INTEGER NOT NULL, last_write INTEGER NOT NULL, written_step INTEGER NOT NULL) WITHOUT ROWID;
+    """
+
+  /// A record's bytes as the budget counts them.
+  static func accounted(storedBytes: Int) -> Int { storedBytes + SQLiteNormalizedCache.recordOverheadBytes }
+
+  /// Reads the ledger from the file: every record with its stored bytes, and its usage row where
+  /// it has one (a record without one, written by an unbounded store, is the least recent).
+  mutating func loadLedger() throws(SQLiteError) {
+    guard bounds != nil else { return }
+    var usages: [CacheKey: EvictionLedger.Usage] = [:]
+    let records = try connection.cachedStatement(
+      """
+      SELECT r.key, length(CAST(r.key AS BLOB)) + length(CAST(r.\(format.dataColumn) AS BLOB)),
+        u.uses, u.last_use, u.last_write, u.written_step
+      FROM records r LEFT JOIN record_usage u ON u.key = r.key
+      """)
+    defer { records.reset() }
+    while try records.step() {
+      let key = try records.text(at: 0)
+      usages[key] = EvictionLedger.Usage(
+        key: key, bytes: Int(records.int64(at: 1)), uses: Int(records.int64(at: 2)),
+        lastUse: UInt64(records.int64(at: 3)), lastWrite: UInt64(records.int64(at: 4)), writtenStep: Int(records.int64(at: 5)))
+    }
+    records.reset()
+    if try hasSplitTables() {
+      let chunks = try connection.cachedStatement("SELECT key, total(length(data)) FROM record_chunks GROUP BY key")
+      defer { chunks.reset() }
+      while try chunks.step() {
+        let key = try chunks.text(at: 0)
+        usages[key]?.bytes += Int(chunks.double(at: 1))
+      }
+    }
+    bounds!.ledger.restore(usages.values.map { usage in
+      var usage = usage
+      usage.bytes = Self.accounted(storedBytes: usage.bytes)
+      return usage
+    })
+    _ = bounds!.ledger.takeChanged()
+    bounds!.pendingExpired = []
+  }
+
+  /// After a rolled-back transaction, the ledger is read from the file again: the transaction had
+  /// changed it in memory.
+  mutating func reloadLedgerAfterRollback() throws(SQLiteError) {
+    guard bounds != nil else { return }
+    let report = bounds!.ledger.takeReport()
+    try loadLedger()
+    // Evictions the rolled-back merge reported did not happen.
+    _ = report
+  }
+
+  /// The record was written (merged, new or unchanged) and now takes `storedBytes`.
+  /// - Throws: ``CacheBudgetError`` when the record alone is larger than the budget.
+  mutating func noteWritten(_ key: CacheKey, storedBytes: Int) throws(CacheBudgetError) {
+    guard bounds != nil else { return }
+    let bytes = Self.accounted(storedBytes: storedBytes)
+    try bounds!.ledger.checkFits(key, bytes: bytes)
+    bounds!.ledger.write(key, bytes: bytes)
+  }
+
+  /// The records a load found, through the ledger: each one used; one that expired is not handed
+  /// out, and its rows wait for the next merge.
+  mutating func admit(_ key: CacheKey) -> Bool {
+    guard bounds != nil else { return true }
+    switch bounds!.ledger.read(key) {
+    case .held: return true
+    case .expired:
+      bounds!.pendingExpired.append(key)
+      return false
+    case .absent: return false
+    }
+  }
+
+  /// Deletes the rows of records reads found expired (in the merge's transaction).
+  mutating func deletePendingExpired() throws(SQLiteError) {
+    guard let pending = bounds?.pendingExpired, !pending.isEmpty else { return }
+    for key in pending where !(bounds!.ledger.contains(key)) { _ = try deleteRows(of: key) }
+    bounds!.pendingExpired = []
+  }
+
+  /// A record the merge is about to write that has expired: gone first, so that the new one does
+  /// not merge into it. Returns whether it was.
+  mutating func expireIfDue(_ key: CacheKey) throws(SQLiteError) -> Bool {
+    guard bounds != nil, bounds!.ledger.isExpired(key) else { return false }
+    bounds!.ledger.expire(key)
+    _ = try deleteRows(of: key)
+    return true
+  }
+
+  /// Evicts the ledger's victims (deleting their rows), then writes the usage of every record
+  /// used or written since the last merge: the end of a bounded merge, in its transaction.
+  /// - Throws: ``CacheBudgetError`` when the roots alone outgrow the budget.
+  mutating func evictAndFlush() throws -> Void {
+    guard bounds != nil else { return }
+    if bounds!.ledger.isOverBudget {
+      let start = ContinuousClock.now
+      let victims = try bounds!.ledger.evict()
+      for key in victims { _ = try deleteRows(of: key) }
+      let elapsed = (ContinuousClock.now - start).components
+      bounds!.evictionNanoseconds += UInt64(elapsed.seconds) * 1_000_000_000 + UInt64(elapsed.attoseconds / 1_000_000_000)
+    }
+    try flushUsage()
+  }
+
+  /// One `INSERT OR REPLACE` per record used or written since the last flush.
+  mutating func flushUsage() throws(SQLiteError) {
+    let changed = bounds!.ledger.takeChanged()
+    guard !changed.isEmpty else { return }
+    let statement = try connection.cachedStatement(
+      "INSERT OR REPLACE INTO record_usage(key, uses, last_use, last_write, written_step) VALUES (?, ?, ?, ?, ?)")
+    for usage in changed {
+      try statement.bind(usage.key, at: 1)
+      try statement.bind(Int64(usage.uses), at: 2)
+      try statement.bind(Int64(bitPattern: usage.lastUse), at: 3)
+      try statement.bind(Int64(bitPattern: usage.lastWrite), at: 4)
+      try statement.bind(Int64(usage.writtenStep), at: 5)
+      try statement.execute()
+    }
+  }
+
+  func deleteUsage(of key: CacheKey) throws(SQLiteError) {
+    let statement = try connection.cachedStatement("DELETE FROM record_usage WHERE key = ?")
+    try statement.bind(key, at: 1)
+    try statement.execute()
+  }
+}

@@ -1,0 +1,52 @@
+import Measurement
+import NormalizedCache
+import Results
+import Workloads
+
+/// One configuration a run measures: a store under a key strategy on one variant's source.
+struct Configuration {
+  let variant: String
+  let spec: StoreSpec
+  let strategy: NamedStrategy
+  let source: PreparedVariant
+
+  var scope: Scope { Scope(variant: variant, store: spec.label, keys: strategy.name) }
+
+  /// `default [duplication=0.5], sqlite-wal × typePolicy`: where a failure happened.
+  func context(workload: String) -> String {
+    "\(workload)\(variant.isEmpty ? "" : " [\(variant)]"), \(spec.label) × \(strategy.name)"
+  }
+}
+
+/// A variant's source, prepared once and shared by every store and strategy.
+enum PreparedVariant {
+  /// Responses, generated or recorded, with their plans.
+  case responses(PreparedSource)
+  /// The store-level benchmark's records, built without the normalizer.
+  case storeRecords(StoreRecordsConfig)
+}
+
+/// What every benchmark of a run shares: the workload, the stores' factory, progress.
+struct ExecutionContext {
+  let workload: Workload
+  let factory: StoreFactory
+  let progress: Progress
+}
+
+/// One kind of measurement the executor runs a configuration through (as package-benchmark runs
+/// every benchmark through one runner): each says whether it applies to a configuration, measures
+/// it into samples, and may count its instructions under callgrind.
+protocol Benchmark {
+  /// The benchmark of this configuration, nil when it does not apply.
+  init?(_ configuration: Configuration, _ context: ExecutionContext)
+
+  /// Appends its samples.
+  func measure(into samples: inout MetricSamples) throws
+
+  /// Appends the instructions of what it measures (`run --instructions`); nothing by default.
+  func countInstructions(into samples: inout MetricSamples, counter: inout InstructionCounter) throws
+}
+
+extension Benchmark {
+  func countInstructions(into samples: inout MetricSamples, counter: inout InstructionCounter) throws {}
+}

@@ -1,0 +1,132 @@
+import GraphQLLanguage
+import NormalizedCache
+import Results
+import SQLiteCache
+
+/// The store kinds a workload file can name (`"kind": "memory"`), each with the decoder of its
+/// options: the built-in `memory`, `sqlite` and `chain`, and any a library user registers.
+///
+/// ```swift
+/// var registry = Registry.builtIn
+/// registry.stores.register("dictionary") { environment in DictionaryStore() }   // no options
+/// registry.stores.register("lru-dictionary") { options in                       // with options
+///   let capacity = try options.int("capacity", in: 1...1_000_000) ?? 10_000
+///   return StoreMaker(description: "lru-dictionary \(capacity)") { _ in LRUDictionaryStore(capacity: capacity) }
+/// }
+/// ```
+/// A registered store gets every phase and metric a built-in one gets, its footprint where it
+/// reports one (``MeasuredStore``), and the traffic's eviction rows when it adopts
+/// ``BoundedNormalizedCache``.
+public struct StoreKinds: Sendable {
+  /// Reads one store's options (everything but `kind` and `label`) and says how to make it.
+  public typealias Decode = @Sendable (inout StoreOptions) throws(WorkloadError) -> StoreMaker
+
+  private var table: [String: Decode] = [:]
+
+  public init() {}
+
+  /// Adds a kind whose stores read their options with `decode`; a name registered before is replaced.
+  public mutating func register(_ name: String, _ decode: @escaping Decode) {
+    table[name] = decode
+  }
+
+  /// Adds a kind with no options of its own.
+  public mutating func register(_ name: String, make: @escaping @Sendable (StoreEnvironment) throws -> any MeasuredStore) {
+    let maker = StoreMaker(description: name, make: make)
+    table[name] = { (_: inout StoreOptions) -> StoreMaker in maker }
+  }
+
+  public var names: [String] { table.keys.sorted() }
+
+  /// `memory`, `sqlite` and `chain`.
+  public static let builtIn: StoreKinds = {
+    var kinds = StoreKinds()
+    kinds.register("memory", decodeMemory)
+    kinds.register("sqlite", decodeSQLite)
+    kinds.register("chain", decodeChain)
+    return kinds
+  }()
+
+  /// Decodes one store object: its `kind`, its `label` (default: the kind), and its options.
+  func decode(_ object: ConfigObject) throws(WorkloadError) -> StoreSpec {
+    var object = object
+    guard let kind = try object.string("kind") else {
+      throw object.error("kind", "is required (\(names.joined(separator: ", ")))")
+    }
+    guard let decode = table[kind] else {
+      var message = "unknown store kind \"\(kind)\"; known kinds: \(names.joined(separator: ", "))"
+      if let suggestion = Suggestion.nearest(to: kind, in: names) { message += "; did you mean \"\(suggestion)\"?" }
+      if !names.contains(where: { !Self.builtIn.names.contains($0) }) {
+        message += " (a package using the workbench registers its own)"
+      }
+      throw object.error("kind", message)
+    }
+    let label = try object.string("label")
+    if let label, label.isEmpty || label.contains(",") { throw object.error("label", "must be non-empty, without commas") }
+    var options = StoreOptions(object, kinds: self)
+    let maker = try decode(&options)
+    try options.finish()
+    return StoreSpec(label: label ?? kind, kind: kind, keyPath: object.path, role: .cache(maker))
+  }
+
+  // MARK: The built-in kinds
+
+  /// `{"kind": "memory"}`, with a budget if given.
+  static let decodeMemory: Decode = { options throws(WorkloadError) in
+    let budget = try options.budget(recordOverhead: InMemoryNormalizedCache.recordOverheadBytes)
+    let unbounded = StoreMaker(description: "memory", limit: .dictionary) { _ in InMemoryNormalizedCache() }
+    guard budget != nil else { return unbounded }
+    return StoreMaker(description: "memory", limit: .dictionary, budget: budget) { environment in
+      InMemoryNormalizedCache(budget: try environment.budget(budget, unbounded: unbounded))
+    }
+  }
+
+  /// `{"kind": "sqlite", "layout": "apollo", "journal": "wal", "synchronous": "normal",
+  /// "location": "file", "autoVacuum": "incremental"}`: SQLite's options straight into its
+  /// ``SQLiteNormalizedCache/Options``, with a budget if given.
+  static let decodeSQLite: Decode = { options throws(WorkloadError) in
+    var sqlite = SQLiteNormalizedCache.Options()
+    sqlite.layout = try options.choice("layout", of: SQLiteNormalizedCache.Layout.self) ?? sqlite.layout
+    sqlite.journalMode = try options.choice("journal", of: SQLiteNormalizedCache.JournalMode.self) ?? sqlite.journalMode
+    sqlite.synchronous = try options.choice("synchronous", of: SQLiteNormalizedCache.Synchronous.self) ?? sqlite.synchronous
+    sqlite.autoVacuum = try options.choice("autoVacuum", of: SQLiteNormalizedCache.AutoVacuum.self) ?? sqlite.autoVacuum
+    let location = try options.string("location") ?? "file"
+    guard location == "file" || location == ":memory:" else {
+      throw options.error("location", "must be \"file\" or \":memory:\", got \"\(location)\"")
+    }
+    let inMemory = location == ":memory:"
+    let budget = try options.budget(recordOverhead: SQLiteNormalizedCache.recordOverheadBytes)
+    let description = "sqlite \(sqlite.layout) \(sqlite.journalMode) \(sqlite.synchronous) \(sqlite.autoVacuum)\(inMemory ? " :memory:" : "")"
+    let unboundedOptions = sqlite
+    let unbounded = StoreMaker(description: description, limit: .sqlite) { environment in
+      try SQLiteNormalizedCache(path: inMemory ? ":memory:" : environment.newFilePath(), options: unboundedOptions)
+    }
+    guard budget != nil else { return unbounded }
+    return StoreMaker(description: description, limit: .sqlite, budget: budget) { environment in
+      var bounded = unboundedOptions
+      bounded.budget = try environment.budget(budget, unbounded: unbounded)
+      return try SQLiteNormalizedCache(path: inMemory ? ":memory:" : environment.newFilePath(), options: bounded)
+    }
+  }
+
+  /// `{"kind": "chain", "front": {"kind": "memory", "maxSizeBytes": "10%"}, "back": {"kind": "sqlite"}}`:
+  /// a memory store in front of another store (see ``ChainedNormalizedCache``).
+  static let decodeChain: Decode = { options throws(WorkloadError) in
+    guard let front = try options.store("front") else { throw options.error("front", "is required: the memory store in front") }
+    guard front.kind == "memory", case .cache(let frontMaker) = front.role else {
+      throw options.error("front.kind", "must be memory: the chain's front is an in-memory store, got \"\(front.kind)\"")
+    }
+    guard let back = try options.store("back") else { throw options.error("back", "is required: the store behind the front") }
+    guard back.kind != "chain", case .cache(let backMaker) = back.role else {
+      throw options.error("back.kind", "must not be another chain")
+    }
+    return StoreMaker(
+      description: "chain(\(frontMaker.description), \(backMaker.description))", budget: frontMaker.budget ?? backMaker.budget
+    ) { environment in
+      guard let memory = try frontMaker(environment) as? InMemoryNormalizedCache else {
+        preconditionFailure("a memory store's maker made another store")
+      }
+      return ChainedNormalizedCache(front: memory, back: try backMaker(environment))
+    }
+  }
+}

@@ -1,0 +1,164 @@
+import NormalizedCache
+
+/// A store a workload measures: `{"kind": "sqlite", "journal": "wal", "label": "sqlite-wal"}`,
+/// decoded into how to make a fresh one.
+public struct StoreSpec: Sendable {
+  /// The name of the store in results; default: the kind.
+  public let label: String
+  /// `memory`, `sqlite`, `chain`, a registered kind, or the limit stores' `limit-dictionary`,
+  /// `limit-sqlite`.
+  public let kind: String
+  /// Where the workload file describes it (`stores[1]`), for messages; empty for the limit stores.
+  public let keyPath: String
+  public let role: Role
+
+  public enum Role: Sendable {
+    /// A cache, made by its kind's maker.
+    case cache(StoreMaker)
+    /// A limit store (SPEC §5, `"limits": true`), which the workbench makes itself.
+    case limit(LimitStore)
+  }
+
+  public init(label: String, kind: String, keyPath: String, role: Role) {
+    self.label = label
+    self.kind = kind
+    self.keyPath = keyPath
+    self.role = role
+  }
+
+  /// The limit store of the given kind.
+  public init(limit: LimitStore) {
+    self.init(label: limit.rawValue, kind: limit.rawValue, keyPath: "", role: .limit(limit))
+  }
+
+  /// A limit store (not a cache).
+  public var isLimit: Bool {
+    if case .limit = role { return true }
+    return false
+  }
+
+  /// The limit store this one is measured against with `"limits": true`, if any.
+  public var limit: LimitStore? {
+    if case .cache(let maker) = role { return maker.limit }
+    return nil
+  }
+
+  /// Whether the store keeps to a budget (`maxSizeBytes` or `expireAfterSteps`).
+  public var isBounded: Bool {
+    if case .cache(let maker) = role { return maker.budget != nil }
+    return false
+  }
+}
+
+/// The stores every store is measured against with `"limits": true` (SPEC §5): the cost of storing
+/// the same records' bytes at all.
+public enum LimitStore: String, Sendable, CaseIterable {
+  /// Each record's encoded bytes in a plain `[CacheKey: [UInt8]]`: the in-memory store's limit.
+  case dictionary = "limit-dictionary"
+  /// A plain SQLite table through one prepared statement: the SQLite store's limit.
+  case sqlite = "limit-sqlite"
+}
+
+/// How to make a fresh store of one spec, and what the workbench needs to know of it.
+///
+/// ```swift
+/// StoreMaker(description: "dictionary") { environment in DictionaryStore() }
+/// ```
+public struct StoreMaker: Sendable {
+  /// What makes two makers make the same store (`memory`, `sqlite compact wal normal`): the key
+  /// under which the size of an unbounded one is remembered, for budgets given as a share.
+  public let description: String
+  /// The limit store this store is measured against, if any.
+  public var limit: LimitStore?
+  /// The budget as the file gives it, if the store keeps to one.
+  public var budget: BudgetOption?
+  let make: @Sendable (StoreEnvironment) throws -> any MeasuredStore
+
+  public init(
+    description: String, limit: LimitStore? = nil, budget: BudgetOption? = nil,
+    make: @escaping @Sendable (StoreEnvironment) throws -> any MeasuredStore
+  ) {
+    self.description = description
+    self.limit = limit
+    self.budget = budget
+    self.make = make
+  }
+
+  public func callAsFunction(_ environment: StoreEnvironment) throws -> any MeasuredStore {
+    try make(environment)
+  }
+}
+
+/// What a store being made gets from the run: file paths, and the sizes budgets given as a share
+/// are resolved against.
+public struct StoreEnvironment {
+  private let filePath: () -> String
+  private let unboundedBytes: (StoreMaker) throws -> Int
+
+  /// - Parameters:
+  ///   - filePath: a fresh path for a database file, each of one fixed length (SQLite keeps the
+  ///     path on its heap, and `sqlite_heap_bytes` must not depend on it).
+  ///   - unboundedBytes: the accounted bytes of the store this maker makes, without a budget,
+  ///     once the configuration's responses are all written into it.
+  public init(filePath: @escaping () -> String, unboundedBytes: @escaping (StoreMaker) throws -> Int) {
+    self.filePath = filePath
+    self.unboundedBytes = unboundedBytes
+  }
+
+  /// A fresh file path in the run's temporary directory.
+  public func newFilePath() -> String { filePath() }
+
+  /// The budget a store keeps to, its size resolved: a share of what `unbounded` makes holds
+  /// after the configuration's writes. Nil for no budget.
+  /// - Throws: what measuring the unbounded store throws.
+  public func budget(_ option: BudgetOption?, unbounded: StoreMaker) throws -> CacheBudget? {
+    guard let option else { return nil }
+    var size: Int?
+    switch option.size {
+    case .bytes(let bytes)?: size = bytes
+    case .share(let share)?: size = max(1, Int((Double(try unboundedBytes(unbounded)) * share).rounded()))
+    case nil: size = nil
+    }
+    return CacheBudget(
+      maxSizeBytes: size, evictTo: option.evictTo, policy: option.policy, expireAfterSteps: option.expireAfterSteps,
+      reportsEvictedKeys: true)
+  }
+}
+
+/// A store's budget as a workload file gives it (store options `maxSizeBytes`, `evictTo`,
+/// `policy`, `expireAfterSteps`; SPEC §9).
+public struct BudgetOption: Sendable, Hashable {
+  public enum Size: Sendable, Hashable, CustomStringConvertible {
+    /// `"maxSizeBytes": 5000000`.
+    case bytes(Int)
+    /// `"maxSizeBytes": "25%"`: a share of what the same store holds, unbounded, once every
+    /// response of the configuration is written.
+    case share(Double)
+
+    public var description: String {
+      switch self {
+      case .bytes(let bytes): String(bytes)
+      case .share(let share): Self.percent(share)
+      }
+    }
+
+    /// `25%`, `2.5%`.
+    static func percent(_ share: Double) -> String {
+      let value = share * 100
+      return (value == value.rounded() ? String(Int(value)) : String(value)) + "%"
+    }
+  }
+
+  /// Nil: no size limit (expiry only).
+  public var size: Size?
+  public var evictTo: Double
+  public var policy: EvictionPolicy
+  public var expireAfterSteps: Int?
+
+  public init(size: Size?, evictTo: Double = 0.9, policy: EvictionPolicy = .lru, expireAfterSteps: Int? = nil) {
+    self.size = size
+    self.evictTo = evictTo
+    self.policy = policy
+    self.expireAfterSteps = expireAfterSteps
+  }
+}
