@@ -10,13 +10,13 @@ import Foundation
 /// ```
 /// - Complexity: O(count) memory and set-up; O(log count) per draw (a binary search of the
 ///   cumulative weights).
-struct ZipfDistribution: Sendable {
+package struct ZipfDistribution: Sendable {
   let count: Int
   let exponent: Double
   /// Cumulative weights, normalized to end at 1; empty for the uniform case.
   private let cumulative: [Double]
 
-  init(count: Int, exponent: Double) {
+  package init(count: Int, exponent: Double) {
     precondition(count > 0, "a Zipf distribution needs at least one rank")
     self.count = count
     self.exponent = exponent
@@ -36,7 +36,7 @@ struct ZipfDistribution: Sendable {
   }
 
   /// The rank a uniform value in `0..<1` falls on.
-  func rank(forUniform uniform: Double) -> Int {
+  package func rank(forUniform uniform: Double) -> Int {
     guard !cumulative.isEmpty else { return min(Int(uniform * Double(count)), count - 1) }
     // The first rank whose cumulative weight exceeds the uniform value.
     var low = 0

@@ -2,7 +2,7 @@ import Foundation
 
 /// The part of the work a metric measures (the CSV's `phase` column, SPEC §6).
 public enum Phase: String, Sendable, Hashable, CaseIterable, Comparable {
-  case parse, write, normalize, merge, read, fragment, watch, lookup, footprint, dedup
+  case parse, write, normalize, merge, read, fragment, watch, lookup, footprint, dedup, traffic, gc, disk
 
   public static func < (lhs: Phase, rhs: Phase) -> Bool {
     allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -110,6 +110,20 @@ struct RecordStore {
     }
   }
 
+  /// Deletes the rows of these keys in one transaction.
+  mutating func removeRecords(forKeys keys: [CacheKey]) throws(SQLiteError) {
+    let before = accounting
+    do {
+      try connection.inTransaction { () throws(SQLiteError) in
+        for key in keys where try deleteRows(of: key) != nil { bounds?.ledger.remove(key) }
+      }
+    } catch {
+      accounting = before
+      try reloadLedgerAfterRollback()
+      throw error
+    }
+  }
+
   /// Deletes with `LIKE` (see ``Connection/removeRecords(matching:table:)``), each key's rows in one transaction.
   mutating func removeRecords(matching pattern: String) throws(SQLiteError) {
     let before = accounting

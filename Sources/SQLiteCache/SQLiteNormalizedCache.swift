@@ -24,7 +24,7 @@ import Synchronization
 /// opened `SQLITE_OPEN_NOMUTEX`, since a second lock inside SQLite would guard nothing more.
 /// Several caches (or processes) may open one file: SQLite's file locks order their
 /// transactions, and a writer waits up to ``Options/busyTimeoutMilliseconds`` for another.
-public final class SQLiteNormalizedCache: BoundedNormalizedCache {
+public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableCache {
   /// What a record costs beyond its key and stored bytes, as a budget counts it: its cell's
   /// header and pointer in a B-tree page, the pages' free space at SQLite's fill, and its row in
   /// `record_usage` when bounded. Measured: the checkpointed database bytes over `records` less
@@ -100,6 +100,22 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache {
   /// Removes one record; a key the store does not have is not an error.
   public func removeRecord(for key: CacheKey) throws(SQLiteError) {
     try store.withLock { store throws(SQLiteError) in try store.removeRecord(for: key) }
+  }
+
+  /// Removes these records in one transaction; keys the store does not have are not an error.
+  public func removeRecords(forKeys keys: [CacheKey]) throws(SQLiteError) {
+    try store.withLock { store throws(SQLiteError) in try store.removeRecords(forKeys: keys) }
+  }
+
+  /// Every key in the `records` table.
+  public func allKeys() throws(SQLiteError) -> [CacheKey] {
+    try store.withLock { store throws(SQLiteError) in
+      let statement = try store.connection.cachedStatement("SELECT key FROM records")
+      defer { statement.reset() }
+      var keys: [CacheKey] = []
+      while try statement.step() { keys.append(try statement.text(at: 0)) }
+      return keys
+    }
   }
 
   /// Removes every record whose key contains `pattern`, ignoring ASCII case, as ``KeyPattern``
@@ -199,6 +215,11 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache {
     public var free: Int
     public var bytes: Int { count * size }
     public var freeBytes: Int { free * size }
+  }
+
+  /// `PRAGMA auto_vacuum`: 0 none, 1 full, 2 incremental.
+  public func autoVacuumMode() throws(SQLiteError) -> Int {
+    try store.withLock { store throws(SQLiteError) in Int(try store.connection.integer("PRAGMA auto_vacuum")) }
   }
 
   /// Gives the free pages back to the file system without rewriting the file

@@ -68,6 +68,50 @@ extension Metric {
   static let loadAllPerKey = Metric(.lookup, "load_all_per_key", unit: .ns, deterministic: false)
   static let loadAllocationsPerBatch = Metric(.lookup, "allocations_per_batch", unit: .count, deterministic: true)
 
+  // Traffic (SPEC §9): an app session's steps.
+  /// Reads served whole, of all reads.
+  static let trafficHitRatio = Metric(.traffic, "hit_ratio", unit: .ratio, better: .higher, deterministic: true)
+  /// Reads that missed but found part of what they read (some records there), of all reads.
+  static let partialMissShare = Metric(.traffic, "partial_miss_share", unit: .ratio, deterministic: true)
+  /// The JSON bytes a network would have sent: every response fetched after a miss, and every refetch.
+  static let fetchedBytes = Metric(.traffic, "fetched_bytes", unit: .bytes, deterministic: true)
+  /// Records evicted to stay within the budget, per step.
+  static let evictions = Metric(.traffic, "evictions", unit: .count, deterministic: true)
+  /// Records that expired, in all.
+  static let expirations = Metric(.traffic, "expirations", unit: .count, deterministic: true)
+  /// Evictions and expirations of records the watched operations' last reads depended on.
+  static let watchedEvictions = Metric(.traffic, "watched_evictions", unit: .count, deterministic: true)
+  /// The most bytes the store accounted after any step.
+  static let peakStoreBytes = Metric(.traffic, "peak_store_bytes", unit: .bytes, deterministic: true)
+  static let trafficReadLatency = Metric(.traffic, "read_latency", unit: .ns, deterministic: false)
+  /// A fetch or refetch written: normalized and merged (evictions included).
+  static let trafficWriteLatency = Metric(.traffic, "write_latency", unit: .ns, deterministic: false)
+  /// A write's time per record it merged.
+  static let writePerRecord = Metric(.traffic, "write_per_record", unit: .ns, deterministic: false)
+  /// The store's time evicting (choosing and deleting), per record evicted.
+  static let evictionPerRecord = Metric(.traffic, "eviction_per_record", unit: .ns, deterministic: false)
+  /// A chain's reads: keys its front served, of all keys found.
+  static let frontHitRatio = Metric(.traffic, "front_hit_ratio", unit: .ratio, better: .higher, deterministic: true)
+  /// A chain's front: records it evicted (still in the back), in all.
+  static let frontEvictions = Metric(.traffic, "front_evictions", unit: .count, deterministic: true)
+
+  // Garbage collection on the store the traffic left.
+  static let gcRecordsRemoved = Metric(.gc, "records_removed", unit: .count, deterministic: true)
+  static let gcBytesFreed = Metric(.gc, "bytes_freed", unit: .bytes, deterministic: true)
+  static let gcDanglingReferences = Metric(.gc, "dangling_references", unit: .count, deterministic: true)
+  static let gcLatency = Metric(.gc, "latency", unit: .ns, deterministic: false)
+
+  // The database file after the traffic and garbage collection, after a clear, after a vacuum.
+  static let fileBytes = Metric(.disk, "file_bytes", unit: .bytes, deterministic: true)
+  static let freeBytes = Metric(.disk, "free_bytes", unit: .bytes, deterministic: true)
+  static let fileBytesAfterClear = Metric(.disk, "file_bytes_after_clear", unit: .bytes, deterministic: true)
+  static let freeBytesAfterClear = Metric(.disk, "free_bytes_after_clear", unit: .bytes, deterministic: true)
+  static let incrementalVacuumLatency = Metric(.disk, "incremental_vacuum_latency", unit: .ns, deterministic: false)
+  static let fileBytesAfterIncrementalVacuum = Metric(
+    .disk, "file_bytes_after_incremental_vacuum", unit: .bytes, deterministic: true)
+  static let vacuumLatency = Metric(.disk, "vacuum_latency", unit: .ns, deterministic: false)
+  static let fileBytesAfterVacuum = Metric(.disk, "file_bytes_after_vacuum", unit: .bytes, deterministic: true)
+
   /// Read-backs of a bounded store that missed (its budget evicted something they needed), of
   /// the allocation pass's reads, one right after each write.
   static let readBackMisses = Metric(.lookup, "read_back_misses", unit: .count, deterministic: true)

@@ -3,106 +3,126 @@ import GraphQLLanguage
 import NormalizedCache
 
 /// What the watchers see written (`read.watchers`, phase `watch`): every response again, as a
-/// refetch from a server whose data moved on.
-///
-/// Before refetch `i` the server changes a share (`churn`) of the scalar values that response
-/// returns; a value keeps its change until the server changes it again. A refetch returns the
-/// server's current values. Whether a value changes is drawn per entity (`__typename` and `id`,
-/// else the place in its response) and field, so every key strategy sees the same changes of the
-/// same data. `__typename`, `id` and every key field of a `@typePolicy` never change (an object
-/// keeps its key; an object without `__typename` in its response is keyed by its field's type,
-/// which the response does not name).
+/// refetch from a server whose data moved on (see ``Server``).
 struct Refetches {
-  private var server: ServerState
+  private var server: Server
 
   init(schema: Schema, churn: Double, seed: UInt64) {
-    server = ServerState(schema: schema, churn: churn, seed: seed)
+    server = Server(schema: schema, churn: churn, seed: seed, shrinksLists: false)
   }
 
   /// The refetch of the source's response `index`; refetches must be asked in order, from 0, as
   /// the server's changes accumulate. One at a time: nothing of earlier ones is kept but which
   /// values changed.
   mutating func refetch(_ item: ResponseItem, index: Int) throws -> JSONValue {
-    server.version = index + 1
-    let data = try Normalizer.data(of: try item.response())
-    return .object(server.refetch(data, place: "\(index)"))
+    try server.respond(item, place: "\(index)", version: index + 1, changing: true)
+  }
+}
+
+/// The server behind a workload's responses, whose data moves on.
+///
+/// Before a changing response (a refetch) the server changes a share (`churn`) of the scalar
+/// values that response returns; a value keeps its change until the server changes it again. Any
+/// response returns the server's current values. Whether a value changes is drawn per entity
+/// (`__typename` and `id`, else the place in its response) and field, so every key strategy sees
+/// the same changes of the same data. `__typename`, `id` and every key field of a `@typePolicy`
+/// never change (an object keeps its key; an object without `__typename` in its response is keyed
+/// by its field's type, which the response does not name).
+///
+/// With `shrinksLists` (the traffic's server), a changing response also drops the last element of
+/// a share `churn` of its lists of objects, for good (one element is always kept): the records
+/// those elements wrote are then named by no response, which is what garbage collection finds.
+struct Server {
+  let keyFields: Set<String>
+  let threshold: UInt64
+  let seed: UInt64
+  let shrinksLists: Bool
+  private var version = 0
+  /// The values the server has changed, by entity and field: the version of the last change.
+  private var changed: [String: Int] = [:]
+  /// The elements each list of objects lost, by its place.
+  private var removed: [String: Int] = [:]
+
+  init(schema: Schema, churn: Double, seed: UInt64, shrinksLists: Bool) {
+    keyFields = schema.allKeyFields.union(["__typename", "id"])
+    threshold = churn >= 1 ? .max : UInt64(churn * 18_446_744_073_709_551_616.0)
+    self.seed = seed
+    self.shrinksLists = shrinksLists
   }
 
-  /// The values the server has changed, by entity and field: the version of the last change.
-  private struct ServerState {
-    let keyFields: Set<String>
-    let threshold: UInt64
-    let seed: UInt64
-    var version = 0
-    var changed: [String: Int] = [:]
+  /// The item's response as the server returns it at `version` (versions only grow); with
+  /// `changing`, the server first changes a share of its values (a refetch).
+  mutating func respond(_ item: ResponseItem, place: String, version: Int, changing: Bool) throws -> JSONValue {
+    self.version = version
+    let data = try Normalizer.data(of: try item.response())
+    return .object(respond(data, place: place, changing: changing))
+  }
 
-    init(schema: Schema, churn: Double, seed: UInt64) {
-      keyFields = schema.allKeyFields.union(["__typename", "id"])
-      threshold = churn >= 1 ? .max : UInt64(churn * 18_446_744_073_709_551_616.0)
-      self.seed = seed
+  private mutating func respond(_ object: JSONObject, place: String, changing: Bool) -> JSONObject {
+    let typename = object["__typename"]?.stringValue
+    let identity: String
+    if let id = try? CacheKeyInfo(jsonValue: object["id"]).id {
+      identity = (typename ?? "") + ":" + id
+    } else {
+      identity = place
     }
-
-    mutating func refetch(_ object: JSONObject, place: String) -> JSONObject {
-      let typename = object["__typename"]?.stringValue
-      let identity: String
-      if let id = try? CacheKeyInfo(jsonValue: object["id"]).id {
-        identity = (typename ?? "") + ":" + id
-      } else {
-        identity = place
-      }
-      var result = JSONObject()
-      result.reserveCapacity(object.count)
-      for member in object {
-        let childPlace = place + "." + member.key
-        switch member.value {
-        case .object(let child):
-          result.append(key: member.key, value: .object(refetch(child, place: childPlace)))
-        case .array(let elements) where elements.contains(where: { if case .object = $0 { true } else { false } }):
-          result.append(key: member.key, value: refetch(list: elements, place: childPlace))
-        case .string, .int, .double, .bool:
-          guard !keyFields.contains(member.key) else {
-            result.append(key: member.key, value: member.value)
-            continue
-          }
-          let field = identity + "\u{1F}" + member.key
-          if draw(field) { changed[field] = version }
-          result.append(key: member.key, value: changed[field].map { Self.value(member.value, changedAt: $0) } ?? member.value)
-        default:
+    var result = JSONObject()
+    result.reserveCapacity(object.count)
+    for member in object {
+      let childPlace = place + "." + member.key
+      switch member.value {
+      case .object(let child):
+        result.append(key: member.key, value: .object(respond(child, place: childPlace, changing: changing)))
+      case .array(let elements) where elements.contains(where: { if case .object = $0 { true } else { false } }):
+        result.append(key: member.key, value: respond(list: elements, place: childPlace, changing: changing))
+      case .string, .int, .double, .bool:
+        guard !keyFields.contains(member.key) else {
           result.append(key: member.key, value: member.value)
+          continue
         }
+        let field = identity + "\u{1F}" + member.key
+        if changing, draw(field) { changed[field] = version }
+        result.append(key: member.key, value: changed[field].map { Self.value(member.value, changedAt: $0) } ?? member.value)
+      default:
+        result.append(key: member.key, value: member.value)
       }
-      return result
     }
+    return result
+  }
 
-    mutating func refetch(list elements: [JSONValue], place: String) -> JSONValue {
-      .array(elements.enumerated().map { index, element in
-        switch element {
-        case .object(let child): .object(refetch(child, place: place + "." + String(index)))
-        case .array(let inner): refetch(list: inner, place: place + "." + String(index))
-        default: element
-        }
-      })
+  private mutating func respond(list elements: [JSONValue], place: String, changing: Bool) -> JSONValue {
+    var kept = elements
+    if shrinksLists {
+      if changing, elements.count - (removed[place] ?? 0) > 1, draw(place + "\u{1F}#") { removed[place, default: 0] += 1 }
+      kept.removeLast(min(removed[place] ?? 0, max(0, elements.count - 1)))
     }
-
-    /// Whether the server changes this field before this refetch.
-    func draw(_ field: String) -> Bool {
-      var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ seed
-      for byte in field.utf8 {
-        hash ^= UInt64(byte)
-        hash &*= 0x0000_0100_0000_01B3
+    return .array(kept.enumerated().map { index, element in
+      switch element {
+      case .object(let child): .object(respond(child, place: place + "." + String(index), changing: changing))
+      case .array(let inner): respond(list: inner, place: place + "." + String(index), changing: changing)
+      default: element
       }
-      var random = SplitMix64(seed: hash ^ UInt64(version) &* 0x9E37_79B9_7F4A_7C15)
-      return random.next() < threshold
-    }
+    })
+  }
 
-    static func value(_ value: JSONValue, changedAt version: Int) -> JSONValue {
-      switch value {
-      case .string(let string): .string(string + "~" + String(version))
-      case .int(let int): .int(int &+ version)
-      case .double(let double): .double(double + Double(version))
-      case .bool(let flag): .bool(!flag)
-      default: value
-      }
+  /// Whether the server changes this field (or list) before this response.
+  private func draw(_ field: String) -> Bool {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ seed
+    for byte in field.utf8 {
+      hash ^= UInt64(byte)
+      hash &*= 0x0000_0100_0000_01B3
+    }
+    var random = SplitMix64(seed: hash ^ UInt64(version) &* 0x9E37_79B9_7F4A_7C15)
+    return random.next() < threshold
+  }
+
+  static func value(_ value: JSONValue, changedAt version: Int) -> JSONValue {
+    switch value {
+    case .string(let string): .string(string + "~" + String(version))
+    case .int(let int): .int(int &+ version)
+    case .double(let double): .double(double + Double(version))
+    case .bool(let flag): .bool(!flag)
+    default: value
     }
   }
 }

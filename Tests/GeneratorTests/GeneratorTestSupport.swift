@@ -61,7 +61,7 @@ enum GeneratorTestSupport {
       written.objects += normalized.objectCount
       try written.cache.merge(records: normalized.records)
     }
-    let keys = written.cache.allKeys
+    let keys = written.cache.allKeys()
     written.records = keys.count - (keys.contains(RootKey.query) ? 1 : 0)
     return written
   }

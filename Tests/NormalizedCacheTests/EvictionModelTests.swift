@@ -44,7 +44,7 @@ struct EvictionByHandTests {
   }
 
   static func held(_ store: InMemoryNormalizedCache) -> [CacheKey] {
-    store.allKeys.sorted()
+    store.allKeys().sorted()
   }
 
   @Test("lru: a read saves A; writing C evicts B, the least recently used")

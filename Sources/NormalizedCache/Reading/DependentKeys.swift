@@ -24,6 +24,12 @@ public struct DependentKeys: Sendable, Sequence {
     entries.append(Entry(recordKey: recordKey, fieldKeys: fieldKeys))
   }
 
+  /// The records the read looked at, each once, in the order first read.
+  public var recordKeys: [CacheKey] {
+    var seen: Set<CacheKey> = []
+    return entries.compactMap { seen.insert($0.recordKey).inserted ? $0.recordKey : nil }
+  }
+
   /// The number of keys, counting a key looked at twice (two selections of one record) twice.
   public var count: Int { entries.reduce(0) { $0 + $1.fieldKeys.count } }
 

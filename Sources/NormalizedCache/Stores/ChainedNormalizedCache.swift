@@ -16,7 +16,7 @@ import Synchronization
 /// - So the front holds copies of the back's records, equal to them. When the back evicts or
 ///   expires a record, the front's copy goes too (the back must report evicted keys:
 ///   ``CacheBudget/reportsEvictedKeys``).
-public final class ChainedNormalizedCache: BoundedNormalizedCache, TieredCache {
+public final class ChainedNormalizedCache: BoundedNormalizedCache, TieredCache, KeyEnumerableCache {
   public let front: InMemoryNormalizedCache
   public let back: any NormalizedCache
   private struct State {
@@ -91,6 +91,11 @@ public final class ChainedNormalizedCache: BoundedNormalizedCache, TieredCache {
     front.removeRecords(matching: pattern)
   }
 
+  public func removeRecords(forKeys keys: [CacheKey]) throws {
+    try back.removeRecords(forKeys: keys)
+    for key in keys { front.removeRecord(for: key) }
+  }
+
   public func clear() throws {
     try back.clear()
     front.clear()
@@ -126,6 +131,12 @@ public final class ChainedNormalizedCache: BoundedNormalizedCache, TieredCache {
     }
   }
 
+  /// The back's keys: the records the chain holds.
+  public func allKeys() throws -> [CacheKey] {
+    guard let back = back as? any KeyEnumerableCache else { return front.allKeys() }
+    return try back.allKeys()
+  }
+
   /// Takes the back's evictions and removes the front's copies of them.
   private func syncEvictions() throws {
     guard let bounded = back as? any BoundedNormalizedCache else { return }
@@ -140,6 +151,8 @@ public final class ChainedNormalizedCache: BoundedNormalizedCache, TieredCache {
 public protocol TieredCache: NormalizedCache {
   /// Keys served by each tier since the last call.
   func takeTierStatistics() -> TierStatistics
+  /// What the front evicted since the last call: records that left it and are still behind it.
+  func takeFrontEvictions() -> EvictionReport
 }
 
 /// Where a tiered store served the keys it found.

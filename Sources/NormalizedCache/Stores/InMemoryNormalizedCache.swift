@@ -16,7 +16,7 @@ import Synchronization
 /// With a ``CacheBudget`` it keeps itself within it through an ``EvictionLedger``: a record counts
 /// its key, its encoded fields and ``recordOverheadBytes``; a read touches what it hands out; a
 /// merge that ends past the budget evicts in the policy's order.
-public final class InMemoryNormalizedCache: BoundedNormalizedCache {
+public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerableCache {
   private struct State: ~Copyable {
     var records = RecordTable()
     var payloadBytes = 0
@@ -231,8 +231,8 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache {
     public var payloadBytes: Int
   }
 
-  /// Every key, for tests and listings.
-  public var allKeys: [CacheKey] {
+  /// Every key (an expired record's too, until a read or a merge finds it).
+  public func allKeys() -> [CacheKey] {
     state.withLock { state in state.records.slots.compactMap { $0.fields == nil ? nil : $0.key } }
   }
 }

@@ -25,6 +25,10 @@ public protocol NormalizedCache: AnyObject, Sendable {
 
   /// Removes every record.
   func clear() throws
+
+  /// Removes these records (garbage collection's sweep); keys the store does not have are not an
+  /// error. By default one ``removeRecord(for:)`` each; the SQLite store removes them in one transaction.
+  func removeRecords(forKeys keys: [CacheKey]) throws
 }
 
 extension NormalizedCache {
@@ -32,6 +36,16 @@ extension NormalizedCache {
     let records = try loadRecords(forKeys: keys)
     return keys.map { records[$0] }
   }
+
+  public func removeRecords(forKeys keys: [CacheKey]) throws {
+    for key in keys { try removeRecord(for: key) }
+  }
+}
+
+/// A store that can list its keys, which garbage collection needs (``GarbageCollection``).
+public protocol KeyEnumerableCache: NormalizedCache {
+  /// Every key the store holds, in no particular order.
+  func allKeys() throws -> [CacheKey]
 }
 
 /// The matching rule of ``NormalizedCache/removeRecords(matching:)``, shared so both stores agree.

@@ -43,9 +43,7 @@ struct CacheBenchmark: Benchmark {
   }
 
   /// A reader of `cache` with the strategy's field policies.
-  func makeReader(_ cache: any NormalizedCache) -> CacheReader {
-    CacheReader(cache: cache, useFieldPolicies: useFieldPolicies, fieldPolicyProvider: fieldPolicyProvider)
-  }
+  func makeReader(_ cache: any NormalizedCache) -> CacheReader { configuration.makeReader(cache, workload: workload) }
   var normalizer: Normalizer { Normalizer(strategy: strategy.strategy) }
 
   func measure(into sink: inout MetricSamples) throws {

@@ -1,11 +1,225 @@
+import Generator
+import Measurement
+import NormalizedCache
 import Results
 import Workloads
 
-/// An app session on a store (SPEC §9, `traffic`).
+/// An app session on a store (SPEC §9, `traffic`), then garbage collection on what it left and,
+/// for a store on database pages, what the file holds after it, after a clear and after a vacuum.
+///
+/// Every step is drawn from the seed alone (``TrafficSteps``), so every store and strategy sees
+/// the same session; the store's clock is the step. A read that misses is fetched (its response,
+/// with the server's current values, written); a refetch is written with a share of its values
+/// changed. Reads are not checked against the responses here (the cache phase checks every
+/// read-back); the budget is: after every step a bounded store holds at most its budget.
 struct TrafficBenchmark: Benchmark {
+  let configuration: Configuration
+  let source: PreparedSource
+  let settings: TrafficSettings
+  let context: ExecutionContext
+
   init?(_ configuration: Configuration, _ context: ExecutionContext) {
-    return nil
+    guard let settings = context.workload.traffic, case .cache = configuration.spec.role,
+      case .responses(let source) = configuration.source, !source.items.isEmpty
+    else { return nil }
+    self.configuration = configuration
+    self.source = source
+    self.settings = settings
+    self.context = context
   }
 
-  func measure(into samples: inout MetricSamples) throws {}
+  var workload: Workload { context.workload }
+
+  /// What the session counted.
+  private struct Tally {
+    var reads = 0
+    var hits = 0
+    var partialMisses = 0
+    var fetchedBytes = 0
+    var peakBytes = 0
+    var evicted = 0
+    var evictionNanoseconds: UInt64 = 0
+    var expired = 0
+    var watchedEvictions = 0
+    var recordsWritten = 0
+    var writeNanoseconds: UInt64 = 0
+    var tiers = TierStatistics()
+    var frontEvictions = 0
+  }
+
+  func measure(into samples: inout MetricSamples) throws {
+    defer { context.factory.removeFiles() }
+    let store = try context.factory.make(configuration)
+    let bounded = store as? any BoundedNormalizedCache
+    let reader = configuration.makeReader(store, workload: workload)
+    let normalizer = Normalizer(strategy: configuration.strategy.strategy)
+    var server = Server(schema: source.schema, churn: settings.churn, seed: workload.seed ^ 0x5E4F, shrinksLists: true)
+    var steps = TrafficSteps(settings: settings, items: source.items.count, seed: workload.seed ^ 0x7A4F)
+    var watchers = Watchers(items: steps.popularity.prefix(settings.watchers))
+    var tally = Tally()
+    if let tiered = store as? any TieredCache { _ = tiered.takeTierStatistics() }
+
+    func write(_ item: Int, step: Int, changing: Bool) throws {
+      let response = try server.respond(source.items[item], place: String(item), version: step + 1, changing: changing)
+      let start = MonotonicClock.now()
+      let records = try normalizer.normalize(response, plan: source.items[item].plan).records
+      try store.merge(records: records)
+      let elapsed = MonotonicClock.now() - start
+      samples.append(Double(elapsed), to: .trafficWriteLatency)
+      tally.writeNanoseconds += elapsed
+      tally.recordsWritten += records.count
+      tally.fetchedBytes += source.items[item].bytes
+    }
+
+    for step in 0..<settings.steps {
+      if step % 256 == 0 { context.progress.update("traffic, step \(step + 1)/\(settings.steps)") }
+      try bounded?.advanceClock(to: step)
+      switch steps.next() {
+      case .read(let item):
+        tally.reads += 1
+        let (result, elapsed) = try MonotonicClock.timed { try reader.read(source.items[item].plan) }
+        samples.append(Double(elapsed), to: .trafficReadLatency)
+        if result.data != nil {
+          tally.hits += 1
+          watchers.read(item, dependsOn: result.dependentKeys.recordKeys)
+        } else {
+          if result.statistics.hits > 0 { tally.partialMisses += 1 }
+          try write(item, step: step, changing: false)
+        }
+      case .refetch(let item):
+        try write(item, step: step, changing: true)
+      }
+      try settle(step: step, store: store, bounded: bounded, watchers: watchers, tally: &tally, samples: &samples)
+    }
+    addRows(tally, bounded: bounded, store: store, into: &samples)
+    if settings.gc, let enumerable = store as? any KeyEnumerableCache {
+      let (report, elapsed) = try MonotonicClock.timed { try GarbageCollection.collect(in: enumerable) }
+      samples.append(report.recordsRemoved, to: .gcRecordsRemoved)
+      samples.append(report.bytesFreed, to: .gcBytesFreed)
+      samples.append(report.danglingReferences, to: .gcDanglingReferences)
+      samples.append(Double(elapsed), to: .gcLatency)
+    }
+    if let paged = store as? any PagedStore { try measureDisk(paged, into: &samples) }
+  }
+
+  /// After a step: what the store evicted, its bytes against the budget, a chain's tiers.
+  private func settle(
+    step: Int, store: any MeasuredStore, bounded: (any BoundedNormalizedCache)?, watchers: Watchers, tally: inout Tally,
+    samples: inout MetricSamples
+  ) throws {
+    if let bounded {
+      let report = try bounded.takeEvictions()
+      samples.append(report.evicted, to: .evictions)
+      tally.evicted += report.evicted
+      tally.expired += report.expired
+      tally.evictionNanoseconds += report.nanoseconds
+      tally.watchedEvictions += watchers.count(report.keys)
+      let bytes = try bounded.accountedBytes()
+      tally.peakBytes = max(tally.peakBytes, bytes)
+      if let limit = bounded.budget?.maxSizeBytes, bytes > limit {
+        throw RunError("\(configuration.context(workload: workload.name)): after step \(step + 1) the store holds \(bytes) bytes, past its budget of \(limit)")
+      }
+    }
+    if let tiered = store as? any TieredCache {
+      let tiers = tiered.takeTierStatistics()
+      tally.tiers.frontHits += tiers.frontHits
+      tally.tiers.backHits += tiers.backHits
+      tally.frontEvictions += tiered.takeFrontEvictions().evicted
+    }
+  }
+
+  private func addRows(_ tally: Tally, bounded: (any BoundedNormalizedCache)?, store: any MeasuredStore, into samples: inout MetricSamples) {
+    samples.append(ratio(tally.hits, tally.reads), to: .trafficHitRatio)
+    samples.append(ratio(tally.partialMisses, tally.reads), to: .partialMissShare)
+    samples.append(tally.fetchedBytes, to: .fetchedBytes)
+    if bounded != nil {
+      samples.append(tally.expired, to: .expirations)
+      samples.append(tally.watchedEvictions, to: .watchedEvictions)
+      samples.append(tally.peakBytes, to: .peakStoreBytes)
+      if tally.evicted > 0 { samples.append(Double(tally.evictionNanoseconds) / Double(tally.evicted), to: .evictionPerRecord) }
+    }
+    if tally.recordsWritten > 0 {
+      samples.append(Double(tally.writeNanoseconds) / Double(tally.recordsWritten), to: .writePerRecord)
+    }
+    if store is any TieredCache {
+      samples.append(ratio(tally.tiers.frontHits, tally.tiers.frontHits + tally.tiers.backHits), to: .frontHitRatio)
+      samples.append(tally.frontEvictions, to: .frontEvictions)
+    }
+  }
+
+  /// The file after the session (and its garbage collection), after a clear, and after giving the
+  /// free pages back: by `PRAGMA incremental_vacuum` where the file was made for it, and by `VACUUM`.
+  private func measureDisk(_ store: any PagedStore, into samples: inout MetricSamples) throws {
+    let after = try store.settledPages()
+    samples.append(after.bytes, to: .fileBytes)
+    samples.append(after.freeBytes, to: .freeBytes)
+    try store.clear()
+    let cleared = try store.settledPages()
+    samples.append(cleared.bytes, to: .fileBytesAfterClear)
+    samples.append(cleared.freeBytes, to: .freeBytesAfterClear)
+    if try store.vacuumsIncrementally() {
+      let (_, elapsed) = try MonotonicClock.timed { try store.incrementalVacuum() }
+      samples.append(Double(elapsed), to: .incrementalVacuumLatency)
+      samples.append(try store.settledPages().bytes, to: .fileBytesAfterIncrementalVacuum)
+    }
+    let (_, elapsed) = try MonotonicClock.timed { try store.vacuum() }
+    samples.append(Double(elapsed), to: .vacuumLatency)
+    samples.append(try store.settledPages().bytes, to: .fileBytesAfterVacuum)
+  }
+}
+
+/// The traffic's steps, drawn from the seed alone: the operations ranked by a seeded shuffle
+/// (the first the most popular), each step a refetch with probability `refetchShare`, else a
+/// read, of an operation drawn by Zipf over that ranking.
+struct TrafficSteps {
+  enum Step: Equatable {
+    case read(Int)
+    case refetch(Int)
+  }
+
+  /// The items, most popular first.
+  let popularity: [Int]
+  private let zipf: ZipfDistribution
+  private let refetchShare: Double
+  private var random: SplitMix64
+
+  init(settings: TrafficSettings, items: Int, seed: UInt64) {
+    random = SplitMix64(seed: seed)
+    var order = Array(0..<items)
+    for index in stride(from: items - 1, to: 0, by: -1) { order.swapAt(index, random.int(below: index + 1)) }
+    popularity = order
+    zipf = ZipfDistribution(count: items, exponent: settings.zipf)
+    refetchShare = settings.refetchShare
+  }
+
+  mutating func next() -> Step {
+    let refetch = random.double() < refetchShare
+    let item = popularity[zipf.rank(forUniform: random.double())]
+    return refetch ? .refetch(item) : .read(item)
+  }
+}
+
+/// The most popular operations, watched: the records each one's last whole read depended on.
+struct Watchers {
+  private var watched: Set<Int>
+  private var dependencies: [Int: [CacheKey]] = [:]
+  /// How many watchers depend on each record.
+  private var watchers: [CacheKey: Int] = [:]
+
+  init(items: some Sequence<Int>) {
+    watched = Set(items)
+  }
+
+  /// A whole read of `item`: a watched one now depends on these records.
+  mutating func read(_ item: Int, dependsOn keys: [CacheKey]) {
+    guard watched.contains(item) else { return }
+    for key in dependencies[item] ?? [] { watchers[key]! -= 1 }
+    for key in keys { watchers[key, default: 0] += 1 }
+    dependencies[item] = keys
+  }
+
+  /// How many of these evicted keys some watcher depends on.
+  func count(_ evicted: [CacheKey]) -> Int {
+    evicted.count { (watchers[$0] ?? 0) > 0 }
+  }
 }

@@ -12,6 +12,14 @@ struct Configuration {
 
   var scope: Scope { Scope(variant: variant, store: spec.label, keys: strategy.name) }
 
+  /// A reader of `cache` with the strategy's field policies: the directives for every strategy but
+  /// `path`, and the workload's programmatic provider for the programmatic strategies.
+  func makeReader(_ cache: any NormalizedCache, workload: Workload) -> CacheReader {
+    CacheReader(
+      cache: cache, useFieldPolicies: strategy.kind != .path,
+      fieldPolicyProvider: strategy.kind == .programmatic ? workload.fieldPolicyProvider?.provider : nil)
+  }
+
   /// `default [duplication=0.5], sqlite-wal × typePolicy`: where a failure happened.
   func context(workload: String) -> String {
     "\(workload)\(variant.isEmpty ? "" : " [\(variant)]"), \(spec.label) × \(strategy.name)"

@@ -101,3 +101,45 @@ extension ChainedNormalizedCache: MeasuredStore {
 
   public func settledBytes() throws -> Int? { try (back as? any MeasuredStore)?.settledBytes() }
 }
+
+/// A store on database pages, whose file the workbench measures after evictions and clears
+/// (phase `disk`): SQLite, and a chain in front of it.
+public protocol PagedStore: MeasuredStore {
+  /// The file's bytes in use and free, with the WAL checkpointed into it first.
+  func settledPages() throws -> (bytes: Int, freeBytes: Int)
+  /// Whether the file gives free pages back through ``incrementalVacuum()`` (`auto_vacuum` incremental).
+  func vacuumsIncrementally() throws -> Bool
+  func incrementalVacuum() throws
+  func vacuum() throws
+}
+
+extension SQLiteNormalizedCache: PagedStore {
+  public func settledPages() throws -> (bytes: Int, freeBytes: Int) {
+    try checkpoint()
+    let pages = try pages()
+    return (pages.bytes, pages.freeBytes)
+  }
+
+  public func vacuumsIncrementally() throws -> Bool {
+    try autoVacuumMode() == 2
+  }
+}
+
+extension ChainedNormalizedCache: PagedStore {
+  private var pagedBack: any PagedStore {
+    get throws {
+      guard let back = back as? any PagedStore else { throw PagedStoreError() }
+      return back
+    }
+  }
+
+  public func settledPages() throws -> (bytes: Int, freeBytes: Int) { try pagedBack.settledPages() }
+  public func vacuumsIncrementally() throws -> Bool { try (back as? any PagedStore)?.vacuumsIncrementally() ?? false }
+  public func incrementalVacuum() throws { try pagedBack.incrementalVacuum() }
+  public func vacuum() throws { try pagedBack.vacuum() }
+}
+
+/// A chain whose back has no pages was asked for them.
+struct PagedStoreError: Error, CustomStringConvertible {
+  var description: String { "the chain's back store has no database pages" }
+}
