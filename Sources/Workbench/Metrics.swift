@@ -71,7 +71,7 @@ extension Metric {
   // Traffic (SPEC §9): an app session's steps.
   /// Reads served whole, of all reads.
   static let trafficHitRatio = Metric(.traffic, "hit_ratio", unit: .ratio, better: .higher, deterministic: true)
-  /// Reads that missed but found part of what they read (some records there), of all reads.
+  /// Reads that missed but found records below the operation's root (part of what they read), of all reads.
   static let partialMissShare = Metric(.traffic, "partial_miss_share", unit: .ratio, deterministic: true)
   /// The JSON bytes a network would have sent: every response fetched after a miss, and every refetch.
   static let fetchedBytes = Metric(.traffic, "fetched_bytes", unit: .bytes, deterministic: true)

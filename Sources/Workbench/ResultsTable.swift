@@ -16,7 +16,7 @@ enum ResultsTable {
     } else {
       sections.append(strategyTable(result.configurations).render())
       sections.append(strategyComparison(result.configurations, stores: workload.measuredStores))
-      sections.append(TrafficTable.render(result.configurations))
+      sections.append(TrafficTable.render(result.configurations, steps: workload.traffic?.steps ?? 0))
     }
     sections.append(limits)
     return header + "\n" + sections.filter { !$0.isEmpty }.joined(separator: "\n")
@@ -154,10 +154,4 @@ enum ResultsTable {
     }
     return String(result.reversed())
   }
-}
-
-/// The traffic's lines (SPEC §9): hit ratio, fetched bytes, evictions and peak bytes per store ×
-/// key strategy; empty without a traffic section.
-enum TrafficTable {
-  static func render(_ configurations: [MeasuredConfiguration]) -> String { "" }
 }

@@ -64,10 +64,11 @@ struct RunnerTests {
     func names(_ store: String) -> [String] {
       rows.filter { $0.key.store == store && $0.key.keys == "typePolicy" && $0.key.phase == .footprint }.map(\.key.metric)
     }
-    #expect(names("memory") == ["live_bytes", "bytes_per_record", "payload_bytes"])
+    // accounted_bytes: what a budget would count (both stores account their bytes, bounded or not).
+    #expect(names("memory") == ["live_bytes", "accounted_bytes", "bytes_per_record", "payload_bytes"])
     #expect(
       names("sqlite") == [
-        "db_bytes", "wal_bytes", "sqlite_heap_bytes", "db_bytes_checkpointed", "bytes_per_record_checkpointed",
+        "db_bytes", "wal_bytes", "sqlite_heap_bytes", "accounted_bytes", "db_bytes_checkpointed", "bytes_per_record_checkpointed",
         "bytes_per_record", "payload_bytes",
       ])
     let records = try #require(rows.first { $0.key.store == "memory" && $0.key.keys == "path" && $0.key.metric == "records" })

@@ -164,5 +164,9 @@ public struct TierStatistics: Sendable, Hashable {
   /// Records copied from the back into the front.
   public var promotions = 0
 
-  public init() {}
+  public init(frontHits: Int = 0, backHits: Int = 0, promotions: Int = 0) {
+    self.frontHits = frontHits
+    self.backHits = backHits
+    self.promotions = promotions
+  }
 }

@@ -223,12 +223,21 @@ struct CacheBenchmark: Benchmark {
 
   /// The store's own footprint, or for a store that does not report one: the keys written that it
   /// still holds, loaded back, their bytes the payload, and jemalloc's live bytes its bytes.
+  /// A store that accounts its bytes for a budget adds `accounted_bytes`, beside what it measures.
   func footprint(of store: any MeasuredStore, liveBytes: Int, writtenKeys: [CacheKey]) throws -> Footprint {
-    if let own = try store.footprint(liveBytes: liveBytes) { return own }
-    let held = try store.loadRecordsInOrder(forKeys: writtenKeys).compactMap { $0 }
-    return Footprint(
-      recordCount: held.count, payloadBytes: held.reduce(0) { $0 + $1.key.utf8.count + $1.encodedFields.count },
-      storeBytes: liveBytes, details: [("live_bytes", liveBytes)])
+    var footprint: Footprint
+    if let own = try store.footprint(liveBytes: liveBytes) {
+      footprint = own
+    } else {
+      let held = try store.loadRecordsInOrder(forKeys: writtenKeys).compactMap { $0 }
+      footprint = Footprint(
+        recordCount: held.count, payloadBytes: held.reduce(0) { $0 + $1.key.utf8.count + $1.encodedFields.count },
+        storeBytes: liveBytes, details: [("live_bytes", liveBytes)])
+    }
+    if let bounded = store as? any BoundedNormalizedCache {
+      footprint.details.append(("accounted_bytes", try bounded.accountedBytes()))
+    }
+    return footprint
   }
 
   /// Every operation read back, timed, through a ``LoadTimer`` for the time inside the store's loads.
