@@ -18,7 +18,7 @@ extension GeneratorConfig {
         + "\(Self.count(objects)) objects and \(Self.bytes(bytes)) in all"
     }
 
-    static func count(_ value: Double) -> String {
+    public static func count(_ value: Double) -> String {
       switch value {
       case ..<10_000: String(Int(value.rounded()))
       case ..<1_000_000: "\(Int((value / 1_000).rounded())) thousand"
@@ -27,7 +27,7 @@ extension GeneratorConfig {
       }
     }
 
-    static func bytes(_ value: Double) -> String {
+    public static func bytes(_ value: Double) -> String {
       switch value {
       case ..<10_000: "\(Int(value.rounded())) B"
       case ..<1_000_000: "\(Int((value / 1_000).rounded())) KB"

@@ -1,6 +1,7 @@
 extension Workload {
   /// A smaller version for a smoke test (`run --quick`): a tenth of the responses (generated or
-  /// recorded) or of the store records, one repetition, no warm-up, fewer lookups.
+  /// recorded) or of the store records, a tenth of the traffic's steps (at least 100), one
+  /// repetition, no warm-up, fewer lookups.
   ///
   /// At least two generated responses, one recorded operation and 100 store records are kept.
   public func quick() -> Workload {
@@ -17,6 +18,7 @@ extension Workload {
       recorded.operations = Array(recorded.operations.prefix(max(1, recorded.operations.count / 10)))
       copy.source = .recorded(recorded)
     }
+    copy.traffic?.steps = max(100, (traffic?.steps ?? 0) / 10)
     copy.repetitions = 1
     copy.warmup = 0
     copy.read.pointLookups = min(read.pointLookups, 100)

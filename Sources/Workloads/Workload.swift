@@ -174,6 +174,20 @@ public struct TrafficSettings: Sendable {
   public var gc = true
 
   public init() {}
+
+  /// The most response bytes a session reads and writes without `--allow-large`: 20 GB, some
+  /// minutes per store and key strategy in a release build (`calendar.json`'s 634 kB response
+  /// at 20,000 steps is 12.7 GB).
+  public static let largeBytes = 2e10
+
+  /// Why a session over responses of `bytesPerResponse` on average is too large to run without
+  /// `--allow-large`; nil when it is not.
+  public func tooLarge(bytesPerResponse: Double) -> String? {
+    let bytes = Double(steps) * bytesPerResponse
+    guard bytes > Self.largeBytes else { return nil }
+    return "\(steps) steps over responses of about \(GeneratorConfig.Estimate.bytes(bytesPerResponse)) would read and write about "
+      + "\(GeneratorConfig.Estimate.bytes(bytes)) per store and key strategy; the limit is \(GeneratorConfig.Estimate.bytes(Self.largeBytes))"
+  }
 }
 
 /// The store-level benchmark: `count` records of the ten-field `Item` shape, merged and loaded
@@ -183,4 +197,24 @@ public struct StoreRecordsConfig: Sendable {
   /// Keys per load in the batched-load phase.
   public var batch = 100
   public var pointLoads = 10_000
+
+  public init() {}
+
+  /// Key and encoded fields of one `Item` record, on average (254 at 400,000 records; a test
+  /// holds it to the records the benchmark makes). The run holds them about 3.6 times over at its
+  /// peak (the record set, the store, the keys): 365 MB of RSS for 400,000 records in memory.
+  public static let payloadBytesPerRecord = 254
+
+  /// The largest run without `--allow-large`: as the generator's limits, 20 million records or
+  /// 2 GB of them in all.
+  public static let largeLimits = (records: 20_000_000, bytes: 2e9)
+
+  /// Why the records are too many to run without `--allow-large`; nil when they are not.
+  public var tooLarge: String? {
+    let bytes = Double(count) * Double(Self.payloadBytesPerRecord)
+    guard count > Self.largeLimits.records || bytes > Self.largeLimits.bytes else { return nil }
+    return "\(count) records would take about \(GeneratorConfig.Estimate.bytes(bytes)) (about "
+      + "\(GeneratorConfig.Estimate.bytes(bytes * 3.6)) of memory at the run's peak); the limit is "
+      + "\(GeneratorConfig.Estimate.count(Double(Self.largeLimits.records))) records or \(GeneratorConfig.Estimate.bytes(Self.largeLimits.bytes))"
+  }
 }

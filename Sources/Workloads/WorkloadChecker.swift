@@ -1,3 +1,4 @@
+import Foundation
 import Generator
 import GraphQLLanguage
 import NormalizedCache
@@ -10,15 +11,7 @@ public enum WorkloadChecker {
   ///   (65); ``GraphQLError`` with the line and column in a file that does not parse.
   /// - Parameter allowLarge: run generator settings past ``GeneratorConfig/largeLimits`` anyway.
   public static func check(_ workload: Workload, allowLarge: Bool = false) throws {
-    let variants = try workload.variants
-    if !allowLarge {
-      for variant in variants {
-        guard case .generator(let config) = variant.source, let problem = config.tooLarge else { continue }
-        throw WorkloadError(
-          file: workload.file, location: nil, keyPath: variant.name.isEmpty ? "generator" : "sweep (\(variant.name))",
-          message: "\(problem): pass --allow-large to run it anyway")
-      }
-    }
+    if !allowLarge { try checkSize(workload) }
     guard case .recorded(let recorded) = workload.source else { return }
     func error(_ keyPath: String, _ message: String, _ exitCode: ExitCode) -> WorkloadError {
       WorkloadError(file: workload.file, location: nil, keyPath: keyPath, message: message, exitCode: exitCode)
@@ -47,6 +40,35 @@ public enum WorkloadChecker {
         throw error(keyPath, "\(operation.response): \(mismatch)", .dataError)
       } catch let data as InputDataError {
         throw error(keyPath, data.description, .dataError)
+      }
+    }
+  }
+
+  /// Refuses, before anything runs, what is estimated too large to run without `--allow-large`:
+  /// generated responses (``GeneratorConfig/tooLarge``), store records
+  /// (``StoreRecordsConfig/tooLarge``) and a traffic session (``TrafficSettings/tooLarge(bytesPerResponse:)``).
+  /// Check the workload as it will run (after ``Workload/quick()``).
+  static func checkSize(_ workload: Workload) throws {
+    func refuse(_ keyPath: String, _ problem: String) -> WorkloadError {
+      WorkloadError(file: workload.file, location: nil, keyPath: keyPath, message: "\(problem): pass --allow-large to run it anyway")
+    }
+    for variant in try workload.variants {
+      let place = variant.name.isEmpty ? nil : "sweep (\(variant.name))"
+      switch variant.source {
+      case .generator(let config):
+        if let problem = config.tooLarge { throw refuse(place ?? "generator", problem) }
+        if let problem = workload.traffic?.tooLarge(bytesPerResponse: config.estimate.bytesPerResponse) {
+          throw refuse(place.map { "traffic, \($0)" } ?? "traffic", problem)
+        }
+      case .storeRecords(let config):
+        if let problem = config.tooLarge { throw refuse("storeRecords.count", problem) }
+      case .recorded(let recorded):
+        guard let traffic = workload.traffic, !recorded.operations.isEmpty else { continue }
+        let sizes = recorded.operations.map { operation in
+          ((try? FileManager.default.attributesOfItem(atPath: operation.response)[.size]) as? Int) ?? 0
+        }
+        let mean = Double(sizes.reduce(0, +)) / Double(sizes.count)
+        if let problem = traffic.tooLarge(bytesPerResponse: mean) { throw refuse("traffic.steps", problem) }
       }
     }
   }

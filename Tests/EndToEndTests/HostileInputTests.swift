@@ -126,10 +126,39 @@ struct HostileInputTests {
       files: ["d.json": #"{"name":"d","seed":1,"generator":{"responses":1,"depth":20}}"#],
       arguments: ["validate", "d.json"], status: 65, stderr: "Error: d.json: generator: one response would hold 1.3e+12 objects (2.1e+14 B); the limit is 2 million objects or 200 MB: pass --allow-large to run it anyway"),
     Case(
-      name: "2,147,483,647 responses",
+      name: "2,147,483,647 responses under --quick: its tenth is refused",
       files: ["d.json": #"{"name":"d","seed":1,"generator":{"responses":2147483647}}"#],
       arguments: ["run", "d.json", "--quick"], status: 65,
-      stderr: "Error: d.json: generator: the responses would hold 6.4e+11 objects"),
+      stderr: "Error: d.json: generator: the responses would hold 6.4e+10 objects"),
+    Case(
+      name: "100 million store records under --quick: refused before anything is made",
+      files: ["d.json": #"{"name":"d","seed":1,"storeRecords":{"count":100000000},"stores":[{"kind":"memory"}]}"#],
+      arguments: ["run", "d.json", "--quick"], status: 65,
+      stderr: "Error: d.json: storeRecords.count: 10000000 records would take about 3 GB (about 9 GB of memory at the run's peak); the limit is 20 million records or 2 GB: pass --allow-large to run it anyway"),
+    Case(
+      name: "a traffic session of 100 million steps: refused before anything runs",
+      files: ["d.json": #"{"name":"d","seed":1,"generator":{"responses":10},"stores":[{"kind":"memory"}],"traffic":{"steps":100000000}}"#],
+      arguments: ["validate", "d.json"], status: 65,
+      stderr: "Error: d.json: traffic: 100000000 steps over responses of about 48 KB would read and write about 4.8e+12 B per store and key strategy; the limit is 20 GB: pass --allow-large to run it anyway"),
+    Case(
+      name: "a store kind nobody registered",
+      files: ["d.json": #"{"name":"d","seed":1,"generator":{},"stores":[{"kind":"memory"},{"kind":"lru-dict"}]}"#],
+      arguments: ["run", "d.json"], status: 65,
+      stderr: #"Error: d.json:1:66: stores[1].kind: unknown store kind "lru-dict"; known kinds: chain, memory, sqlite (a package using the workbench registers its own)"#),
+    Case(
+      name: "an eviction policy that does not exist",
+      files: ["d.json": #"{"name":"d","seed":1,"generator":{},"stores":[{"kind":"sqlite","maxSizeBytes":"50%","policy":"mru"}]}"#],
+      arguments: ["run", "d.json"], status: 65,
+      stderr: #"Error: d.json:1:85: stores[0].policy: must be one of lru, fifo, lfu, got "mru""#),
+    Case(
+      name: "a budget, as a share, smaller than one record: found when the share is resolved, before measuring",
+      files: [
+        "q.graphql": "query Q { a { __typename id s } }",
+        "r.json": #"{"data": {"a": {"__typename": "A", "id": "1", "s": ""# + String(repeating: "x", count: 2_000) + #""}}}"#,
+        "w.json": #"{"name": "w", "seed": 1, "recorded": {"schema": [], "operations": [{"document": "q.graphql", "operationName": "Q", "response": "r.json"}]}, "keys": ["path"], "stores": [{"kind": "memory", "maxSizeBytes": "10%"}], "repetitions": 1, "warmup": 0}"#,
+      ],
+      arguments: ["run", "w.json", "--out", "o.csv", "--no-progress"], status: 65,
+      stderr: #"Error: w.json: stores[0].maxSizeBytes: record "QUERY_ROOT.a" takes 2121 bytes, more than the whole budget of 223 bytes (w, memory × path)"#),
     Case(
       name: "depth 32 x fanOut 16 x listLength 10,000",
       files: ["d.json": #"{"name":"d","seed":1,"generator":{"depth":32,"fanOut":16,"listLength":{"min":10000,"max":10000}}}"#],

@@ -167,3 +167,31 @@ struct TrafficByHandTests {
     #expect(result.value(kind, .partialMissShare) == 0)
   }
 }
+
+@Suite("Size estimates")
+struct SizeEstimateTests {
+  /// Keys and names grow with the count's digits: 237 bytes a record at 1,000, 254 at 400,000.
+  @Test("the store records' estimate per record is within 5% of what the benchmark makes at 100,000 records")
+  func storeRecordBytes() {
+    for count in [100_000] {
+      let records = ItemRecords.make(count: count, seed: 42)
+      let bytes = records.reduce(0) { $0 + $1.key.utf8.count + $1.encodedFields.count }
+      let perRecord = Double(bytes) / Double(count)
+      #expect(abs(perRecord / Double(StoreRecordsConfig.payloadBytesPerRecord) - 1) < 0.05, "\(count): \(perRecord)")
+    }
+  }
+
+  @Test("store records and traffic sessions are refused past their limits, and allowed within them")
+  func limits() {
+    var records = StoreRecordsConfig()
+    records.count = 7_000_000
+    #expect(records.tooLarge == nil)
+    records.count = 8_000_000
+    #expect(records.tooLarge != nil, "2.03 GB")
+    var traffic = TrafficSettings()
+    traffic.steps = 20_000
+    #expect(traffic.tooLarge(bytesPerResponse: 634_737) == nil, "calendar: 12.7 GB")
+    traffic.steps = 40_000
+    #expect(traffic.tooLarge(bytesPerResponse: 634_737) != nil, "25.4 GB")
+  }
+}

@@ -162,3 +162,10 @@ extension CommandSpec {
     return padded + String(repeating: " ", count: 28 - padded.count) + right
   }
 }
+
+extension OptionSpec {
+  /// `--allow-large`, as `run`, `generate` and `validate` take it.
+  static let allowLarge = OptionSpec(
+    "allow-large",
+    help: "Run what is estimated too large: generated responses past 2 million objects or 200 MB per response, or 20 million objects or 2 GB in all; store records past 20 million or 2 GB; a traffic session past 20 GB of responses per store and key strategy.")
+}

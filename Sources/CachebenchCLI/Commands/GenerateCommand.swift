@@ -9,7 +9,7 @@ enum GenerateCommand: Command {
     name: "generate",
     abstract: "Write a synthetic workload's schema, operations and responses as files.",
     usage: "generate <workload> --out <DIR> [--allow-large]",
-    options: [OptionSpec("out", value: "DIR", help: "The directory to write into (created if missing)."), OptionSpec("allow-large", help: "Run generator settings estimated past 2 million objects or 200 MB per response, or 20 million objects or 2 GB in all.")],
+    options: [OptionSpec("out", value: "DIR", help: "The directory to write into (created if missing)."), .allowLarge],
     positionalName: "<workload>", positionalHelp: "A workload file with a \"generator\" section.", minimumPositionals: 1,
     maximumPositionals: 1,
     discussion: """

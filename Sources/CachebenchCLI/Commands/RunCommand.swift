@@ -15,7 +15,7 @@ enum RunCommand: Command {
       OptionSpec(
         "history", value: "FILE.csv",
         help: "Append the rows to a history of runs (created with its header if missing), for scripts/trend.py."),
-      OptionSpec("allow-large", help: "Run generator settings estimated past 2 million objects or 200 MB per response, or 20 million objects or 2 GB in all."),
+      .allowLarge,
       OptionSpec("quick", help: "Shrink each workload for a smoke test: a tenth of the responses or records, one repetition, no warm-up."),
       OptionSpec(
         "instructions",
@@ -47,7 +47,8 @@ enum RunCommand: Command {
     var workloads: [Workload] = []
     for path in arguments.positionals {
       let workload = try Workload.load(path, registry: context.registry)
-      try WorkloadChecker.check(workload, allowLarge: arguments.has("allow-large"))
+      // Sizes are checked as the workload will run: --quick shrinks it first.
+      try WorkloadChecker.check(arguments.has("quick") ? workload.quick() : workload, allowLarge: arguments.has("allow-large"))
       workloads.append(workload)
     }
     let options = RunOptions(

@@ -8,7 +8,7 @@ enum ValidateCommand: Command {
     name: "validate",
     abstract: "Check workload files without running them.",
     usage: "validate <workload>... [--allow-large]",
-    options: [OptionSpec("allow-large", help: "Run generator settings estimated past 2 million objects or 200 MB per response, or 20 million objects or 2 GB in all.")],
+    options: [.allowLarge],
     positionalName: "<workload>", positionalHelp: "Workload files.", minimumPositionals: 1, maximumPositionals: 1_000,
     discussion: """
       Checks every key, type and range, and for a recorded workload that every schema, operation and
