@@ -8,7 +8,7 @@ import NormalizedCache
 ///   last_use INTEGER NOT NULL, last_write INTEGER NOT NULL, written_step INTEGER NOT NULL) WITHOUT ROWID;
 /// ```
 /// - A record counts its stored bytes (key and data column; a split record's chunks) plus
-///   ``SQLiteNormalizedCache/recordOverheadBytes``.
+///   its layout's ``SQLiteNormalizedCache/Layout/recordOverheadBytes``.
 /// - Reads touch the ledger in memory only: no write per read. The usage rows of every record
 ///   used or written since the last merge are written in the next merge's transaction, in one
 ///   batch (``flushUsage()``); reads after the last merge are not written down.
@@ -35,7 +35,7 @@ extension RecordStore {
     """
 
   /// A record's bytes as the budget counts them.
-  static func accounted(storedBytes: Int) -> Int { storedBytes + SQLiteNormalizedCache.recordOverheadBytes }
+  func accounted(storedBytes: Int) -> Int { storedBytes + recordOverhead }
 
   /// Reads the ledger from the file: every record with its stored bytes, and its usage row where
   /// it has one (a record without one, written by an unbounded store, is the least recent).
@@ -66,7 +66,7 @@ extension RecordStore {
     }
     bounds!.ledger.restore(usages.values.map { usage in
       var usage = usage
-      usage.bytes = Self.accounted(storedBytes: usage.bytes)
+      usage.bytes = accounted(storedBytes: usage.bytes)
       return usage
     })
     _ = bounds!.ledger.takeChanged()
@@ -87,7 +87,7 @@ extension RecordStore {
   /// - Throws: ``CacheBudgetError`` when the record alone is larger than the budget.
   mutating func noteWritten(_ key: CacheKey, storedBytes: Int) throws(CacheBudgetError) {
     guard bounds != nil else { return }
-    let bytes = Self.accounted(storedBytes: storedBytes)
+    let bytes = accounted(storedBytes: storedBytes)
     try bounds!.ledger.checkFits(key, bytes: bytes)
     bounds!.ledger.write(key, bytes: bytes)
   }

@@ -10,6 +10,8 @@ struct RecordStore {
   var accounting = Accounting()
   /// A bounded store's ledger (see `RecordStore+Bounds.swift`); nil without a budget.
   var bounds: Bounds?
+  /// What the budget counts per record beyond its stored bytes (``SQLiteNormalizedCache/Layout/recordOverheadBytes``).
+  let recordOverhead: Int
 
   /// How many records the store holds, and their stored bytes: each record's key and data column
   /// (a split record's marker and chunks).
@@ -25,6 +27,7 @@ struct RecordStore {
   init(path: String, options: SQLiteNormalizedCache.Options) throws(SQLiteError) {
     let connection = try Connection(path: path)
     self.connection = connection
+    recordOverhead = options.layout.recordOverheadBytes
     var format = options.layout.makeFormat()
 
     try connection.configure(options)

@@ -25,12 +25,6 @@ import Synchronization
 /// Several caches (or processes) may open one file: SQLite's file locks order their
 /// transactions, and a writer waits up to ``Options/busyTimeoutMilliseconds`` for another.
 public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableCache {
-  /// What a record costs beyond its key and stored bytes, as a budget counts it: its cell's
-  /// header and pointer in a B-tree page, the pages' free space at SQLite's fill, and its row in
-  /// `record_usage` when bounded. Measured: the checkpointed database bytes over `records` less
-  /// the stored payload (see the README's "Bounded caches").
-  public static let recordOverheadBytes = 40
-
   /// The database file, or `:memory:`.
   public let path: String
   public let options: Options
@@ -186,12 +180,12 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
     }
   }
 
-  /// Every record's key and stored bytes, plus ``recordOverheadBytes`` each: what a budget counts,
+  /// Every record's key and stored bytes, plus its layout's ``Layout/recordOverheadBytes`` each: what a budget counts,
   /// with or without one. O(1): the store keeps the count as it writes.
   public func accountedBytes() -> Int {
     store.withLock { store in
       store.bounds?.ledger.bytes
-        ?? store.accounting.storedBytes + store.accounting.records * Self.recordOverheadBytes
+        ?? store.accounting.storedBytes + store.accounting.records * store.recordOverhead
     }
   }
 

@@ -158,7 +158,7 @@ struct HostileInputTests {
         "w.json": #"{"name": "w", "seed": 1, "recorded": {"schema": [], "operations": [{"document": "q.graphql", "operationName": "Q", "response": "r.json"}]}, "keys": ["path"], "stores": [{"kind": "memory", "maxSizeBytes": "10%"}], "repetitions": 1, "warmup": 0}"#,
       ],
       arguments: ["run", "w.json", "--out", "o.csv", "--no-progress"], status: 65,
-      stderr: #"Error: w.json: stores[0].maxSizeBytes: record "QUERY_ROOT.a" takes 2121 bytes, more than the whole budget of 223 bytes (w, memory × path)"#),
+      stderr: #"Error: w.json: stores[0].maxSizeBytes: record "QUERY_ROOT.a" takes 2185 bytes, more than the whole budget of 236 bytes (w, memory × path)"#),
     Case(
       name: "depth 32 x fanOut 16 x listLength 10,000",
       files: ["d.json": #"{"name":"d","seed":1,"generator":{"depth":32,"fanOut":16,"listLength":{"min":10000,"max":10000}}}"#],

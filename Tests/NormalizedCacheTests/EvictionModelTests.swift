@@ -26,11 +26,11 @@ struct EvictionModelTests {
   }
 }
 
-/// Small cases counted by hand: three records of 100 accounted bytes each in a budget of 250.
+/// Small cases counted by hand: three records of 200 accounted bytes each in a budget of 500.
 @Suite("Eviction by hand")
 struct EvictionByHandTests {
   /// A record whose key, fields and the store's overhead come to exactly `bytes`.
-  static func record(_ key: CacheKey, bytes: Int = 100) -> Record {
+  static func record(_ key: CacheKey, bytes: Int = 200) -> Record {
     // The longest string value that fits (a longer text can take one more length byte).
     let records = (0..<bytes).map { Record(key: key, ["v": .string(String(repeating: "x", count: $0))]) }
     let record = records.last { key.utf8.count + $0.encodedFields.count + InMemoryNormalizedCache.recordOverheadBytes <= bytes }!
@@ -40,7 +40,7 @@ struct EvictionByHandTests {
 
   static func store(_ policy: EvictionPolicy, expireAfterSteps: Int? = nil) -> InMemoryNormalizedCache {
     InMemoryNormalizedCache(
-      budget: CacheBudget(maxSizeBytes: 250, evictTo: 1, policy: policy, expireAfterSteps: expireAfterSteps, reportsEvictedKeys: true))
+      budget: CacheBudget(maxSizeBytes: 500, evictTo: 1, policy: policy, expireAfterSteps: expireAfterSteps, reportsEvictedKeys: true))
   }
 
   static func held(_ store: InMemoryNormalizedCache) -> [CacheKey] {
@@ -55,7 +55,7 @@ struct EvictionByHandTests {
     try store.merge(records: RecordSet(records: [Self.record("C:1")]))
     #expect(store.takeEvictions().keys == ["B:1"])
     #expect(Self.held(store) == ["A:1", "C:1"])
-    #expect(store.accountedBytes() == 200)
+    #expect(store.accountedBytes() == 400)
     #expect(store.loadRecordsInOrder(forKeys: ["B:1"]) == [nil])
   }
 
@@ -93,13 +93,13 @@ struct EvictionByHandTests {
   func tooLarge() throws {
     let store = Self.store(.lru)
     try store.merge(records: RecordSet(records: [Self.record("A:1")]))
-    #expect(throws: CacheBudgetError(key: "Big:1", bytes: 300, maxSizeBytes: 250)) {
-      try store.merge(records: RecordSet(records: [Self.record("B:1"), Self.record("Big:1", bytes: 300)]))
+    #expect(throws: CacheBudgetError(key: "Big:1", bytes: 600, maxSizeBytes: 500)) {
+      try store.merge(records: RecordSet(records: [Self.record("B:1"), Self.record("Big:1", bytes: 600)]))
     }
     #expect(Self.held(store) == ["A:1"])
     #expect(
-      CacheBudgetError(key: "Big:1", bytes: 300, maxSizeBytes: 250).description
-        == "record \"Big:1\" takes 300 bytes, more than the whole budget of 250 bytes")
+      CacheBudgetError(key: "Big:1", bytes: 600, maxSizeBytes: 500).description
+        == "record \"Big:1\" takes 600 bytes, more than the whole budget of 500 bytes")
   }
 
   @Test("expiry: a record written at step 0 is gone at step 2 under expireAfterSteps 2, and a write starts it anew")

@@ -32,7 +32,7 @@ struct BoundedStoreTests {
         let accounted = { (record: Record) throws -> Int in
           try scratch.clear()
           try scratch.merge(records: RecordSet(records: [record]))
-          return try scratch.statistics().payloadBytes + SQLiteNormalizedCache.recordOverheadBytes
+          return try scratch.statistics().payloadBytes + layout.recordOverheadBytes
         }
         let failure = try EvictionModelCheck.run(budget: budget, accountedBytes: accounted, seed: 11, steps: 2_000) { budget in
           opened += 1
@@ -72,7 +72,7 @@ struct BoundedStoreByHandTests {
         #expect(store.takeEvictions().keys == [])
       }
       let reopened = try SQLiteNormalizedCache(path: path, options: .init(budget: budget))
-      #expect(reopened.accountedBytes() == (try reopened.statistics().payloadBytes) + 3 * SQLiteNormalizedCache.recordOverheadBytes)
+      #expect(reopened.accountedBytes() == (try reopened.statistics().payloadBytes) + 3 * SQLiteNormalizedCache.Layout.compact.recordOverheadBytes)
       try reopened.merge(records: RecordSet(records: [Self.record("D:1")]))
       // B is the least recently used: A was read after it, C and D written after.
       #expect(reopened.takeEvictions().keys == ["B:1"])

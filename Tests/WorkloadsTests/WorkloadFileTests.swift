@@ -132,7 +132,7 @@ struct WorkloadFileTests {
       ),
       (
         #"{"name": "w", "seed": 1, "generator": {}, "stores": [{"kind": "memory", "maxSizeBytes": 64}]}"#,
-        "w.json:1:73: stores[0].maxSizeBytes: 64 bytes is smaller than one record: this store counts 80 bytes per record beyond its key and fields"
+        "w.json:1:73: stores[0].maxSizeBytes: 64 bytes is smaller than one record: this store counts 144 bytes per record beyond its key and fields"
       ),
       (
         #"{"name": "w", "seed": 1, "generator": {}, "stores": [{"kind": "sqlite", "maxSizeBytes": "0%"}]}"#,

@@ -138,7 +138,10 @@ struct TrafficBenchmark: Benchmark {
       samples.append(tally.expired, to: .expirations)
       samples.append(tally.watchedEvictions, to: .watchedEvictions)
       samples.append(tally.peakBytes, to: .peakStoreBytes)
-      if tally.evicted > 0 { samples.append(Double(tally.evictionNanoseconds) / Double(tally.evicted), to: .evictionPerRecord) }
+      // A store that does not time its evictions (its reports carry no nanoseconds) has no row.
+      if tally.evicted > 0, tally.evictionNanoseconds > 0 {
+        samples.append(Double(tally.evictionNanoseconds) / Double(tally.evicted), to: .evictionPerRecord)
+      }
     }
     if tally.recordsWritten > 0 {
       samples.append(Double(tally.writeNanoseconds) / Double(tally.recordsWritten), to: .writePerRecord)

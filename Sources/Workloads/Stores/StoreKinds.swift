@@ -95,7 +95,7 @@ public struct StoreKinds: Sendable {
       throw options.error("location", "must be \"file\" or \":memory:\", got \"\(location)\"")
     }
     let inMemory = location == ":memory:"
-    let budget = try options.budget(recordOverhead: SQLiteNormalizedCache.recordOverheadBytes)
+    let budget = try options.budget(recordOverhead: sqlite.layout.recordOverheadBytes)
     let description = "sqlite \(sqlite.layout) \(sqlite.journalMode) \(sqlite.synchronous) \(sqlite.autoVacuum)\(inMemory ? " :memory:" : "")"
     let unboundedOptions = sqlite
     let unbounded = StoreMaker(description: description, limit: .sqlite) { environment in
