@@ -10,6 +10,18 @@ public enum RootKey {
   public static let subscription: CacheKey = "SUBSCRIPTION_ROOT"
 
   public static let all: Set<CacheKey> = [query, mutation, subscription]
+
+  /// Whether `key` is one of the roots: by its length first, then its bytes (`all.contains` hashes
+  /// the key with SipHash, ~1,200 instructions, which a bounded store paid on every write).
+  @inline(__always)
+  public static func isRoot(_ key: CacheKey) -> Bool {
+    switch key.utf8.count {
+    case 10: key == query
+    case 13: key == mutation
+    case 17: key == subscription
+    default: false
+    }
+  }
 }
 
 /// A reference from one record's field to another record.

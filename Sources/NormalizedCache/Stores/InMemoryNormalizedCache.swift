@@ -68,22 +68,29 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerabl
 
   public func loadRecordsInOrder(forKeys keys: [CacheKey]) -> [Record?] {
     state.withLock { state in
-      var records = state.records.load(keys)
-      guard let bounds = state.bounds else { return records }
-      // Each record handed out is used; an expired one goes (and is not handed out), also when
-      // its key comes again later in the same load.
-      for position in records.indices {
-        guard let key = records[position]?.key else { continue }
-        switch bounds.ledger.read(key) {
-        case .held: continue
-        case .expired:
-          if let removed = state.records.remove(key) { state.payloadBytes -= key.utf8.count + removed.count }
-          records[position] = nil
-        case .absent:
-          records[position] = nil
+      guard let bounds = state.bounds else { return state.records.load(keys) }
+      return withUnsafeTemporaryAllocation(of: Int.self, capacity: keys.count) { hashes in
+        var records = state.records.load(keys, hashes: hashes.baseAddress!)
+        // Each record handed out is used; an expired one goes (and is not handed out), also when
+        // its key comes again later in the same load. The ledger is borrowed once for the batch
+        // (an access to the box's property per key checked exclusivity each time), and keys are
+        // taken from the request (the record's own is the same, but copying the optional record
+        // to reach it retained its buffer).
+        withUnsafeMutablePointer(to: &bounds.ledger) { ledger in
+          for position in records.indices where records[position] != nil {
+            let key = keys[position]
+            switch ledger.pointee.read(key, hash: UInt64(bitPattern: Int64(hashes[position]))) {
+            case .held: continue
+            case .expired:
+              if let removed = state.records.remove(key) { state.payloadBytes -= key.utf8.count + removed.count }
+              records[position] = nil
+            case .absent:
+              records[position] = nil
+            }
+          }
         }
+        return records
       }
-      return records
     }
   }
 
@@ -133,27 +140,31 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerabl
       try bounds.ledger.checkFits(record.key, bytes: accounted(key: record.key, fields: record.encodedFields))
     }
     var changed = ChangedKeys()
+    let expires = bounds.ledger.budget.expireAfterSteps != nil
     for record in records {
-      if bounds.ledger.isExpired(record.key), let removed = state.records.remove(record.key) {
+      if expires, bounds.ledger.isExpired(record.key), let removed = state.records.remove(record.key) {
         // An expired record is gone: the new one does not merge into what it held.
         state.payloadBytes -= record.key.utf8.count + removed.count
         bounds.ledger.expire(record.key)
       }
-      if let index = state.records.index(of: record.key) {
+      // One hash of the key for the table and the ledger.
+      let hash = RecordTable.hash(record.key)
+      let ledgerHash = UInt64(bitPattern: Int64(hash))
+      if let index = state.records.index(of: record.key, hash: hash) {
         let existing = state.records.slots[index].fields!
         guard let (merged, fields) = RecordCodec.merge(existing: existing, new: record.encodedFields) else {
-          bounds.ledger.write(record.key, bytes: accounted(key: record.key, fields: existing))
+          bounds.ledger.write(record.key, hash: ledgerHash, bytes: accounted(key: record.key, fields: existing))
           continue
         }
         state.payloadBytes += merged.count - existing.count
         state.records.update(at: index, fields: merged)
-        bounds.ledger.write(record.key, bytes: accounted(key: record.key, fields: merged))
+        bounds.ledger.write(record.key, hash: ledgerHash, bytes: accounted(key: record.key, fields: merged))
         changed.insert(fields: fields, of: record.key)
       } else {
         if let inserting, !inserting.contains(record.key) { continue }
-        state.records.insert(record.key, fields: record.encodedFields)
+        state.records.insert(record.key, fields: record.encodedFields, hash: hash)
         state.payloadBytes += record.key.utf8.count + record.encodedFields.count
-        bounds.ledger.write(record.key, bytes: accounted(key: record.key, fields: record.encodedFields))
+        bounds.ledger.write(record.key, hash: ledgerHash, bytes: accounted(key: record.key, fields: record.encodedFields))
         changed.insertAllFields(of: record)
       }
     }

@@ -39,9 +39,12 @@ struct RecordTable {
   }
 
   /// The slot holding `key`, if any.
-  func index(of key: CacheKey) -> Int? {
+  func index(of key: CacheKey) -> Int? { index(of: key, hash: Self.hash(key)) }
+
+  /// The slot holding `key`, whose ``hash(_:)`` the caller has.
+  func index(of key: CacheKey, hash: Int) -> Int? {
     slots.withUnsafeBufferPointer { slots in
-      var index = home(key)
+      var index = hash & mask
       while slots[index].fields != nil {
         if slots[index].key.equalsKey(key) { return index }
         index = (index + 1) & mask
@@ -60,9 +63,12 @@ struct RecordTable {
   }
 
   /// Adds a key the table does not have.
-  mutating func insert(_ key: CacheKey, fields: [UInt8]) {
+  mutating func insert(_ key: CacheKey, fields: [UInt8]) { insert(key, fields: fields, hash: Self.hash(key)) }
+
+  /// Adds a key the table does not have, whose ``hash(_:)`` the caller has.
+  mutating func insert(_ key: CacheKey, fields: [UInt8], hash: Int) {
     if (count + 1) * 5 > slots.count * 4 { grow() }
-    var index = home(key)
+    var index = hash & mask
     while slots[index].fields != nil { index = (index + 1) & mask }
     slots[index] = Slot(key: key, fields: fields)
     count += 1
@@ -109,13 +115,19 @@ struct RecordTable {
   }
 
   /// The fields of each key, in order (nil where missing), resolving the batch in passes.
-  func load(_ keys: [CacheKey]) -> [Record?] {
+  func load(_ keys: [CacheKey]) -> [Record?] { load(keys, hashes: nil) }
+
+  /// ``load(_:)``, writing each key's ``hash(_:)`` to `hashes` (room for `keys.count`) when given:
+  /// a bounded store's ledger takes them.
+  func load(_ keys: [CacheKey], hashes: UnsafeMutablePointer<Int>?) -> [Record?] {
     slots.withUnsafeBufferPointer { slots in
       withUnsafeTemporaryAllocation(of: Int.self, capacity: keys.count) { found in
         // Pass 1: hash every key and touch its home slot; the loads do not depend on each other.
         var touched = 0
         for (position, key) in keys.enumerated() {
-          let home = Self.hash(key) & mask
+          let hash = Self.hash(key)
+          hashes?[position] = hash
+          let home = hash & mask
           found[position] = home
           touched &+= slots[home].fields == nil ? 0 : 1
         }

@@ -70,7 +70,7 @@ public struct CacheBudgetError: Error, Sendable, Hashable, CustomStringConvertib
   }
 
   public var description: String {
-    RootKey.all.contains(key)
+    RootKey.isRoot(key)
       ? "the root records take \(bytes) bytes, more than the budget of \(maxSizeBytes) bytes (roots are never evicted)"
       : "record \"\(key)\" takes \(bytes) bytes, more than the whole budget of \(maxSizeBytes) bytes"
   }

@@ -93,17 +93,23 @@ public struct EvictionLedger: Sendable {
   /// The store wrote the record (new, merged or unchanged), which now takes `bytes`: it is the
   /// most recently used and written, one use more, written at this step.
   public mutating func write(_ key: CacheKey, bytes: Int) {
+    write(key, hash: LedgerIndex.hash(key), bytes: bytes)
+  }
+
+  /// ``write(_:bytes:)`` with the key's hash as ``RecordTable`` computes it (`HashedKey` with the
+  /// table's seed), for a store that has just hashed the key itself.
+  mutating func write(_ key: CacheKey, hash: UInt64, bytes: Int) {
     tick &+= 1
     let position: Int32
-    if let found = find(key) {
+    if let found = find(key, hash: hash) {
       position = found
       self.bytes += bytes - entries[Int(found)].bytes
       if entries[Int(found)].isRoot { rootBytes += bytes - entries[Int(found)].bytes }
       entries[Int(found)].bytes = bytes
       unlink(found)
     } else {
-      position = allocate(Entry(key: key, bytes: bytes, isRoot: RootKey.all.contains(key)))
-      index.insert(position, hash: LedgerIndex.hash(key))
+      position = allocate(Entry(key: key, bytes: bytes, isRoot: RootKey.isRoot(key)))
+      index.insert(position, hash: hash)
       self.bytes += bytes
       if entries[Int(position)].isRoot { rootBytes += bytes }
       count += 1
@@ -125,7 +131,12 @@ public struct EvictionLedger: Sendable {
   /// A read found the record in the store's storage: under `lru` and `lfu` it is used now (`fifo`
   /// does not count reads); an expired record is reported gone, and the store must remove it.
   public mutating func read(_ key: CacheKey) -> ReadVerdict {
-    guard let position = find(key) else { return .absent }
+    read(key, hash: LedgerIndex.hash(key))
+  }
+
+  /// ``read(_:)`` with the key's hash as ``RecordTable`` computes it.
+  mutating func read(_ key: CacheKey, hash: UInt64) -> ReadVerdict {
+    guard let position = find(key, hash: hash) else { return .absent }
     if budget.expireAfterSteps != nil, isExpired(entries[Int(position)]) {
       report.expired += 1
       noteGone(position)
@@ -141,14 +152,21 @@ public struct EvictionLedger: Sendable {
     touch(position)
   }
 
+  /// A use: one more, the most recent. On the buffer, in one access: a read of a bounded store
+  /// touches every record it hands out, and the array's checks per field cost a third of that.
   private mutating func touch(_ position: Int32) {
     tick &+= 1
-    entries[Int(position)].uses += 1
-    entries[Int(position)].lastUse = tick
-    if position != tail {
-      unlink(position)
-      append(position)
+    let tick = tick
+    var (head, tail) = (head, tail)
+    entries.withUnsafeMutableBufferPointer { entries in
+      entries[Int(position)].uses += 1
+      entries[Int(position)].lastUse = tick
+      if position != tail {
+        Self.unlink(position, in: entries, head: &head, tail: &tail)
+        Self.append(position, in: entries, head: &head, tail: &tail)
+      }
     }
+    (self.head, self.tail) = (head, tail)
     noteChanged(position)
   }
 
@@ -286,7 +304,7 @@ public struct EvictionLedger: Sendable {
       return ta != tb ? ta < tb : a.key.utf8.lexicographicallyPrecedes(b.key.utf8)
     }
     for usage in ordered {
-      let position = allocate(Entry(key: usage.key, bytes: usage.bytes, isRoot: RootKey.all.contains(usage.key)))
+      let position = allocate(Entry(key: usage.key, bytes: usage.bytes, isRoot: RootKey.isRoot(usage.key)))
       entries[Int(position)].uses = usage.uses
       entries[Int(position)].lastUse = usage.lastUse
       entries[Int(position)].lastWrite = usage.lastWrite
@@ -303,8 +321,11 @@ public struct EvictionLedger: Sendable {
 
   // MARK: Storage
 
-  private func find(_ key: CacheKey) -> Int32? {
-    index.find(hash: LedgerIndex.hash(key)) { entries[Int($0)].key.equalsKey(key) }
+  private func find(_ key: CacheKey) -> Int32? { find(key, hash: LedgerIndex.hash(key)) }
+
+  @inline(__always)
+  private func find(_ key: CacheKey, hash: UInt64) -> Int32? {
+    index.find(hash: hash) { entries[Int($0)].key.equalsKey(key) }
   }
 
   private mutating func noteChanged(_ position: Int32) {
@@ -343,6 +364,20 @@ public struct EvictionLedger: Sendable {
   }
 
   private mutating func unlink(_ position: Int32) {
+    var (head, tail) = (head, tail)
+    entries.withUnsafeMutableBufferPointer { Self.unlink(position, in: $0, head: &head, tail: &tail) }
+    (self.head, self.tail) = (head, tail)
+  }
+
+  private mutating func append(_ position: Int32) {
+    var (head, tail) = (head, tail)
+    entries.withUnsafeMutableBufferPointer { Self.append(position, in: $0, head: &head, tail: &tail) }
+    (self.head, self.tail) = (head, tail)
+  }
+
+  /// Takes the entry out of the list (positions are the ledger's own, always in the buffer).
+  @inline(__always)
+  private static func unlink(_ position: Int32, in entries: UnsafeMutableBufferPointer<Entry>, head: inout Int32, tail: inout Int32) {
     let (previous, next) = (entries[Int(position)].previous, entries[Int(position)].next)
     if previous >= 0 { entries[Int(previous)].next = next } else { head = next }
     if next >= 0 { entries[Int(next)].previous = previous } else { tail = previous }
@@ -350,7 +385,9 @@ public struct EvictionLedger: Sendable {
     entries[Int(position)].next = -1
   }
 
-  private mutating func append(_ position: Int32) {
+  /// Puts the entry at the list's end, the most recent.
+  @inline(__always)
+  private static func append(_ position: Int32, in entries: UnsafeMutableBufferPointer<Entry>, head: inout Int32, tail: inout Int32) {
     entries[Int(position)].previous = tail
     entries[Int(position)].next = -1
     if tail >= 0 { entries[Int(tail)].next = position } else { head = position }
@@ -370,6 +407,7 @@ struct LedgerIndex: Sendable {
   private var slots = [Slot](repeating: Slot(), count: 16)
   private var count = 0
 
+  /// The same hash as ``RecordTable/hash(_:)``'s, so that the in-memory store hashes a key once.
   @inline(__always)
   static func hash(_ key: CacheKey) -> UInt64 { HashedKey.hash(key, seed: RecordTable.seed) }
 
