@@ -9,6 +9,9 @@ One colour per key strategy throughout (path blue, typePolicy orange, programmat
   bytes in total and per record; dedup (objects per record); allocations per write.
 - A sweep (rows with variants): each of those metrics against the swept knob, a line per strategy,
   a line style per store.
+- A budget sweep (`"sweep": {"stores.maxSizeBytes": [...]}` with a traffic section): hit ratio,
+  fetched bytes, evictions, peak bytes, eviction cost and read latency against the budget, a line
+  per key strategy (colour) and store (line style and marker).
 - The store-level benchmark: merge and load rates and bytes per record per store.
 Beside a workload of responses it writes <out>-strategies.png: each key strategy against path in
 the same store (records, store bytes, write and read p50, watchers woken per write), as the
@@ -200,6 +203,76 @@ def sweep_figure(rows, variants, stores, title):
     return fig
 
 
+BUDGET_PANELS = [
+    ("traffic", "hit_ratio", "hit ratio (reads served whole)", "p50", 1, ""),
+    ("traffic", "fetched_bytes", "fetched from the network", "p50", 1e-6, "MB"),
+    ("traffic", "evictions", "records evicted in all", "total", 1e-3, "thousand"),
+    ("traffic", "peak_store_bytes", "peak bytes the budget counted", "p50", 1e-6, "MB"),
+    ("traffic", "eviction_per_record", "eviction per record evicted", "p50", 1e-3, "µs"),
+    ("traffic", "read_latency", "read during traffic (p50)", "p50", 1e-3, "µs"),
+]
+MARKERS = ["o", "s", "^", "D", "v", "P", "X"]
+EXTRA_COLOURS = ["#c44e52", "#8172b2", "#937860", "#da8bc3", "#8c8c8c"]
+
+
+def colour(strategy, strategies):
+    """The strategy's colour: the three built-in ones fixed, named resolvers (programmatic:sku) after them."""
+    if strategy in COLOURS:
+        return COLOURS[strategy]
+    others = [s for s in strategies if s not in COLOURS]
+    return EXTRA_COLOURS[others.index(strategy) % len(EXTRA_COLOURS)]
+
+
+def budget_value(variant):
+    """`maxSizeBytes=25%` -> (25.0, True); `maxSizeBytes=500000` -> (500000.0, False)."""
+    text = variant.split("=", 1)[1] if "=" in variant else variant
+    if text.endswith("%"):
+        return float(text[:-1]), True
+    return float(text), False
+
+
+def budget_figure(rows, stores, title):
+    """A budget sweep (`"sweep": {"stores.maxSizeBytes": [...]}`): the traffic's figures against the
+    budget, a line per key strategy (colour) and store (line style and marker)."""
+    strategies = list(OrderedDict.fromkeys(r["keys"] for r in rows))
+    shares = None
+    fig, axes = plt.subplots(2, 3, figsize=(16, 9))
+    fig.suptitle(title + ": the traffic under a budget")
+    for axis, (phase, metric, name, statistic, factor, unit) in zip(axes.flat, BUDGET_PANELS):
+        drawn = False
+        for s, store in enumerate(stores):
+            for strategy in strategies:
+                points = []
+                for r in rows:
+                    if (r["store"], r["keys"], r["phase"], r["metric"]) != (store, strategy, phase, metric):
+                        continue
+                    x, is_share = budget_value(r["variant"])
+                    shares = is_share if shares is None else shares
+                    value = float(r["mean"]) * float(r["n"]) if statistic == "total" else float(r[statistic])
+                    points.append((x, value * factor))
+                if not points:
+                    continue
+                points.sort()
+                drawn = True
+                axis.plot([p[0] for p in points], [p[1] for p in points], color=colour(strategy, strategies),
+                          linestyle=STORE_STYLES[s % len(STORE_STYLES)], marker=MARKERS[s % len(MARKERS)],
+                          markersize=4, linewidth=1.3)
+        axis.set_title(f"{name} ({unit})" if unit else name, fontsize=10)
+        axis.set_xlabel("budget, % of the unbounded store" if shares else "budget (bytes)")
+        if metric == "hit_ratio":
+            axis.set_ylim(-0.02, 1.02)
+        axis.grid(alpha=0.3)
+        if not drawn:
+            axis.text(0.5, 0.5, "not measured", ha="center", va="center", transform=axis.transAxes, color="#888888")
+    strategy_handles = [plt.Line2D([], [], color=colour(k, strategies), linewidth=2) for k in strategies]
+    store_handles = [plt.Line2D([], [], color="#444444", linestyle=STORE_STYLES[i % len(STORE_STYLES)],
+                                marker=MARKERS[i % len(MARKERS)], markersize=4) for i in range(len(stores))]
+    fig.legend(strategy_handles + store_handles, strategies + stores, loc="lower center",
+               ncol=len(strategies) + len(stores), fontsize=9, frameon=False)
+    fig.tight_layout(rect=(0, 0.05, 1, 1))
+    return fig
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("csv")
@@ -221,7 +294,9 @@ def main():
     variants = list(OrderedDict.fromkeys(r["variant"] for r in rows))
     title = f"cachebench: {rows[0]['workload']} ({rows[0]['git_rev']}, {rows[0]['timestamp']})"
 
-    if len(variants) > 1:
+    if len(variants) > 1 and variants[0].startswith("maxSizeBytes=") and any(r["phase"] == "traffic" for r in rows):
+        fig = budget_figure(rows, stores, title)
+    elif len(variants) > 1:
         fig = sweep_figure(rows, variants, stores, title)
     elif any(r["metric"] == "merge_new_per_record" for r in rows):
         fig, axes = plt.subplots(1, len(STORE_PANELS), figsize=(4.5 * len(STORE_PANELS), 4.2))
