@@ -153,3 +153,32 @@ struct CompactSplitLayoutTests {
     #expect(try Self.rows(first, "SELECT count(*) FROM record_fields") == 0)
   }
 }
+
+@Suite("Large records under a budget")
+struct SplitRecordEvictionTests {
+  static func wide(_ key: CacheKey) -> Record { Record(key: key, fields: (0..<70).map { ("f\($0)", .int($0)) }) }
+
+  @Test("an evicted large record leaves no chunk or position behind, and the bytes the store counts stay exact")
+  func evictedWholly() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("cache.sqlite")
+    // Room for one wide record, not two.
+    let sizer = try SQLiteNormalizedCache(path: ":memory:")
+    try sizer.merge(records: RecordSet(records: [Self.wide("Wide:1")]))
+    let one = sizer.accountedBytes()
+    let budget = CacheBudget(maxSizeBytes: one + one / 2, evictTo: 1, policy: .lru, reportsEvictedKeys: true)
+    let store = try SQLiteNormalizedCache(path: path, options: .init(budget: budget))
+    try store.merge(records: RecordSet(records: [Self.wide("Wide:1")]))
+    #expect(try CompactSplitLayoutTests.rows(store, "SELECT count(*) FROM record_chunks WHERE key = 'Wide:1'") == 2)
+    try store.merge(records: RecordSet(records: [Self.wide("Wide:2")]))
+    #expect(store.takeEvictions().keys == ["Wide:1"])
+    for table in ["records", "record_chunks", "record_fields", "record_usage"] {
+      #expect(try CompactSplitLayoutTests.rows(store, "SELECT count(*) FROM \(table) WHERE key = 'Wide:1'") == 0, "\(table)")
+    }
+    #expect(store.accountedBytes() == one)
+    // The file agrees: a store opened on it counts the same.
+    let reopened = try SQLiteNormalizedCache(path: path, options: .init(budget: budget))
+    #expect(reopened.accountedBytes() == one)
+    #expect(try reopened.loadRecordsInOrder(forKeys: ["Wide:1", "Wide:2"]).map { $0 != nil } == [false, true])
+  }
+}

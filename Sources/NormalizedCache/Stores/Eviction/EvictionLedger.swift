@@ -204,10 +204,16 @@ public struct EvictionLedger: Sendable {
   /// The store must delete each one.
   /// - Throws: ``CacheBudgetError`` when the roots alone hold more than the budget.
   public mutating func evict() throws(CacheBudgetError) -> [CacheKey] {
+    try evictWithBytes().map(\.key)
+  }
+
+  /// ``evict()``, with each victim's accounted bytes (a store that deletes them in batches keeps
+  /// its own count of what it holds from these).
+  public mutating func evictWithBytes() throws(CacheBudgetError) -> [(key: CacheKey, bytes: Int)] {
     guard let limit = budget.maxSizeBytes, bytes > limit, let target = budget.targetBytes else { return [] }
-    var victims: [CacheKey] = []
+    var victims: [(key: CacheKey, bytes: Int)] = []
     func take(_ position: Int32, expired: Bool) {
-      victims.append(entries[Int(position)].key)
+      victims.append((entries[Int(position)].key, entries[Int(position)].bytes))
       if expired { report.expired += 1 } else { report.evicted += 1 }
       noteGone(position)
     }
