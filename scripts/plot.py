@@ -203,13 +203,15 @@ def sweep_figure(rows, variants, stores, title):
     return fig
 
 
+# (phase, metric, title, statistic, factor, unit, x): x "share" is the swept budget, "bytes" the
+# budget each store resolved it to (budget_bytes), so that strategies compare per byte.
 BUDGET_PANELS = [
-    ("traffic", "hit_ratio", "hit ratio (reads served whole)", "p50", 1, ""),
-    ("traffic", "fetched_bytes", "fetched from the network", "p50", 1e-6, "MB"),
-    ("traffic", "evictions", "records evicted in all", "total", 1e-3, "thousand"),
-    ("traffic", "peak_store_bytes", "peak bytes the budget counted", "p50", 1e-6, "MB"),
-    ("traffic", "eviction_per_record", "eviction per record evicted", "p50", 1e-3, "µs"),
-    ("traffic", "read_latency", "read during traffic (p50)", "p50", 1e-3, "µs"),
+    ("traffic", "hit_ratio", "hit ratio (reads served whole)", "p50", 1, "", "share"),
+    ("traffic", "hit_ratio", "hit ratio per byte of budget", "p50", 1, "", "bytes"),
+    ("traffic", "fetched_bytes", "fetched from the network", "p50", 1e-6, "MB", "share"),
+    ("traffic", "evictions", "records evicted in all", "total", 1e-3, "thousand", "share"),
+    ("traffic", "eviction_per_record", "eviction per record evicted", "p50", 1e-3, "µs", "share"),
+    ("traffic", "read_latency", "read during traffic (p50)", "p50", 1e-3, "µs", "share"),
 ]
 MARKERS = ["o", "s", "^", "D", "v", "P", "X"]
 EXTRA_COLOURS = ["#c44e52", "#8172b2", "#937860", "#da8bc3", "#8c8c8c"]
@@ -238,7 +240,8 @@ def budget_figure(rows, stores, title):
     shares = None
     fig, axes = plt.subplots(2, 3, figsize=(16, 9))
     fig.suptitle(title + ": the traffic under a budget")
-    for axis, (phase, metric, name, statistic, factor, unit) in zip(axes.flat, BUDGET_PANELS):
+    budgets = {(r["variant"], r["store"], r["keys"]): float(r["p50"]) for r in rows if r["metric"] == "budget_bytes"}
+    for axis, (phase, metric, name, statistic, factor, unit, x_axis) in zip(axes.flat, BUDGET_PANELS):
         drawn = False
         for s, store in enumerate(stores):
             for strategy in strategies:
@@ -248,6 +251,10 @@ def budget_figure(rows, stores, title):
                         continue
                     x, is_share = budget_value(r["variant"])
                     shares = is_share if shares is None else shares
+                    if x_axis == "bytes":
+                        if (r["variant"], store, strategy) not in budgets:
+                            continue
+                        x = budgets[(r["variant"], store, strategy)] / 1e6
                     value = float(r["mean"]) * float(r["n"]) if statistic == "total" else float(r[statistic])
                     points.append((x, value * factor))
                 if not points:
@@ -256,9 +263,12 @@ def budget_figure(rows, stores, title):
                 drawn = True
                 axis.plot([p[0] for p in points], [p[1] for p in points], color=colour(strategy, strategies),
                           linestyle=STORE_STYLES[s % len(STORE_STYLES)], marker=MARKERS[s % len(MARKERS)],
-                          markersize=4, linewidth=1.3)
+                          markersize=4, linewidth=1.3, alpha=0.85)
         axis.set_title(f"{name} ({unit})" if unit else name, fontsize=10)
-        axis.set_xlabel("budget, % of the unbounded store" if shares else "budget (bytes)")
+        if x_axis == "bytes":
+            axis.set_xlabel("budget (MB, as each store resolved it)")
+        else:
+            axis.set_xlabel("budget, % of the unbounded store" if shares else "budget (bytes)")
         if metric == "hit_ratio":
             axis.set_ylim(-0.02, 1.02)
         axis.grid(alpha=0.3)
@@ -267,9 +277,11 @@ def budget_figure(rows, stores, title):
     strategy_handles = [plt.Line2D([], [], color=colour(k, strategies), linewidth=2) for k in strategies]
     store_handles = [plt.Line2D([], [], color="#444444", linestyle=STORE_STYLES[i % len(STORE_STYLES)],
                                 marker=MARKERS[i % len(MARKERS)], markersize=4) for i in range(len(stores))]
-    fig.legend(strategy_handles + store_handles, strategies + stores, loc="lower center",
+    fig.tight_layout()
+    # Room under the title for the legend (tight_layout does not count a figure legend).
+    fig.subplots_adjust(top=0.86)
+    fig.legend(strategy_handles + store_handles, strategies + stores, loc="upper center", bbox_to_anchor=(0.5, 0.945),
                ncol=len(strategies) + len(stores), fontsize=9, frameon=False)
-    fig.tight_layout(rect=(0, 0.05, 1, 1))
     return fig
 
 
@@ -290,12 +302,14 @@ def main():
         if foreign:
             fail(f"{args.samples} does not match {args.csv}: its run {foreign[0]} is not in the results")
     out = args.out or os.path.splitext(args.csv)[0] + ".png"
+    laid_out = False
     stores = list(OrderedDict.fromkeys(r["store"] for r in rows))
     variants = list(OrderedDict.fromkeys(r["variant"] for r in rows))
     title = f"cachebench: {rows[0]['workload']} ({rows[0]['git_rev']}, {rows[0]['timestamp']})"
 
     if len(variants) > 1 and variants[0].startswith("maxSizeBytes=") and any(r["phase"] == "traffic" for r in rows):
         fig = budget_figure(rows, stores, title)
+        laid_out = True
     elif len(variants) > 1:
         fig = sweep_figure(rows, variants, stores, title)
     elif any(r["metric"] == "merge_new_per_record" for r in rows):
@@ -326,7 +340,8 @@ def main():
             axis.grid(axis="y", alpha=0.3)
         handles = [plt.Rectangle((0, 0), 1, 1, color=COLOURS[s]) for s in STRATEGIES]
         fig.legend(handles, STRATEGIES, loc="upper left", ncol=3, fontsize=9)
-    fig.tight_layout()
+    if not laid_out:
+        fig.tight_layout()
     save(fig, out)
     if len(variants) == 1:
         comparison = strategy_figure(rows, stores, title)

@@ -81,6 +81,8 @@ extension Metric {
   static let expirations = Metric(.traffic, "expirations", unit: .count, deterministic: true)
   /// Evictions and expirations of records the watched operations' last reads depended on.
   static let watchedEvictions = Metric(.traffic, "watched_evictions", unit: .count, deterministic: true)
+  /// The budget in bytes the store kept to (a share resolved); a chain's is its front's.
+  static let budgetBytes = Metric(.traffic, "budget_bytes", unit: .bytes, deterministic: true)
   /// The most bytes the store accounted after any step.
   static let peakStoreBytes = Metric(.traffic, "peak_store_bytes", unit: .bytes, deterministic: true)
   static let trafficReadLatency = Metric(.traffic, "read_latency", unit: .ns, deterministic: false)

@@ -146,6 +146,9 @@ struct TrafficBenchmark: Benchmark {
     if tally.recordsWritten > 0 {
       samples.append(Double(tally.writeNanoseconds) / Double(tally.recordsWritten), to: .writePerRecord)
     }
+    if let budget = ((store as? ChainedNormalizedCache)?.front.budget ?? bounded?.budget)?.maxSizeBytes {
+      samples.append(budget, to: .budgetBytes)
+    }
     if store is any TieredCache {
       samples.append(ratio(tally.tiers.frontHits, tally.tiers.frontHits + tally.tiers.backHits), to: .frontHitRatio)
       samples.append(tally.frontEvictions, to: .frontEvictions)
