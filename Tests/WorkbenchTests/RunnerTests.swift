@@ -227,3 +227,33 @@ struct LimitStoreTests {
     ])
   }
 }
+
+@Suite("Named resolvers")
+struct NamedResolverRunTests {
+  static let generator = #""generator": {"responses": 6, "operations": 2, "depth": 3, "types": 6, "poolSize": 8}"#
+
+  static func records(_ result: WorkloadResult, keys: String) -> Double? {
+    result.rows.first { $0.key.keys == keys && $0.key.metric == "records" }?.summary.p50
+  }
+
+  @Test("one run compares several programmatic resolvers, each row named by its resolver, each as its own run counts it")
+  func severalResolvers() throws {
+    let both = try run(#"""
+      {"name": "r", "seed": 5, \#(Self.generator), "keys": ["path", "programmatic:id", "programmatic:seed-books"],
+       "stores": [{"kind": "memory"}], "repetitions": 1, "warmup": 0, "read": {"pointLookups": 5, "fieldPolicyLookups": 0}}
+      """#)
+    #expect(Set(both.rows.map(\.key.keys)) == ["path", "programmatic:id", "programmatic:seed-books"])
+    for resolver in ["id", "seed-books"] {
+      let alone = try run(#"""
+        {"name": "r", "seed": 5, \#(Self.generator), "keys": ["programmatic"], "resolver": "\#(resolver)",
+         "stores": [{"kind": "memory"}], "repetitions": 1, "warmup": 0, "read": {"pointLookups": 5, "fieldPolicyLookups": 0}}
+        """#)
+      let expected = try #require(Self.records(alone, keys: "programmatic"))
+      #expect(Self.records(both, keys: "programmatic:\(resolver)") == expected, "\(resolver)")
+    }
+    // Both key entities, so both store fewer records than the path does.
+    let path = try #require(Self.records(both, keys: "path"))
+    #expect(try #require(Self.records(both, keys: "programmatic:id")) < path)
+    #expect(try #require(Self.records(both, keys: "programmatic:seed-books")) < path)
+  }
+}
