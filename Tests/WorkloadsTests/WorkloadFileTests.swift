@@ -147,6 +147,10 @@ struct WorkloadFileTests {
         #"w.json:1:82: stores[0].front.kind: must be memory: the chain's front is an in-memory store, got "sqlite""#
       ),
       (
+        #"{"name": "w", "seed": 1, "generator": {}, "stores": [{"kind": "chain", "front": {"kind": "memory", "maxSizeBytes": "10%"}, "back": {"kind": "sqlite", "expireAfterSteps": 50}}]}"#,
+        "w.json:1:72: stores[0].front: needs an expireAfterSteps of at most the back's 50: the front serves its copies without asking the back, which would hand out records the back has expired"
+      ),
+      (
         #"{"name": "w", "seed": 1, "generator": {}, "stores": [{"kind": "memory", "maxSizeBytez": 5}]}"#,
         #"w.json:1:73: stores[0].maxSizeBytez: unknown key; did you mean "maxSizeBytes"?"#
       ),

@@ -120,6 +120,12 @@ public struct StoreKinds: Sendable {
     guard back.kind != "chain", case .cache(let backMaker) = back.role else {
       throw options.error("back.kind", "must not be another chain")
     }
+    // The front serves its copies without asking the back, so it must not outlive the back's expiry.
+    if let backExpiry = backMaker.budget?.expireAfterSteps, (frontMaker.budget?.expireAfterSteps ?? .max) > backExpiry {
+      throw options.error(
+        "front",
+        "needs an expireAfterSteps of at most the back's \(backExpiry): the front serves its copies without asking the back, which would hand out records the back has expired")
+    }
     return StoreMaker(
       description: "chain(\(frontMaker.description), \(backMaker.description))", budget: frontMaker.budget ?? backMaker.budget
     ) { environment in
