@@ -7,8 +7,9 @@ import NormalizedCache
 /// CREATE TABLE record_usage(key TEXT PRIMARY KEY NOT NULL, uses INTEGER NOT NULL,
 ///   last_use INTEGER NOT NULL, last_write INTEGER NOT NULL, written_step INTEGER NOT NULL) WITHOUT ROWID;
 /// ```
-/// - A record counts its stored bytes (key and data column; a split record's chunks) plus
-///   its layout's ``SQLiteNormalizedCache/Layout/recordOverheadBytes``.
+/// - A record counts its stored bytes (key and data column; a split record's chunks), its layout's
+///   ``SQLiteNormalizedCache/Layout/recordOverheadBytes``, and its usage row: its key again and
+///   ``SQLiteNormalizedCache/usageRowOverheadBytes``.
 /// - Reads touch the ledger in memory only: no write per read. The usage rows of every record
 ///   used or written since the last merge are written in the next merge's transaction, in one
 ///   batch (``flushUsage()``); reads after the last merge are not written down.
@@ -34,8 +35,16 @@ extension RecordStore {
       last_use INTEGER NOT NULL, last_write INTEGER NOT NULL, written_step INTEGER NOT NULL) WITHOUT ROWID;
     """
 
-  /// A record's bytes as the budget counts them.
-  func accounted(storedBytes: Int) -> Int { storedBytes + recordOverhead }
+  /// A bounded record's bytes as the budget counts them: its stored bytes and the layout's overhead,
+  /// and its row in `record_usage` (its key again and ``SQLiteNormalizedCache/usageRowOverheadBytes``).
+  func accounted(storedBytes: Int, key: CacheKey) -> Int {
+    storedBytes + recordOverhead + key.utf8.count + SQLiteNormalizedCache.usageRowOverheadBytes
+  }
+
+  /// The stored bytes of a record the budget counts as `accounted`.
+  func storedBytes(ofAccounted accounted: Int, key: CacheKey) -> Int {
+    accounted - recordOverhead - key.utf8.count - SQLiteNormalizedCache.usageRowOverheadBytes
+  }
 
   /// Reads the ledger from the file: every record with its stored bytes, and its usage row where
   /// it has one (a record without one, written by an unbounded store, is the least recent).
@@ -66,7 +75,7 @@ extension RecordStore {
     }
     bounds!.ledger.restore(usages.values.map { usage in
       var usage = usage
-      usage.bytes = accounted(storedBytes: usage.bytes)
+      usage.bytes = accounted(storedBytes: usage.bytes, key: usage.key)
       return usage
     })
     _ = bounds!.ledger.takeChanged()
@@ -87,7 +96,7 @@ extension RecordStore {
   /// - Throws: ``CacheBudgetError`` when the record alone is larger than the budget.
   mutating func noteWritten(_ key: CacheKey, storedBytes: Int) throws(CacheBudgetError) {
     guard bounds != nil else { return }
-    let bytes = accounted(storedBytes: storedBytes)
+    let bytes = accounted(storedBytes: storedBytes, key: key)
     try bounds!.ledger.checkFits(key, bytes: bytes)
     bounds!.ledger.write(key, bytes: bytes)
   }
@@ -149,7 +158,7 @@ extension RecordStore {
     if try hasSplitTables() { tables += ["record_chunks", "record_fields"] }
     for table in tables { try deleteRows(of: keys, from: table) }
     accounting.records -= victims.count
-    accounting.storedBytes -= victims.reduce(0) { $0 + $1.bytes - recordOverhead }
+    accounting.storedBytes -= victims.reduce(0) { $0 + storedBytes(ofAccounted: $1.bytes, key: $1.key) }
   }
 
   /// Keys a batched `DELETE` names (``evictOverBudget()``).

@@ -72,7 +72,7 @@ extension RecordStore {
         let (fields, delta) = try mergeIntoSplit(record, fieldCount: fieldCount)
         accounting.storedBytes += delta
         if let bounds, let old = bounds.ledger.bytes(of: record.key) {
-          written[record.key] = old - recordOverhead + delta
+          written[record.key] = storedBytes(ofAccounted: old, key: record.key) + delta
         }
         if !fields.isEmpty { changed.insert(fields: fields, of: record.key) }
       } else if let stored = existing[record.key] {

@@ -180,7 +180,13 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
     }
   }
 
-  /// Every record's key and stored bytes, plus its layout's ``Layout/recordOverheadBytes`` each: what a budget counts,
+  /// What a budget counts in `record_usage` per record beyond its key: the row's four integers,
+  /// its cell and the pages' fill. Measured: a bounded store's checkpointed file over an unbounded
+  /// one's, holding the same records of `default.json` (typePolicy and path keys), less the keys.
+  public static let usageRowOverheadBytes = 48
+
+  /// Every record's key and stored bytes, plus its layout's ``Layout/recordOverheadBytes`` each
+  /// (and, bounded, its usage row's key and ``usageRowOverheadBytes``): what a budget counts,
   /// with or without one. O(1): the store keeps the count as it writes.
   public func accountedBytes() -> Int {
     store.withLock { store in

@@ -90,6 +90,8 @@ extension Metric {
   static let trafficWriteLatency = Metric(.traffic, "write_latency", unit: .ns, deterministic: false)
   /// A write's time per record it merged.
   static let writePerRecord = Metric(.traffic, "write_per_record", unit: .ns, deterministic: false)
+  /// A write's merge alone (evictions and, for SQLite, the usage rows included) per record merged.
+  static let mergePerRecord = Metric(.traffic, "merge_per_record", unit: .ns, deterministic: false)
   /// The store's time evicting (choosing and deleting), per record evicted.
   static let evictionPerRecord = Metric(.traffic, "eviction_per_record", unit: .ns, deterministic: false)
   /// A chain's reads: keys its front served, of all keys found.
@@ -103,7 +105,7 @@ extension Metric {
   static let gcDanglingReferences = Metric(.gc, "dangling_references", unit: .count, deterministic: true)
   static let gcLatency = Metric(.gc, "latency", unit: .ns, deterministic: false)
 
-  // The database file after the traffic and garbage collection, after a clear, after a vacuum.
+  // The database file after the traffic and garbage collection, vacuumed, then cleared and shrunk.
   static let fileBytes = Metric(.disk, "file_bytes", unit: .bytes, deterministic: true)
   static let freeBytes = Metric(.disk, "free_bytes", unit: .bytes, deterministic: true)
   static let fileBytesAfterClear = Metric(.disk, "file_bytes_after_clear", unit: .bytes, deterministic: true)
@@ -113,6 +115,9 @@ extension Metric {
     .disk, "file_bytes_after_incremental_vacuum", unit: .bytes, deterministic: true)
   static let vacuumLatency = Metric(.disk, "vacuum_latency", unit: .ns, deterministic: false)
   static let fileBytesAfterVacuum = Metric(.disk, "file_bytes_after_vacuum", unit: .bytes, deterministic: true)
+  /// After `clear()`: shrinking the file, by incremental vacuum where it was made for it, else `VACUUM`.
+  static let clearVacuumLatency = Metric(.disk, "clear_vacuum_latency", unit: .ns, deterministic: false)
+  static let fileBytesAfterClearVacuum = Metric(.disk, "file_bytes_after_clear_vacuum", unit: .bytes, deterministic: true)
 
   /// Read-backs of a bounded store that missed (its budget evicted something they needed), of
   /// the allocation pass's reads, one right after each write.

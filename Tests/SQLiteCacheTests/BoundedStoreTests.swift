@@ -32,7 +32,8 @@ struct BoundedStoreTests {
         let accounted = { (record: Record) throws -> Int in
           try scratch.clear()
           try scratch.merge(records: RecordSet(records: [record]))
-          return try scratch.statistics().payloadBytes + layout.recordOverheadBytes
+          return try scratch.statistics().payloadBytes + layout.recordOverheadBytes + record.key.utf8.count
+            + SQLiteNormalizedCache.usageRowOverheadBytes
         }
         let failure = try EvictionModelCheck.run(budget: budget, accountedBytes: accounted, seed: 11, steps: 2_000) { budget in
           opened += 1
@@ -57,7 +58,8 @@ struct BoundedStoreByHandTests {
     try withDirectory { directory in
       let path = directory.appendingPathComponent("c.sqlite").path
       // Room for A, B and C (small), not for D as well: measured by an unbounded store.
-      let sizer = try SQLiteNormalizedCache(path: ":memory:")
+      // (A budget that never evicts: the sizes a bounded store counts, its usage rows included.)
+      let sizer = try SQLiteNormalizedCache(path: ":memory:", options: .init(budget: CacheBudget()))
       try sizer.merge(records: RecordSet(records: [Self.record("A:1")]))
       let big = sizer.accountedBytes()
       try sizer.merge(records: RecordSet(records: [Self.record("C:1", text: 1)]))
@@ -72,7 +74,10 @@ struct BoundedStoreByHandTests {
         #expect(store.takeEvictions().keys == [])
       }
       let reopened = try SQLiteNormalizedCache(path: path, options: .init(budget: budget))
-      #expect(reopened.accountedBytes() == (try reopened.statistics().payloadBytes) + 3 * SQLiteNormalizedCache.Layout.compact.recordOverheadBytes)
+      // Stored bytes, and per record the layout's overhead and its usage row (its 3-byte key and the row's overhead).
+      #expect(
+        reopened.accountedBytes()
+          == (try reopened.statistics().payloadBytes) + 3 * (SQLiteNormalizedCache.Layout.compact.recordOverheadBytes + 3 + SQLiteNormalizedCache.usageRowOverheadBytes))
       try reopened.merge(records: RecordSet(records: [Self.record("D:1")]))
       // B is the least recently used: A was read after it, C and D written after.
       #expect(reopened.takeEvictions().keys == ["B:1"])

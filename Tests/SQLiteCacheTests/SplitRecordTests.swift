@@ -163,7 +163,7 @@ struct SplitRecordEvictionTests {
     let directory = try TemporaryDirectory()
     let path = directory.path("cache.sqlite")
     // Room for one wide record, not two.
-    let sizer = try SQLiteNormalizedCache(path: ":memory:")
+    let sizer = try SQLiteNormalizedCache(path: ":memory:", options: .init(budget: CacheBudget()))
     try sizer.merge(records: RecordSet(records: [Self.wide("Wide:1")]))
     let one = sizer.accountedBytes()
     let budget = CacheBudget(maxSizeBytes: one + one / 2, evictTo: 1, policy: .lru, reportsEvictedKeys: true)

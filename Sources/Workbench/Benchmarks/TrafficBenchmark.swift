@@ -43,6 +43,8 @@ struct TrafficBenchmark: Benchmark {
     var watchedEvictions = 0
     var recordsWritten = 0
     var writeNanoseconds: UInt64 = 0
+    /// The merges alone, evictions included.
+    var mergeNanoseconds: UInt64 = 0
     var tiers = TierStatistics()
     var frontEvictions = 0
   }
@@ -63,10 +65,12 @@ struct TrafficBenchmark: Benchmark {
       let response = try server.respond(source.items[item], place: String(item), version: step + 1, changing: changing)
       let start = MonotonicClock.now()
       let records = try normalizer.normalize(response, plan: source.items[item].plan).records
+      let middle = MonotonicClock.now()
       try store.merge(records: records)
       let elapsed = MonotonicClock.now() - start
       samples.append(Double(elapsed), to: .trafficWriteLatency)
       tally.writeNanoseconds += elapsed
+      tally.mergeNanoseconds += start + elapsed - middle
       tally.recordsWritten += records.count
       tally.fetchedBytes += source.items[item].bytes
     }
@@ -145,6 +149,7 @@ struct TrafficBenchmark: Benchmark {
     }
     if tally.recordsWritten > 0 {
       samples.append(Double(tally.writeNanoseconds) / Double(tally.recordsWritten), to: .writePerRecord)
+      samples.append(Double(tally.mergeNanoseconds) / Double(tally.recordsWritten), to: .mergePerRecord)
     }
     if let budget = ((store as? ChainedNormalizedCache)?.front.budget ?? bounded?.budget)?.maxSizeBytes {
       samples.append(budget, to: .budgetBytes)
@@ -155,17 +160,16 @@ struct TrafficBenchmark: Benchmark {
     }
   }
 
-  /// The file after the session (and its garbage collection), after a clear, and after giving the
-  /// free pages back: by `PRAGMA incremental_vacuum` where the file was made for it, and by `VACUUM`.
+  /// What the session left on disk (after its garbage collection), and what giving it back costs:
+  /// the free pages evictions left, by `PRAGMA incremental_vacuum` where the file was made for it,
+  /// then the whole file rewritten by `VACUUM`; then a `clear()`, and the file shrunk after it (by
+  /// incremental vacuum where it can, else `VACUUM`: Apollo iOS's `shouldVacuumOnClear`).
   private func measureDisk(_ store: any PagedStore, into samples: inout MetricSamples) throws {
     let after = try store.settledPages()
     samples.append(after.bytes, to: .fileBytes)
     samples.append(after.freeBytes, to: .freeBytes)
-    try store.clear()
-    let cleared = try store.settledPages()
-    samples.append(cleared.bytes, to: .fileBytesAfterClear)
-    samples.append(cleared.freeBytes, to: .freeBytesAfterClear)
-    if try store.vacuumsIncrementally() {
+    let incremental = try store.vacuumsIncrementally()
+    if incremental {
       let (_, elapsed) = try MonotonicClock.timed { try store.incrementalVacuum() }
       samples.append(Double(elapsed), to: .incrementalVacuumLatency)
       samples.append(try store.settledPages().bytes, to: .fileBytesAfterIncrementalVacuum)
@@ -173,6 +177,13 @@ struct TrafficBenchmark: Benchmark {
     let (_, elapsed) = try MonotonicClock.timed { try store.vacuum() }
     samples.append(Double(elapsed), to: .vacuumLatency)
     samples.append(try store.settledPages().bytes, to: .fileBytesAfterVacuum)
+    try store.clear()
+    let cleared = try store.settledPages()
+    samples.append(cleared.bytes, to: .fileBytesAfterClear)
+    samples.append(cleared.freeBytes, to: .freeBytesAfterClear)
+    let (_, shrink) = try MonotonicClock.timed { try incremental ? store.incrementalVacuum() : store.vacuum() }
+    samples.append(Double(shrink), to: .clearVacuumLatency)
+    samples.append(try store.settledPages().bytes, to: .fileBytesAfterClearVacuum)
   }
 }
 

@@ -95,16 +95,24 @@ public struct StoreKinds: Sendable {
       throw options.error("location", "must be \"file\" or \":memory:\", got \"\(location)\"")
     }
     let inMemory = location == ":memory:"
-    let budget = try options.budget(recordOverhead: sqlite.layout.recordOverheadBytes)
+    let budget = try options.budget(
+      recordOverhead: sqlite.layout.recordOverheadBytes + SQLiteNormalizedCache.usageRowOverheadBytes)
     let description = "sqlite \(sqlite.layout) \(sqlite.journalMode) \(sqlite.synchronous) \(sqlite.autoVacuum)\(inMemory ? " :memory:" : "")"
     let unboundedOptions = sqlite
     let unbounded = StoreMaker(description: description, limit: .sqlite) { environment in
       try SQLiteNormalizedCache(path: inMemory ? ":memory:" : environment.newFilePath(), options: unboundedOptions)
     }
-    guard budget != nil else { return unbounded }
+    guard let budget else { return unbounded }
+    // A share is of what a bounded store counts once everything is written (its usage rows
+    // included), so the store that sizes it keeps a budget that never evicts.
+    var sizingOptions = unboundedOptions
+    sizingOptions.budget = CacheBudget(maxSizeBytes: nil, evictTo: budget.evictTo, policy: budget.policy)
+    let sizing = StoreMaker(description: description + " with usage", limit: .sqlite) { [sizingOptions] environment in
+      try SQLiteNormalizedCache(path: inMemory ? ":memory:" : environment.newFilePath(), options: sizingOptions)
+    }
     return StoreMaker(description: description, limit: .sqlite, budget: budget) { environment in
       var bounded = unboundedOptions
-      bounded.budget = try environment.budget(budget, unbounded: unbounded)
+      bounded.budget = try environment.budget(budget, unbounded: sizing)
       return try SQLiteNormalizedCache(path: inMemory ? ":memory:" : environment.newFilePath(), options: bounded)
     }
   }
