@@ -43,6 +43,12 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
     store = Mutex(try RecordStore(path: path, options: options))
   }
 
+  /// A bounded store writes down the order its last merges and reads left (see
+  /// ``RecordStore/flushPendingUsage()``); an error here loses that order, never a record.
+  deinit {
+    try? store.withLock { store throws(SQLiteError) in try store.flushPendingUsage() }
+  }
+
   /// The records of these keys that the store has; missing keys are absent from the result.
   ///
   /// More than 500 keys are read in one transaction, so they see one state of the file.

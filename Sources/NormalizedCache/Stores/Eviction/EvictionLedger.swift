@@ -286,6 +286,9 @@ public struct EvictionLedger: Sendable {
     }
   }
 
+  /// Whether a use or write is waiting for ``takeChanged()`` (with ``tracksChanges``).
+  public var hasChanges: Bool { !changed.isEmpty }
+
   /// The records whose use or write changed since the last call (with ``tracksChanges``), as
   /// they are now; records removed meanwhile are left out.
   public mutating func takeChanged() -> [Usage] {
