@@ -166,6 +166,22 @@ struct TrafficByHandTests {
     // A miss found the root only: none is partial.
     #expect(result.value(kind, .partialMissShare) == 0)
   }
+
+  /// The write phase writes A's object, then B's, which evicts A's under a budget of one object:
+  /// the store holds one record of the two objects, but the key strategy made two records of
+  /// them, as the unbounded store beside it holds.
+  @Test("a bounded store's records are those it holds, its object ratio the keys written's", arguments: ["memory", "sqlite"])
+  func dedupOfBoundedStore(kind: String) throws {
+    let result = try run(
+      TwoOperations.workload(
+        stores: #"[{"kind": "\#(kind)", "maxSizeBytes": "85%", "evictTo": 1, "label": "bounded"}, {"kind": "\#(kind)"}]"#,
+        traffic: #"{"steps": 2, "refetchShare": 0, "gc": false}"#))
+    #expect(result.value("bounded", .objects) == 2)
+    #expect(result.value("bounded", .records) == 1)
+    #expect(result.value("bounded", .objectRatio) == 1)
+    #expect(result.value(kind, .records) == 2)
+    #expect(result.value(kind, .objectRatio) == 1)
+  }
 }
 
 @Suite("Size estimates")
