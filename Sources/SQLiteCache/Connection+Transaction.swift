@@ -44,6 +44,23 @@ extension Connection {
     return result
   }
 
+  /// Runs `body` in a reading transaction (`BEGIN DEFERRED`): every statement in it reads the state
+  /// committed when its first one ran. Commits when it returns, rolls back when it throws and
+  /// rethrows its error, whatever it is (a read's miss or a reader's error as well as SQLite's).
+  func inReadTransaction<Result>(_ body: () throws -> Result) throws -> Result {
+    precondition(!isInTransaction, "nested transaction")
+    try cachedStatement(TransactionKind.deferred.beginStatement).execute()
+    let result: Result
+    do {
+      result = try body()
+      try cachedStatement("COMMIT").execute()
+    } catch {
+      rollback()
+      throw error
+    }
+    return result
+  }
+
   /// Rolls back the open transaction, if SQLite has not already done so.
   private func rollback() {
     // Some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_BUSY, SQLITE_NOMEM) roll the transaction

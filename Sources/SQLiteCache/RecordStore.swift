@@ -55,6 +55,28 @@ struct RecordStore {
     }
   }
 
+  /// Opens a read connection to a database another connection has set up (``ReaderPool``): its
+  /// busy timeout, memory map and page cache, and the layout's memory (the compact layout's field
+  /// names), without creating anything or counting the store's bytes.
+  /// - Throws: ``SQLiteError`` when SQLite fails, or the file holds the other layout.
+  init(readerAt path: String, options: SQLiteNormalizedCache.Options) throws(SQLiteError) {
+    let connection = try Connection(path: path)
+    self.connection = connection
+    recordOverhead = options.layout.recordOverheadBytes
+    var format = options.layout.makeFormat()
+    let timeout = sqlite3_busy_timeout(connection.handle, options.busyTimeoutMilliseconds)
+    guard timeout == SQLITE_OK else { throw SQLiteError(code: timeout, connection: connection.handle) }
+    try connection.execute("PRAGMA mmap_size = \(options.memoryMapBytes)")
+    try connection.execute("PRAGMA cache_size = -\(options.pageCacheKibibytes)")
+    if let layout = try SQLiteNormalizedCache.Layout.existing(in: connection), layout != options.layout {
+      throw SQLiteError(
+        resultCode: SQLITE_ERROR,
+        message: "\(path) holds a cache of the \(layout) layout, which cannot be opened as the \(options.layout) layout")
+    }
+    try format.load(from: connection)
+    self.format = format
+  }
+
   /// The stored bytes of every record, counted by SQLite, once when the store opens: its
   /// statements are finalized after use rather than kept in the connection's cache (a cached one
   /// held 1.7 kB of SQLite's heap for the connection's life, in make gate's `sqlite_heap_bytes`).

@@ -77,12 +77,17 @@ extension SQLiteNormalizedCache {
     public var autoVacuum: AutoVacuum
     /// The size limit, eviction policy and expiry the store keeps to; nil (the default) for none.
     public var budget: CacheBudget?
+    /// How many connections reads may use besides the writer's, opened as reads need them: 4 by
+    /// default. Only a WAL database on a file without a budget has them (see
+    /// ``SQLiteNormalizedCache/readsInParallel``); 0 reads through the writer's connection.
+    public var readConnections: Int
 
     public init(
       layout: Layout = .compact, journalMode: JournalMode = .wal, synchronous: Synchronous = .normal,
       memoryMapBytes: Int = 268_435_456, pageCacheKibibytes: Int = 2_000, busyTimeoutMilliseconds: Int32 = 5_000,
-      autoVacuum: AutoVacuum = .none, budget: CacheBudget? = nil
+      autoVacuum: AutoVacuum = .none, budget: CacheBudget? = nil, readConnections: Int = 4
     ) {
+      self.readConnections = readConnections
       self.autoVacuum = autoVacuum
       self.budget = budget
       self.memoryMapBytes = memoryMapBytes

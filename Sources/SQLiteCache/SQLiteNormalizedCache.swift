@@ -1,5 +1,4 @@
 import NormalizedCache
-import Synchronization
 
 /// Records in an SQLite database, through libsqlite3's C API: Apollo iOS's
 /// `SQLiteNormalizedCache`, with a faster and smaller layout besides Apollo's (SPEC §3).
@@ -20,15 +19,28 @@ import Synchronization
 ///   table of JSON text. A file keeps the layout it was created with; opening it with the other
 ///   layout throws.
 ///
-/// One lock serializes every call, as Apollo's store does with its queue: the connection is
-/// opened `SQLITE_OPEN_NOMUTEX`, since a second lock inside SQLite would guard nothing more.
+/// Writes go through one connection behind a lock, one merge at a time. In WAL mode on a file,
+/// and without a budget (``readsInParallel``), reads go through a small pool of connections of
+/// their own (``Options/readConnections``), each read in one transaction: reads run beside each
+/// other and beside a merge's transaction, and each sees the state the last commit left
+/// ([WAL concurrency](https://www.sqlite.org/wal.html#concurrency)). Other journal modes let no
+/// reader in during a write, and a `:memory:` database is one connection's own; a bounded store's
+/// reads write the ledger's recency: these read through the writer's connection, under its lock.
+/// Connections are opened `SQLITE_OPEN_NOMUTEX`, since a lock inside SQLite would guard nothing more.
 /// Several caches (or processes) may open one file: SQLite's file locks order their
 /// transactions, and a writer waits up to ``Options/busyTimeoutMilliseconds`` for another.
 public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableCache {
   /// The database file, or `:memory:`.
   public let path: String
   public let options: Options
-  private let store: Mutex<RecordStore>
+  /// The writer's connection (and, without read connections, every reader's).
+  private let store: Lock<RecordStore>
+  /// The read connections; nil unless ``readsInParallel``.
+  private let readers: ReaderPool?
+
+  /// Whether reads have connections of their own and run beside each other and beside a merge:
+  /// WAL on a file, no budget, ``Options/readConnections`` above 0.
+  public var readsInParallel: Bool { readers != nil }
 
   /// Opens the cache at `path`, creating the file and its tables if absent.
   ///
@@ -40,7 +52,12 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   public init(path: String, options: Options = Options()) throws(SQLiteError) {
     self.path = path
     self.options = options
-    store = Mutex(try RecordStore(path: path, options: options))
+    let store = try RecordStore(path: path, options: options)
+    let inMemory = store.connection.isInMemory
+    self.store = Lock(store)
+    readers =
+      options.journalMode == .wal && !inMemory && options.budget == nil && options.readConnections > 0
+      ? ReaderPool(path: path, options: options) : nil
   }
 
   /// A bounded store writes down the order its last merges and reads left (see
@@ -55,35 +72,49 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   /// - Throws: ``SQLiteError``, also `SQLITE_CORRUPT` for a stored record that does not decode.
   /// - Complexity: O(k log n) for k keys in n records, one statement per 500 keys.
   public func loadRecords(forKeys keys: [CacheKey]) throws(SQLiteError) -> [CacheKey: Record] {
-    try store.withLock { store throws(SQLiteError) in
-      var records: [CacheKey: Record] = [:]
-      records.reserveCapacity(keys.count)
-      try store.load(keys) { _, key, fields, _ throws(SQLiteError) in
-        records[key] = Record(key: key, uncheckedEncodedFields: fields)
-      }
-      if store.bounds != nil {
-        for key in keys where records[key] != nil && !store.admit(key) { records[key] = nil }
-      }
-      return records
+    var result: [CacheKey: Record] = [:]
+    result.reserveCapacity(keys.count)
+    for record in try loadRecordsInOrder(forKeys: keys) {
+      if let record { result[record.key] = record }
     }
+    return result
   }
 
   /// The records of these keys in their order, nil where the store has none (the reader's load):
   /// placed by their position in `keys`, without hashing a key.
   /// - Throws: as ``loadRecords(forKeys:)``.
   public func loadRecordsInOrder(forKeys keys: [CacheKey]) throws(SQLiteError) -> [Record?] {
-    try store.withLock { store throws(SQLiteError) in
-      var records = [Record?](repeating: nil, count: keys.count)
-      try store.load(keys) { position, key, fields, _ throws(SQLiteError) in
-        records[position] = Record(key: key, uncheckedEncodedFields: fields)
+    if let readers {
+      do {
+        return try readers.withReader { reader in try reader.loadInOrder(keys) }
+      } catch let error as SQLiteError {
+        throw error
+      } catch {
+        preconditionFailure("a load threw \(error)")
       }
-      if store.bounds != nil {
-        for position in records.indices where records[position] != nil && !store.admit(keys[position]) {
-          records[position] = nil
+    }
+    return try store.withLock { store throws(SQLiteError) in try store.loadInOrder(keys) }
+  }
+
+  /// Runs `body` in one read transaction on a read connection of its own (without read
+  /// connections: under the writer's lock, on its connection).
+  public func withConsistentRead<Result>(_ body: (any RecordSnapshot) throws -> Result) throws -> Result {
+    if let readers {
+      return try readers.withReader { reader in
+        try reader.connection.inReadTransaction {
+          try withUnsafeMutablePointer(to: &reader) { reader in try body(Snapshot(store: reader)) }
         }
       }
-      return records
     }
+    return try store.withLock { store in
+      try withUnsafeMutablePointer(to: &store) { store in try body(Snapshot(store: store)) }
+    }
+  }
+
+  /// A connection lent to one read, under its lock or taken from the pool.
+  private struct Snapshot: RecordSnapshot {
+    let store: UnsafeMutablePointer<RecordStore>
+    func loadRecordsInOrder(forKeys keys: [CacheKey]) throws -> [Record?] { try store.pointee.loadInOrder(keys) }
   }
 
   /// Merges records field by field (SPEC §2) in one transaction.

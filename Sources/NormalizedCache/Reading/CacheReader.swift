@@ -9,8 +9,10 @@ import GraphQLLanguage
 /// case .miss(let miss): ...         // "no field "genre" in record "Book:bk123" at data.favoriteBook.genre"
 /// }
 /// ```
-/// Records are loaded one level of the selection at a time, one `loadRecords` call per level, as a
-/// data loader batches them: a list of 100 friends costs one load for the level, not 100.
+/// Records are loaded one level of the selection at a time, one `loadRecordsInOrder` call per
+/// level, as a data loader batches them: a list of 100 friends costs one load for the level, not
+/// 100. Every level reads one committed state of the store (``NormalizedCache/withConsistentRead(_:)``):
+/// a merge on another thread lands before the read or after it, never between two levels.
 /// With field policies on (the default), a field with a `@fieldPolicy` or a programmatic policy
 /// resolves straight to the record its arguments name, without looking at the parent's field.
 public struct CacheReader {
@@ -29,9 +31,12 @@ public struct CacheReader {
   /// - Throws: the store's errors; ``NormalizationError`` for a bad variable or directive.
   /// - Throws: ``ReadError`` for a null where the schema says non-null.
   public func read(_ plan: OperationPlan) throws -> ReadResult {
-    var execution = Execution(
-      reader: self, plan: plan, rootKey: plan.rootKey, rootSelection: plan.root, rootTypeName: plan.rootTypeName)
-    return try execution.run()
+    try cache.withConsistentRead { snapshot in
+      var execution = Execution(
+        reader: self, snapshot: snapshot, plan: plan, rootKey: plan.rootKey, rootSelection: plan.root,
+        rootTypeName: plan.rootTypeName)
+      return try execution.run()
+    }
   }
 }
 
@@ -41,10 +46,12 @@ extension CacheReader {
   /// - Returns: the object's selected data or the first miss; a key the store does not have is a miss.
   /// - Throws: the store's errors; ``ReadError`` for a null where the schema says non-null.
   public func read(_ selection: ObjectSelection, key: CacheKey) throws -> ReadResult {
-    var execution = Execution(
-      reader: self, plan: selection.plan, rootKey: key, rootSelection: selection.selection,
-      rootTypeName: selection.selection.inferredType)
-    return try execution.run()
+    try cache.withConsistentRead { snapshot in
+      var execution = Execution(
+        reader: self, snapshot: snapshot, plan: selection.plan, rootKey: key, rootSelection: selection.selection,
+        rootTypeName: selection.selection.inferredType)
+      return try execution.run()
+    }
   }
 }
 
@@ -164,6 +171,8 @@ private struct Execution {
   }
 
   let reader: CacheReader
+  /// The one committed state of the store that every level's load reads.
+  let snapshot: any RecordSnapshot
   /// `__typename`, ready to be found in records: its bytes live as long as the program, and the
   /// probe is copied here once a read (a static used per record cost a check and a copy each time).
   static let typename = RecordCodec.FieldName("__typename")
@@ -205,8 +214,12 @@ private struct Execution {
     return components.reversed()
   }
 
-  init(reader: CacheReader, plan: OperationPlan, rootKey: CacheKey, rootSelection: SelectionPlan, rootTypeName: String?) {
+  init(
+    reader: CacheReader, snapshot: any RecordSnapshot, plan: OperationPlan, rootKey: CacheKey, rootSelection: SelectionPlan,
+    rootTypeName: String?
+  ) {
     self.reader = reader
+    self.snapshot = snapshot
     hasPolicyProvider = reader.fieldPolicyProvider != nil
     typenameProbe = Self.typename.probe
     self.plan = plan
@@ -291,7 +304,7 @@ private struct Execution {
         }
       }
     }
-    let records = try reader.cache.loadRecordsInOrder(forKeys: keys)
+    let records = try snapshot.loadRecordsInOrder(forKeys: keys)
     let found = records.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
     statistics.loads += 1
     statistics.keysRequested += keys.count

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A bounded in-memory store in front of another store (SQLite, usually), as Apollo Kotlin's
 /// `MemoryCacheFactory(...).chain(SqlNormalizedCacheFactory(...))`.
 ///
@@ -16,6 +14,8 @@ import Synchronization
 /// - So the front holds copies of the back's records, equal to them. When the back evicts or
 ///   expires a record, the front's copy goes too (the back must report evicted keys:
 ///   ``CacheBudget/reportsEvictedKeys``).
+/// - One lock serializes its calls, reads included: a read promotes into the front, and a
+///   promotion racing a merge could put back a copy older than the merge.
 public final class ChainedNormalizedCache: BoundedNormalizedCache, TieredCache, KeyEnumerableCache {
   public let front: InMemoryNormalizedCache
   public let back: any NormalizedCache
@@ -24,7 +24,7 @@ public final class ChainedNormalizedCache: BoundedNormalizedCache, TieredCache, 
     /// The back's evictions, taken from it after every call to keep the front in step.
     var evictions = EvictionReport()
   }
-  private let state = Mutex(State())
+  private let state = Lock(State())
 
   public init(front: InMemoryNormalizedCache, back: any NormalizedCache) {
     if let bounded = back as? any BoundedNormalizedCache, let budget = bounded.budget {
@@ -46,6 +46,24 @@ public final class ChainedNormalizedCache: BoundedNormalizedCache, TieredCache, 
   }
 
   public func loadRecordsInOrder(forKeys keys: [CacheKey]) throws -> [Record?] {
+    try state.withLock { state in try load(keys, &state) }
+  }
+
+  /// Holds the chain's lock across `body`.
+  public func withConsistentRead<Result>(_ body: (any RecordSnapshot) throws -> Result) throws -> Result {
+    try state.withLock { state in
+      try withUnsafeMutablePointer(to: &state) { state in try body(Snapshot(chain: self, state: state)) }
+    }
+  }
+
+  private struct Snapshot: RecordSnapshot {
+    let chain: ChainedNormalizedCache
+    let state: UnsafeMutablePointer<State>
+    func loadRecordsInOrder(forKeys keys: [CacheKey]) throws -> [Record?] { try chain.load(keys, &state.pointee) }
+  }
+
+  /// The front, then the back for what the front lacks, promoting it; under the lock.
+  private func load(_ keys: [CacheKey], _ state: inout State) throws -> [Record?] {
     var records = front.loadRecordsInOrder(forKeys: keys)
     let missing = records.indices.filter { records[$0] == nil }
     var fromBack = 0
@@ -58,59 +76,69 @@ public final class ChainedNormalizedCache: BoundedNormalizedCache, TieredCache, 
         promoted.append(record)
         fromBack += 1
       }
-      try syncEvictions()
+      try syncEvictions(&state)
       if !promoted.isEmpty {
         // A record the back just handed out is the back's whole record: the front takes it as it is.
         try front.merge(records: RecordSet(records: promoted))
       }
     }
     let served = records.count { $0 != nil }
-    state.withLock { state in
-      state.tiers.frontHits += served - fromBack
-      state.tiers.backHits += fromBack
-      state.tiers.promotions += fromBack
-    }
+    state.tiers.frontHits += served - fromBack
+    state.tiers.backHits += fromBack
+    state.tiers.promotions += fromBack
     return records
   }
 
   @discardableResult
   public func merge(records: RecordSet) throws -> ChangedKeys {
-    let changed = try back.merge(records: records)
-    try syncEvictions()
-    _ = try front.merge(records: records, inserting: Set(changed.newRecordKeys))
-    return changed
+    try state.withLock { state in
+      let changed = try back.merge(records: records)
+      try syncEvictions(&state)
+      _ = try front.merge(records: records, inserting: Set(changed.newRecordKeys))
+      return changed
+    }
   }
 
   public func removeRecord(for key: CacheKey) throws {
-    try back.removeRecord(for: key)
-    front.removeRecord(for: key)
+    try state.withLock { _ in
+      try back.removeRecord(for: key)
+      front.removeRecord(for: key)
+    }
   }
 
   public func removeRecords(matching pattern: String) throws {
-    try back.removeRecords(matching: pattern)
-    front.removeRecords(matching: pattern)
+    try state.withLock { _ in
+      try back.removeRecords(matching: pattern)
+      front.removeRecords(matching: pattern)
+    }
   }
 
   public func removeRecords(forKeys keys: [CacheKey]) throws {
-    try back.removeRecords(forKeys: keys)
-    for key in keys { front.removeRecord(for: key) }
+    try state.withLock { _ in
+      try back.removeRecords(forKeys: keys)
+      for key in keys { front.removeRecord(for: key) }
+    }
   }
 
   public func clear() throws {
-    try back.clear()
-    front.clear()
+    try state.withLock { _ in
+      try back.clear()
+      front.clear()
+    }
   }
 
   public func advanceClock(to step: Int) throws {
-    front.advanceClock(to: step)
-    try (back as? any BoundedNormalizedCache)?.advanceClock(to: step)
+    try state.withLock { _ in
+      front.advanceClock(to: step)
+      try (back as? any BoundedNormalizedCache)?.advanceClock(to: step)
+    }
   }
 
   /// What the back evicted or expired: the records that left the chain. The front's own
   /// evictions only move records out of memory (see ``takeFrontEvictions()``).
   public func takeEvictions() throws -> EvictionReport {
-    try syncEvictions()
-    return state.withLock { state in
+    try state.withLock { state in
+      try syncEvictions(&state)
       defer { state.evictions = EvictionReport() }
       return state.evictions
     }
@@ -137,13 +165,13 @@ public final class ChainedNormalizedCache: BoundedNormalizedCache, TieredCache, 
     return try back.allKeys()
   }
 
-  /// Takes the back's evictions and removes the front's copies of them.
-  private func syncEvictions() throws {
+  /// Takes the back's evictions and removes the front's copies of them; under the lock.
+  private func syncEvictions(_ state: inout State) throws {
     guard let bounded = back as? any BoundedNormalizedCache else { return }
     let report = try bounded.takeEvictions()
     guard !report.isEmpty else { return }
     for key in report.keys { front.removeRecord(for: key) }
-    state.withLock { $0.evictions.formUnion(report) }
+    state.evictions.formUnion(report)
   }
 }
 

@@ -1,10 +1,12 @@
-import Synchronization
-
 /// Records in process memory, as Apollo iOS's `InMemoryNormalizedCache`.
 ///
 /// Each record is held as its key and one buffer of ``RecordCodec``-encoded fields, so a load
 /// hands out the stored buffer (a reference count, no copy) and a merge of an unchanged record is
-/// one comparison of bytes. One lock serializes access, as Apollo's store does.
+/// one comparison of bytes. A readers-writer lock lets reads run together and makes a merge wait
+/// for them and run alone, as Apollo iOS's `ApolloStore` does with its concurrent queue and barrier
+/// writes; a read of an operation holds the read lock across its loads
+/// (``withConsistentRead(_:)``). A bounded store's reads write the budget's recency, so they take
+/// the lock alone too.
 ///
 /// ```swift
 /// let cache = InMemoryNormalizedCache()
@@ -33,11 +35,13 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerabl
     init(_ budget: CacheBudget) { ledger = EvictionLedger(budget: budget) }
   }
 
-  private let state: Mutex<State>
+  private let state: ReadWriteLock<State>
+  /// Whether the store has a budget (fixed at creation): its reads take the lock alone.
+  private let isBounded: Bool
 
   /// The budget it keeps to, nil when unbounded (kept with the ledger, not in the store's own
   /// allocation, whose size is in the unbounded store's live bytes).
-  public var budget: CacheBudget? { state.withLock { $0.bounds?.ledger.budget } }
+  public var budget: CacheBudget? { state.withReadLock { $0.bounds?.ledger.budget } }
 
   /// What a record costs beyond its key and encoded fields, as the budget counts it: its slot in
   /// the table (24 bytes, at a load factor between 0.4 and 0.8), the fields' array header (32
@@ -49,7 +53,8 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerabl
   public static let recordOverheadBytes = 144
 
   public init(budget: CacheBudget? = nil) {
-    state = Mutex(State(bounds: budget.map(Bounds.init)))
+    state = ReadWriteLock(State(bounds: budget.map(Bounds.init)))
+    isBounded = budget != nil
   }
 
   /// A record's accounted bytes.
@@ -67,30 +72,52 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerabl
   }
 
   public func loadRecordsInOrder(forKeys keys: [CacheKey]) -> [Record?] {
-    state.withLock { state in
-      guard let bounds = state.bounds else { return state.records.load(keys) }
-      return withUnsafeTemporaryAllocation(of: Int.self, capacity: keys.count) { hashes in
-        var records = state.records.load(keys, hashes: hashes.baseAddress!)
-        // Each record handed out is used; an expired one goes (and is not handed out), also when
-        // its key comes again later in the same load. The ledger is borrowed once for the batch
-        // (an access to the box's property per key checked exclusivity each time), and keys are
-        // taken from the request (the record's own is the same, but copying the optional record
-        // to reach it retained its buffer).
-        withUnsafeMutablePointer(to: &bounds.ledger) { ledger in
-          for position in records.indices where records[position] != nil {
-            let key = keys[position]
-            switch ledger.pointee.read(key, hash: UInt64(bitPattern: Int64(hashes[position]))) {
-            case .held: continue
-            case .expired:
-              if let removed = state.records.remove(key) { state.payloadBytes -= key.utf8.count + removed.count }
-              records[position] = nil
-            case .absent:
-              records[position] = nil
-            }
+    if isBounded { return state.withWriteLock { state in Self.load(keys, from: &state) } }
+    return state.withReadLock { state in state.records.load(keys) }
+  }
+
+  /// Holds the read lock across `body` (a bounded store: the lock alone), so that every load in it
+  /// sees one state.
+  public func withConsistentRead<Result>(_ body: (any RecordSnapshot) throws -> Result) throws -> Result {
+    if isBounded { return try state.withWriteLockedPointer { state in try body(BoundedSnapshot(state: state)) } }
+    return try state.withReadLockedPointer { state in try body(Snapshot(state: state)) }
+  }
+
+  /// The state under the read lock.
+  private struct Snapshot: RecordSnapshot {
+    let state: UnsafePointer<State>
+    func loadRecordsInOrder(forKeys keys: [CacheKey]) -> [Record?] { state.pointee.records.load(keys) }
+  }
+
+  /// A bounded store's state under the lock alone: a load touches the ledger.
+  private struct BoundedSnapshot: RecordSnapshot {
+    let state: UnsafeMutablePointer<State>
+    func loadRecordsInOrder(forKeys keys: [CacheKey]) -> [Record?] { InMemoryNormalizedCache.load(keys, from: &state.pointee) }
+  }
+
+  /// A load of a bounded store: each record handed out is used; an expired one goes (and is not
+  /// handed out), also when its key comes again later in the same load.
+  private static func load(_ keys: [CacheKey], from state: inout State) -> [Record?] {
+    guard let bounds = state.bounds else { return state.records.load(keys) }
+    return withUnsafeTemporaryAllocation(of: Int.self, capacity: keys.count) { hashes in
+      var records = state.records.load(keys, hashes: hashes.baseAddress!)
+      // The ledger is borrowed once for the batch (an access to the box's property per key checked
+      // exclusivity each time), and keys are taken from the request (the record's own is the
+      // same, but copying the optional record to reach it retained its buffer).
+      withUnsafeMutablePointer(to: &bounds.ledger) { ledger in
+        for position in records.indices where records[position] != nil {
+          let key = keys[position]
+          switch ledger.pointee.read(key, hash: UInt64(bitPattern: Int64(hashes[position]))) {
+          case .held: continue
+          case .expired:
+            if let removed = state.records.remove(key) { state.payloadBytes -= key.utf8.count + removed.count }
+            records[position] = nil
+          case .absent:
+            records[position] = nil
           }
         }
-        return records
       }
+      return records
     }
   }
 
@@ -105,7 +132,7 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerabl
   /// ``merge(records:)``, where a record the store does not hold is added only when `inserting`
   /// holds its key (nil: always): a chain's front merges what it holds, and adds what is new behind it.
   func merge(records: RecordSet, inserting: Set<CacheKey>?) throws(CacheBudgetError) -> ChangedKeys {
-    try state.withLock { state throws(CacheBudgetError) in
+    try state.withWriteLock { state throws(CacheBudgetError) in
       guard let bounds = state.bounds else { return Self.merge(records, into: &state, inserting: inserting) }
       return try Self.merge(records, into: &state, inserting: inserting, bounds: bounds)
     }
@@ -181,7 +208,7 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerabl
   }
 
   public func removeRecord(for key: CacheKey) {
-    state.withLock { state in
+    state.withWriteLock { state in
       if let removed = state.records.remove(key) {
         state.payloadBytes -= key.utf8.count + removed.count
         state.bounds?.ledger.remove(key)
@@ -190,7 +217,7 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerabl
   }
 
   public func removeRecords(matching pattern: String) {
-    state.withLock { state in
+    state.withWriteLock { state in
       let matching = state.records.slots.compactMap { $0.fields != nil && KeyPattern.matches($0.key, pattern) ? $0.key : nil }
       for key in matching {
         if let removed = state.records.remove(key) {
@@ -202,7 +229,7 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerabl
   }
 
   public func clear() {
-    state.withLock { state in
+    state.withWriteLock { state in
       state.records.removeAll()
       state.payloadBytes = 0
       state.bounds?.ledger.removeAll()
@@ -212,11 +239,11 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerabl
   // MARK: Bounded
 
   public func advanceClock(to step: Int) {
-    state.withLock { $0.bounds?.ledger.advance(to: step) }
+    state.withWriteLock { $0.bounds?.ledger.advance(to: step) }
   }
 
   public func takeEvictions() -> EvictionReport {
-    state.withLock { state in
+    state.withWriteLock { state in
       guard let bounds = state.bounds else { return EvictionReport() }
       var report = bounds.ledger.takeReport()
       report.nanoseconds = bounds.evictionNanoseconds
@@ -228,12 +255,12 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerabl
   /// Every record's key and encoded fields, plus ``recordOverheadBytes`` each: what a budget
   /// counts, with or without one.
   public func accountedBytes() -> Int {
-    state.withLock { $0.payloadBytes + $0.records.count * Self.recordOverheadBytes }
+    state.withReadLock { $0.payloadBytes + $0.records.count * Self.recordOverheadBytes }
   }
 
   /// How many records the store holds, and their payload.
   public func statistics() -> Statistics {
-    state.withLock { Statistics(recordCount: $0.records.count, payloadBytes: $0.payloadBytes) }
+    state.withReadLock { Statistics(recordCount: $0.records.count, payloadBytes: $0.payloadBytes) }
   }
 
   /// Counts and sizes of what an ``InMemoryNormalizedCache`` holds.
@@ -246,6 +273,6 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerabl
 
   /// Every key (an expired record's too, until a read or a merge finds it).
   public func allKeys() -> [CacheKey] {
-    state.withLock { state in state.records.slots.compactMap { $0.fields == nil ? nil : $0.key } }
+    state.withReadLock { state in state.records.slots.compactMap { $0.fields == nil ? nil : $0.key } }
   }
 }

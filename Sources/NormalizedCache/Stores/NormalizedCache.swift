@@ -1,7 +1,8 @@
 /// A store of records (SPEC §3), as Apollo iOS's `NormalizedCache`: the in-memory store and the
 /// SQLite store both implement it, and the workbench measures them through it.
 ///
-/// Implementations are safe to share between threads.
+/// Implementations are safe to share between threads; a read of several loads sees one committed
+/// state through ``withConsistentRead(_:)``.
 public protocol NormalizedCache: AnyObject, Sendable {
   /// The records of these keys that the store has; keys it does not have are absent from the result.
   /// - Throws: the store's error (SQLite's, for the SQLite store).
@@ -29,6 +30,38 @@ public protocol NormalizedCache: AnyObject, Sendable {
   /// Removes these records (garbage collection's sweep); keys the store does not have are not an
   /// error. By default one ``removeRecord(for:)`` each; the SQLite store removes them in one transaction.
   func removeRecords(forKeys keys: [CacheKey]) throws
+
+  /// Runs `body` against one committed state of the store: every load through the snapshot sees
+  /// the same records, and no merge lands between two of them, as Apollo iOS's `ApolloStore` runs
+  /// a read on its concurrent queue while merges wait for a barrier. ``CacheReader`` reads an
+  /// operation, a load per level, inside one.
+  ///
+  /// ```swift
+  /// let records = try cache.withConsistentRead { snapshot in
+  ///   let root = try snapshot.loadRecordsInOrder(forKeys: ["QUERY_ROOT"])
+  ///   return try snapshot.loadRecordsInOrder(forKeys: references(in: root))   // the same state
+  /// }
+  /// ```
+  /// The snapshot is valid only inside `body`. By default it loads straight from the store, which
+  /// keeps each load whole but lets a merge land between two loads: a store shared between
+  /// threads implements it (the in-memory store holds its read lock across `body`, the SQLite
+  /// store reads in one transaction).
+  func withConsistentRead<Result>(_ body: (any RecordSnapshot) throws -> Result) throws -> Result
+}
+
+/// One committed state of a store, lent for the span of ``NormalizedCache/withConsistentRead(_:)``.
+public protocol RecordSnapshot {
+  /// The records of these keys in the order of the keys, nil where the state has none.
+  func loadRecordsInOrder(forKeys keys: [CacheKey]) throws -> [Record?]
+}
+
+/// The default snapshot: loads straight from the store.
+private struct DirectSnapshot: RecordSnapshot {
+  let cache: any NormalizedCache
+
+  func loadRecordsInOrder(forKeys keys: [CacheKey]) throws -> [Record?] {
+    try cache.loadRecordsInOrder(forKeys: keys)
+  }
 }
 
 extension NormalizedCache {
@@ -39,6 +72,10 @@ extension NormalizedCache {
 
   public func removeRecords(forKeys keys: [CacheKey]) throws {
     for key in keys { try removeRecord(for: key) }
+  }
+
+  public func withConsistentRead<Result>(_ body: (any RecordSnapshot) throws -> Result) throws -> Result {
+    try body(DirectSnapshot(cache: self))
   }
 }
 

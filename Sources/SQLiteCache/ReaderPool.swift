@@ -1,0 +1,58 @@
+import NormalizedCache
+
+/// The read connections of a WAL database: up to ``limit`` of them, opened as reads need them and
+/// kept for the next. A read takes one, reads in one transaction and gives it back, so reads run
+/// beside each other and beside the writer's transaction, each seeing the last state committed
+/// when its transaction began ([WAL concurrency](https://www.sqlite.org/wal.html#concurrency)).
+/// A read that finds every connection busy waits for one.
+final class ReaderPool: Sendable {
+  private struct State {
+    var idle: [RecordStore] = []
+    /// Connections opened (idle or lent out).
+    var opened = 0
+  }
+
+  let path: String
+  let options: SQLiteNormalizedCache.Options
+  let limit: Int
+  private let state = Lock(State())
+
+  init(path: String, options: SQLiteNormalizedCache.Options) {
+    precondition(options.readConnections > 0)
+    self.path = path
+    self.options = options
+    limit = options.readConnections
+  }
+
+  /// Runs `body` with a read connection of its own.
+  func withReader<Result>(_ body: (inout RecordStore) throws -> Result) throws -> Result {
+    var reader = try take()
+    defer { give(reader) }
+    return try body(&reader)
+  }
+
+  /// The read connections open now.
+  var openCount: Int { state.withLock { $0.opened } }
+
+  private func take() throws(SQLiteError) -> RecordStore {
+    let reader: RecordStore? = state.withLock(when: { !$0.idle.isEmpty || $0.opened < limit }) { state in
+      if let reader = state.idle.popLast() { return reader }
+      state.opened += 1
+      return nil
+    }
+    if let reader { return reader }
+    // Opened outside the lock: other reads need not wait for it.
+    do {
+      return try RecordStore(readerAt: path, options: options)
+    } catch {
+      state.withLock { $0.opened -= 1 }
+      state.signal()
+      throw error
+    }
+  }
+
+  private func give(_ reader: RecordStore) {
+    state.withLock { $0.idle.append(reader) }
+    state.signal()
+  }
+}
