@@ -4,7 +4,7 @@ SWIFT ?= swift
 WORKLOAD ?= Workloads/default.json
 APT_PACKAGES := libsqlite3-dev libjemalloc-dev
 
-.PHONY: all deps build release test bench quick gate baseline regress plot fuzz crash-test clean
+.PHONY: all deps build release test bench quick gate baseline regress plot fuzz crash-test asan tsan clean
 
 all: test
 
@@ -105,6 +105,21 @@ KILLS ?= 50
 crash-test: deps
 	$(SWIFT) build -c release --product crashtest
 	.build/release/crashtest run --kills $(KILLS)
+
+# Sanitizer runs. Both build without jemalloc (CACHEBENCH_NO_JEMALLOC: the sanitizers replace
+# malloc themselves), in build directories of their own, so they run the test targets that need no
+# jemalloc figures: the language, the stores, the normalizer and reader, results, generator and
+# workload files (MeasurementTests, WorkbenchTests and EndToEndTests measure memory and run
+# workloads, which need jemalloc). ThreadSanitizer runs the stores' tests, their threads among them.
+SANITIZED_TESTS := GraphQLLanguageTests|NormalizedCacheTests|SQLiteCacheTests|ResultsTests|GeneratorTests|WorkloadsTests
+asan: deps
+	CACHEBENCH_NO_JEMALLOC=1 $(SWIFT) build --build-tests --sanitize=address --build-path .build/asan
+	CACHEBENCH_NO_JEMALLOC=1 $(SWIFT) test --skip-build --sanitize=address --build-path .build/asan --filter '$(SANITIZED_TESTS)'
+
+tsan: deps
+	CACHEBENCH_NO_JEMALLOC=1 $(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan
+	CACHEBENCH_NO_JEMALLOC=1 TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --skip-build --sanitize=thread \
+	  --build-path .build/tsan --filter 'NormalizedCacheTests|SQLiteCacheTests'
 
 clean:
 	rm -rf .build

@@ -1,6 +1,13 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Sanitizer builds (`make asan`, `make tsan`) leave jemalloc out: AddressSanitizer and
+// ThreadSanitizer replace malloc themselves, and with jemalloc's malloc linked in as well the test
+// binary fails before its first test (a free of memory the other allocator gave). Without it,
+// Measurement's jemalloc calls fail with a clear error, so the workbench's runs (and their tests)
+// need the normal build; the stores, the normalizer, the reader and the parsers do not.
+let withoutJemalloc = Context.environment["CACHEBENCH_NO_JEMALLOC"] != nil
+
 // cachebench: a benchmark and profiling workbench for GraphQL normalized caches.
 // No package dependencies: the Swift toolchain, Foundation, libsqlite3 and libjemalloc only.
 let package = Package(
@@ -46,7 +53,9 @@ let package = Package(
     .target(name: "Results"),
     // Valgrind's client requests for callgrind, written out in C (no valgrind header needed to build).
     .target(name: "CCallgrind"),
-    .target(name: "Measurement", dependencies: ["Results", "CJemalloc", "CCallgrind"]),
+    .target(
+      name: "Measurement", dependencies: ["Results", "CCallgrind"] + (withoutJemalloc ? [] : ["CJemalloc"]),
+      swiftSettings: withoutJemalloc ? [.define("NO_JEMALLOC")] : []),
     .target(name: "Generator", dependencies: ["Results", "GraphQLLanguage"]),
     .target(
       name: "Workloads",

@@ -1,4 +1,6 @@
+#if !NO_JEMALLOC
 import CJemalloc
+#endif
 
 #if canImport(Glibc)
   import Glibc
@@ -178,8 +180,13 @@ public enum Jemalloc {
     _ new: UnsafeMutableRawPointer?, _ newLength: Int
   ) -> Int32 {
     precondition(name.hasPointerRepresentation && name.utf8Start[name.utf8CodeUnitCount] == 0)
+    #if NO_JEMALLOC
+    // A sanitizer build (CACHEBENCH_NO_JEMALLOC): no jemalloc to ask.
+    return ENOSYS
+    #else
     let cName = UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
     return mallctl(cName, old, oldLength, new, newLength)
+    #endif
   }
 }
 

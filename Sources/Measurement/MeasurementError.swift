@@ -22,6 +22,9 @@ public enum MeasurementError: Error, Sendable, Hashable, CustomStringConvertible
 
   public var description: String {
     switch self {
+    case .mallctl(let name, let code) where code == ENOSYS:
+      "mallctl(\"\(name)\"): this build leaves jemalloc out (CACHEBENCH_NO_JEMALLOC, the sanitizer builds), and "
+        + "its memory and allocation figures need it: build without the variable to run workloads"
     case .mallctl(let name, let code):
       "mallctl(\"\(name)\") failed: error \(code) (\(String(cString: strerror(code))))"
     case .jemallocInactive(let requested, let observed):

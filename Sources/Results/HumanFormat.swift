@@ -38,7 +38,13 @@ public enum HumanFormat {
     case .bytes: bytes(value)
     case .count: count(value)
     case .ratio: ratio(value)
+    case .perSecond: perSecond(value)
     }
+  }
+
+  /// A rate: `812/s`, `45.3 k/s`, `1.2 M/s`.
+  public static func perSecond(_ value: Double) -> String {
+    scaled(value, units: ["/s", "k/s", "M/s", "G/s"]).replacingOccurrences(of: " /s", with: "/s")
   }
 
   /// A ratio of current to baseline as a signed change: `1.2` is `+20.0%`, `0.95` is `-5.0%`,

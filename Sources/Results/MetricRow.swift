@@ -2,7 +2,7 @@ import Foundation
 
 /// The part of the work a metric measures (the CSV's `phase` column, SPEC §6).
 public enum Phase: String, Sendable, Hashable, CaseIterable, Comparable {
-  case parse, write, normalize, merge, read, fragment, watch, lookup, footprint, dedup, traffic, gc, disk
+  case parse, write, normalize, merge, read, fragment, watch, lookup, footprint, dedup, traffic, gc, disk, concurrency
 
   public static func < (lhs: Phase, rhs: Phase) -> Bool {
     allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -15,6 +15,8 @@ public enum Phase: String, Sendable, Hashable, CaseIterable, Comparable {
 /// and Workbench would find the name ambiguous.
 public enum MetricUnit: String, Sendable, Hashable, CaseIterable {
   case ns, bytes, count, ratio
+  /// Events per second: a throughput (`reads_per_second`).
+  case perSecond = "per_s"
 }
 
 /// Which direction of change is an improvement (the CSV's `better` column).

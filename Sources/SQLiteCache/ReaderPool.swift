@@ -31,11 +31,14 @@ final class ReaderPool: Sendable {
     return try body(&reader)
   }
 
+  /// How long reads waited for a connection since the last call.
+  func takeWaits() -> LockWaits { state.waits.take() }
+
   /// The read connections open now.
   var openCount: Int { state.withLock { $0.opened } }
 
   private func take() throws(SQLiteError) -> RecordStore {
-    let reader: RecordStore? = state.withLock(when: { !$0.idle.isEmpty || $0.opened < limit }) { state in
+    let reader: RecordStore? = state.withLock(as: .read, when: { !$0.idle.isEmpty || $0.opened < limit }) { state in
       if let reader = state.idle.popLast() { return reader }
       state.opened += 1
       return nil
@@ -45,14 +48,14 @@ final class ReaderPool: Sendable {
     do {
       return try RecordStore(readerAt: path, options: options)
     } catch {
-      state.withLock { $0.opened -= 1 }
+      state.withLock(as: .read) { $0.opened -= 1 }
       state.signal()
       throw error
     }
   }
 
   private func give(_ reader: RecordStore) {
-    state.withLock { $0.idle.append(reader) }
+    state.withLock(as: .read) { $0.idle.append(reader) }
     state.signal()
   }
 }

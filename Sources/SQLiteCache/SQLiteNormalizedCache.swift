@@ -29,7 +29,7 @@ import NormalizedCache
 /// Connections are opened `SQLITE_OPEN_NOMUTEX`, since a lock inside SQLite would guard nothing more.
 /// Several caches (or processes) may open one file: SQLite's file locks order their
 /// transactions, and a writer waits up to ``Options/busyTimeoutMilliseconds`` for another.
-public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableCache {
+public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableCache, LockWaitReporting {
   /// The database file, or `:memory:`.
   public let path: String
   public let options: Options
@@ -93,7 +93,7 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
         preconditionFailure("a load threw \(error)")
       }
     }
-    return try store.withLock { store throws(SQLiteError) in try store.loadInOrder(keys) }
+    return try store.withLock(as: .read) { store throws(SQLiteError) in try store.loadInOrder(keys) }
   }
 
   /// Runs `body` in one read transaction on a read connection of its own (without read
@@ -106,7 +106,7 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
         }
       }
     }
-    return try store.withLock { store in
+    return try store.withLock(as: .read) { store in
       try withUnsafeMutablePointer(to: &store) { store in try body(Snapshot(store: store)) }
     }
   }
@@ -197,6 +197,11 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   public func integrityCheck() throws(SQLiteError) -> String {
     try store.withLock { store throws(SQLiteError) in try store.connection.text("PRAGMA integrity_check") ?? "" }
   }
+
+  /// How long reads waited for a connection (or for the writer's lock, without read
+  /// connections) and writes for the writer's lock, since the last call. SQLite's own waits for
+  /// file locks (its busy handler) are not in it: in WAL mode readers never wait for the writer.
+  public func takeLockWaits() -> LockWaits { store.waits.take() + (readers?.takeWaits() ?? LockWaits()) }
 
   // MARK: Bounded
 

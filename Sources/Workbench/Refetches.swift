@@ -53,8 +53,12 @@ struct Server {
   /// The item's response as the server returns it at `version` (versions only grow); with
   /// `changing`, the server first changes a share of its values (a refetch).
   mutating func respond(_ item: ResponseItem, place: String, version: Int, changing: Bool) throws -> JSONValue {
+    try respond(data: try Normalizer.data(of: try item.response()), place: place, version: version, changing: changing)
+  }
+
+  /// As ``respond(_:place:version:changing:)``, from a response's data already at hand.
+  mutating func respond(data: JSONObject, place: String, version: Int, changing: Bool) throws -> JSONValue {
     self.version = version
-    let data = try Normalizer.data(of: try item.response())
     return .object(respond(data, place: place, changing: changing))
   }
 

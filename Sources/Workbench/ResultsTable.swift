@@ -14,9 +14,11 @@ enum ResultsTable {
     if case .storeRecords = workload.source {
       sections.append(storeRecordsTable(result.configurations).render())
     } else {
-      sections.append(strategyTable(result.configurations).render())
-      sections.append(strategyComparison(result.configurations, stores: workload.measuredStores))
-      sections.append(TrafficTable.render(result.configurations, steps: workload.traffic?.steps ?? 0))
+      let configurations = result.configurations.filter { !ConcurrencyTable.isConcurrency($0) }
+      sections.append(strategyTable(configurations).render())
+      sections.append(strategyComparison(configurations, stores: workload.measuredStores))
+      sections.append(TrafficTable.render(configurations, steps: workload.traffic?.steps ?? 0))
+      sections.append(ConcurrencyTable.render(result.configurations, settings: workload.concurrency))
     }
     sections.append(limits)
     return header + "\n" + sections.filter { !$0.isEmpty }.joined(separator: "\n")

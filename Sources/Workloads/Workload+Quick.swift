@@ -1,7 +1,7 @@
 extension Workload {
   /// A smaller version for a smoke test (`run --quick`): a tenth of the responses (generated or
   /// recorded) or of the store records, a tenth of the traffic's steps (at least 100), one
-  /// repetition, no warm-up, fewer lookups.
+  /// repetition, no warm-up, fewer lookups, a tenth of the concurrency phase's reads (at least 100).
   ///
   /// At least two generated responses, one recorded operation and 100 store records are kept.
   public func quick() -> Workload {
@@ -19,6 +19,7 @@ extension Workload {
       copy.source = .recorded(recorded)
     }
     copy.traffic?.steps = max(100, (traffic?.steps ?? 0) / 10)
+    copy.concurrency?.operations = max(100, (concurrency?.operations ?? 0) / 10)
     copy.repetitions = 1
     copy.warmup = 0
     copy.read.pointLookups = min(read.pointLookups, 100)

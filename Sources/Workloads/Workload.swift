@@ -35,6 +35,8 @@ public struct Workload: Sendable {
   public var read: ReadSettings
   /// An app session over the workload's operations (`"traffic"`, SPEC §9), or nil.
   public var traffic: TrafficSettings?
+  /// Reads on several threads while writes land (`"concurrency"`), or nil.
+  public var concurrency: ConcurrencySettings? = nil
 
   public enum Source: Sendable {
     /// Synthetic responses from the generator.
@@ -188,6 +190,28 @@ public struct TrafficSettings: Sendable {
     return "\(steps) steps over responses of about \(GeneratorConfig.Estimate.bytes(bytesPerResponse)) would read and write about "
       + "\(GeneratorConfig.Estimate.bytes(bytes)) per store and key strategy; the limit is \(GeneratorConfig.Estimate.bytes(Self.largeBytes))"
   }
+}
+
+/// Reads on several threads while writes land (`"concurrency"`): for each reader count, the
+/// readers read operations chosen by popularity (Zipf, as the traffic's) until they have read
+/// ``operations`` between them, once alone and once while ``writers`` threads merge the
+/// operations' responses again, refetched with a share ``churn`` of their values changed.
+public struct ConcurrencySettings: Sendable {
+  /// The reader thread counts to run, each a variant of its own (`readers=2`).
+  public var readers = [1, 2, 4]
+  /// Writer threads in the runs with writers.
+  public var writers = 1
+  /// Reads per run, shared evenly among its readers.
+  public var operations = 20_000
+  /// The skew of popularity, as the traffic's.
+  public var zipf = 1.0
+  /// The share of values a refetch finds changed.
+  public var churn = 0.02
+  /// Microseconds a writer waits after each merge: 0 (the default) merges back to back; an app
+  /// merging a response every few milliseconds sets a few thousand.
+  public var writePauseMicroseconds = 0
+
+  public init() {}
 }
 
 /// The store-level benchmark: `count` records of the ten-field `Item` shape, merged and loaded

@@ -75,11 +75,12 @@ private struct WorkloadDecoder {
     let read = try decodeRead()
     try checkRead(read, source: source, keys: keys, sweep: sweep)
     let traffic = try decodeTraffic(source: source)
+    let concurrency = try decodeConcurrency(source: source)
     try root.finish()
     let workload = Workload(
       file: root.file, name: name, seed: UInt64(seed), description: description, source: source, keys: keys,
       resolver: resolver, fieldPolicyProvider: provider, stores: stores, limits: limits, sweep: sweep, repetitions: repetitions,
-      warmup: warmup, read: read, traffic: traffic)
+      warmup: warmup, read: read, traffic: traffic, concurrency: concurrency)
     do {
       _ = try workload.variants
     } catch let error as WorkloadError {
@@ -264,6 +265,33 @@ private struct WorkloadDecoder {
     traffic.gc = try object.bool("gc") ?? traffic.gc
     try object.finish()
     return traffic
+  }
+
+  /// `concurrency`: reader threads, writer threads, and the reads per run.
+  mutating func decodeConcurrency(source: Workload.Source) throws(WorkloadError) -> ConcurrencySettings? {
+    guard var object = try root.object("concurrency") else { return nil }
+    if case .storeRecords = source { throw root.error("concurrency", "the store-level benchmark reads no operations") }
+    var settings = ConcurrencySettings()
+    if let readers = try object.array("readers") {
+      var counts: [Int] = []
+      for (index, value) in readers.enumerated() {
+        guard case .int(let count) = value, (1...256).contains(count) else {
+          let got = if case .int(let number) = value { String(number) } else { value.kindDescription }
+          throw object.error("readers", "element \(index) must be a number of reader threads from 1 to 256, got \(got)")
+        }
+        guard !counts.contains(count) else { throw object.error("readers", "element \(index): \(count) readers are there already") }
+        counts.append(count)
+      }
+      guard !counts.isEmpty else { throw object.error("readers", "must name at least one reader count") }
+      settings.readers = counts
+    }
+    settings.writers = try object.int("writers", in: 0...64) ?? settings.writers
+    settings.operations = try object.int("operations", in: 1...100_000_000) ?? settings.operations
+    settings.zipf = try object.double("zipf", in: 0...10) ?? settings.zipf
+    settings.churn = try object.double("churn", in: 0...1) ?? settings.churn
+    settings.writePauseMicroseconds = try object.int("writePauseMicroseconds", in: 0...10_000_000) ?? settings.writePauseMicroseconds
+    try object.finish()
+    return settings
   }
 
   /// `read`: verification and lookup counts.

@@ -174,9 +174,9 @@ struct CSVErrorTests {
       ),
       (
         "phase", "wirte",
-        "bad.csv:2: column 'phase': expected one of parse, write, normalize, merge, read, fragment, watch, lookup, footprint, dedup, traffic, gc, disk, found 'wirte'"
+        "bad.csv:2: column 'phase': expected one of parse, write, normalize, merge, read, fragment, watch, lookup, footprint, dedup, traffic, gc, disk, concurrency, found 'wirte'"
       ),
-      ("unit", "s", "bad.csv:2: column 'unit': expected one of ns, bytes, count, ratio, found 's'"),
+      ("unit", "s", "bad.csv:2: column 'unit': expected one of ns, bytes, count, ratio, per_s, found 's'"),
       ("better", "up", "bad.csv:2: column 'better': expected one of lower, higher, found 'up'"),
       (
         // Any name: `programmatic:sku` names a registered resolver; an empty field is an error.

@@ -167,6 +167,22 @@ struct WorkloadFileTests {
         "w.json:1:55: traffic.steps: must be between 1 and 100000000, got 0"
       ),
       (
+        #"{"name": "w", "seed": 1, "generator": {}, "concurrency": {"readers": [1, 0]}}"#,
+        "w.json:1:59: concurrency.readers: element 1 must be a number of reader threads from 1 to 256, got 0"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "concurrency": {"readers": [2, 2]}}"#,
+        "w.json:1:59: concurrency.readers: element 1: 2 readers are there already"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "concurrency": {"reader": [2]}}"#,
+        #"w.json:1:59: concurrency.reader: unknown key; did you mean "readers"?"#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "storeRecords": {}, "concurrency": {}}"#,
+        "w.json:1:46: concurrency: the store-level benchmark reads no operations"
+      ),
+      (
         "{\"name\": \"w\", \"seed\": 1, \"generator\": {},\n \"stores\": [{\"kind\": \"sqlite\", \"journal\": \"wall\"}]}",
         "w.json:2:32: stores[0].journal: must be one of delete, truncate, persist, memory, wal, off, got \"wall\""
       ),

@@ -35,15 +35,42 @@ public final class OperationPlan {
     try self.init(document: document, operationName: operationName, schema: schema, variables: variables, shared: nil)
   }
 
-  init(
+  convenience init(
     document: ExecutableDocument, operationName: String?, schema: Schema, variables: JSONObject, shared: SharedPlans?
   ) throws {
-    self.shared = shared
     let operation = try document.operation(named: operationName)
+    try self.init(
+      operation: operation, document: document, schema: schema,
+      variables: try VariableValues(operation: operation, given: variables), shared: shared)
+  }
+
+  /// What makes an operation's plan, without the memos a plan fills as it is used: `Sendable`, so
+  /// that each thread can make a plan of its own from one (``init(_:)``).
+  public struct Recipe: Sendable {
+    let operation: OperationDefinition
+    let document: ExecutableDocument
+    let schema: Schema
+    let variables: VariableValues
+  }
+
+  /// The recipe of this plan; nil for a fragment's plan (``init(fragment:document:schema:variables:)``).
+  public var recipe: Recipe? {
+    rootKey.isEmpty ? nil : Recipe(operation: operation, document: document, schema: schema, variables: variables)
+  }
+
+  /// A plan of the recipe's operation and variables, with memos of its own (and no sharing).
+  public convenience init(_ recipe: Recipe) {
+    self.init(operation: recipe.operation, document: recipe.document, schema: recipe.schema, variables: recipe.variables, shared: nil)
+  }
+
+  private init(
+    operation: OperationDefinition, document: ExecutableDocument, schema: Schema, variables: VariableValues, shared: SharedPlans?
+  ) {
+    self.shared = shared
     self.operation = operation
     self.document = document
     self.schema = schema
-    self.variables = try VariableValues(operation: operation, given: variables)
+    self.variables = variables
     switch operation.operationType {
     case .query: rootKey = RootKey.query
     case .mutation: rootKey = RootKey.mutation

@@ -323,30 +323,12 @@ private struct Execution {
   }
 
   /// Fills the object of `pending` from its record, whose encoding is `bytes`: leaves straight
-  /// from the bytes, objects numbered for the next level.
+  /// from the bytes, objects numbered for the next level. Each step of the selection is a field
+  /// a policy resolves (``fillFromPolicy``), a leaf (``fillLeaf``) or a field holding objects
+  /// (``fillObjects``). The steps are inlined here: a call per field is what they cost apart.
   private mutating func fill(_ pending: Pending, record: Record, bytes: UnsafeRawBufferPointer, next: inout [Pending]) throws {
     let place = pending.plan.takeUnretainedValue()
-    var typenameHint = 0
-    let runtimeType: String?
-    let selection: PlannedSelection
-    if let offset = RecordCodec.find(typenameProbe, in: bytes, hint: &typenameHint), bytes[offset] == RecordCodec.stringTag {
-      var offset = offset + 1
-      let length = Int(RecordCodec.readVarint(bytes, &offset))
-      let typename = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length])
-      // Objects at one place are mostly of one type: the last one's, compared in place.
-      if let lastType = place.lastType, let last = place.lastSelection,
-        lastType.withUTF8InPlace({ RecordCodec.bytes(typename, 0..<typename.count, equal: UnsafeRawBufferPointer($0)) })
-      {
-        runtimeType = lastType
-        selection = last
-      } else {
-        runtimeType = String(decoding: typename, as: UTF8.self)
-        selection = try plan.selection(place, runtimeType: runtimeType)
-      }
-    } else {
-      runtimeType = pending.path < 0 ? rootTypeName : place.inferredType
-      selection = try plan.selection(place, runtimeType: runtimeType)
-    }
+    let (runtimeType, selection) = try self.selection(at: place, of: pending, typenameIn: bytes)
     var members: [JSONObject.Member] = []
     members.reserveCapacity(selection.fields.count)
     // A field a policy resolves is not looked at in this record: left out of the dependent keys.
@@ -363,85 +345,143 @@ private struct Execution {
       reader.useFieldPolicies
       && (hasPolicyProvider || selection.hasFieldPolicies(on: parentType, schema: plan.schema))
     let steps = selection.readSteps()
-    // A member holding objects: null until assembly puts them in.
-    func hold(_ slot: Slot, as responseKey: String) {
-      fixups.append(Fixup(node: pending.node, member: members.count, slot: slot))
-      members.append(JSONObject.Member(key: responseKey, value: .null))
-    }
     for position in steps.indices {
       // Read in place: a copy of the step would retain its response key.
       let step = steps.baseAddress! + position
-      if policies, let child = step.pointee.child {
-        let field = step.pointee.field.takeUnretainedValue()
-        if let keys = try policyKeys(for: field, parentType: parentType, path: pending.path) {
-          let fieldPath = path(pending.path, .key(step.pointee.field))
-          policyFields.insert(field.fieldKey)
-          let slot: Slot
-          switch keys {
-          case .single(let key):
-            slot = placeholder(for: key, plan: child.takeUnretainedValue(), path: fieldPath, next: &next)
-          case .list(let keys):
-            var slots: [Slot] = []
-            slots.reserveCapacity(keys.count)
-            for (index, key) in keys.enumerated() {
-              let elementPath = path(fieldPath, .index(index))
-              slots.append(placeholder(for: key, plan: child.takeUnretainedValue(), path: elementPath, next: &next))
-            }
-            slot = .list(slots)
-          }
-          hold(slot, as: step.pointee.responseKey)
-          continue
-        }
+      if policies, step.pointee.child != nil,
+        try fillFromPolicy(step, parentType: parentType, pending: pending, members: &members, policyFields: &policyFields, next: &next)
+      {
+        continue
       }
       guard var offset = RecordCodec.find(step.pointee.name, in: bytes, hint: &hint) else {
         if step.pointee.isConditional { continue }
         throw miss(record, step.pointee.field, parent: pending.path)
       }
-      guard let child = step.pointee.child else {
-        // A leaf: its JSON straight from the record's bytes.
-        guard let json = RecordCodec.readJSON(bytes, &offset) else { throw miss(record, step.pointee.field, parent: pending.path) }
-        if step.pointee.checksNulls {
-          switch json {
-          case .null, .array:
-            let field = step.pointee.field.takeUnretainedValue()
-            if let type = field.definition?.type {
-              try checkNulls(json, type: type, record: record, field: field, parent: pending.path)
-            }
-          default:
-            break
-          }
-        }
-        members.append(JSONObject.Member(key: step.pointee.responseKey, value: json))
-        continue
-      }
-      switch bytes[offset] {
-      case RecordCodec.nullTag:
-        if step.pointee.checksNulls {
-          let field = step.pointee.field.takeUnretainedValue()
-          if let type = field.definition?.type, case .nonNull = type {
-            throw nullError(record: record, field: field, type: type, path: components(pending.path) + [field.responseKey])
-          }
-        }
-        members.append(JSONObject.Member(key: step.pointee.responseKey, value: .null))
-      case RecordCodec.referenceTag:
-        offset += 1
-        let key = RecordCodec.readString(bytes, &offset)
-        let fieldPath = path(pending.path, .key(step.pointee.field))
-        let slot = placeholder(for: key, plan: child.takeUnretainedValue(), path: fieldPath, next: &next)
-        hold(slot, as: step.pointee.responseKey)
-      case RecordCodec.listTag:
-        let field = step.pointee.field.takeUnretainedValue()
-        let fieldPath = path(pending.path, .key(step.pointee.field))
-        let slot = try list(
-          bytes, &offset, type: field.definition.flatMap { Self.elementType(of: $0.type) }, plan: child.takeUnretainedValue(),
-          record: record, field: field, path: fieldPath, next: &next)
-        hold(slot, as: step.pointee.responseKey)
-      default:
-        // A scalar where the operation selects an object: the cache cannot answer this field.
-        throw miss(record, step.pointee.field, parent: pending.path)
+      if let child = step.pointee.child {
+        try fillObjects(step, child: child, bytes, &offset, record: record, pending: pending, members: &members, next: &next)
+      } else {
+        try fillLeaf(step, bytes, &offset, record: record, pending: pending, members: &members)
       }
     }
     nodes[pending.node] = members
+  }
+
+  /// The runtime type of the object of `pending` and the fields to read for it: by its record's
+  /// `__typename` (the last type seen at this place compared in place first), else the place's.
+  @inline(__always)
+  private func selection(
+    at place: SelectionPlan, of pending: Pending, typenameIn bytes: UnsafeRawBufferPointer
+  ) throws -> (runtimeType: String?, selection: PlannedSelection) {
+    var typenameHint = 0
+    guard let found = RecordCodec.find(typenameProbe, in: bytes, hint: &typenameHint), bytes[found] == RecordCodec.stringTag else {
+      let runtimeType = pending.path < 0 ? rootTypeName : place.inferredType
+      return (runtimeType, try plan.selection(place, runtimeType: runtimeType))
+    }
+    var offset = found + 1
+    let length = Int(RecordCodec.readVarint(bytes, &offset))
+    let typename = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length])
+    // Objects at one place are mostly of one type: the last one's, compared in place.
+    if let lastType = place.lastType, let last = place.lastSelection,
+      lastType.withUTF8InPlace({ RecordCodec.bytes(typename, 0..<typename.count, equal: UnsafeRawBufferPointer($0)) })
+    {
+      return (lastType, last)
+    }
+    let runtimeType = String(decoding: typename, as: UTF8.self)
+    return (runtimeType, try plan.selection(place, runtimeType: runtimeType))
+  }
+
+  /// A member holding objects: null until assembly puts them in.
+  @inline(__always)
+  private mutating func hold(_ slot: Slot, as responseKey: String, node: Int, in members: inout [JSONObject.Member]) {
+    fixups.append(Fixup(node: node, member: members.count, slot: slot))
+    members.append(JSONObject.Member(key: responseKey, value: .null))
+  }
+
+  /// A field with a selection that a field policy resolves to record keys, without looking at the
+  /// record: its objects placed for the next level. False when no policy applies to it.
+  @inline(__always)
+  private mutating func fillFromPolicy(
+    _ step: UnsafePointer<ReadSteps.Step>, parentType: String?, pending: Pending, members: inout [JSONObject.Member],
+    policyFields: inout Set<String>, next: inout [Pending]
+  ) throws -> Bool {
+    let field = step.pointee.field.takeUnretainedValue()
+    guard let child = step.pointee.child, let keys = try policyKeys(for: field, parentType: parentType, path: pending.path) else {
+      return false
+    }
+    let fieldPath = path(pending.path, .key(step.pointee.field))
+    policyFields.insert(field.fieldKey)
+    let slot: Slot
+    switch keys {
+    case .single(let key):
+      slot = placeholder(for: key, plan: child.takeUnretainedValue(), path: fieldPath, next: &next)
+    case .list(let keys):
+      var slots: [Slot] = []
+      slots.reserveCapacity(keys.count)
+      for (index, key) in keys.enumerated() {
+        let elementPath = path(fieldPath, .index(index))
+        slots.append(placeholder(for: key, plan: child.takeUnretainedValue(), path: elementPath, next: &next))
+      }
+      slot = .list(slots)
+    }
+    hold(slot, as: step.pointee.responseKey, node: pending.node, in: &members)
+    return true
+  }
+
+  /// A leaf: its JSON straight from the record's bytes at `offset`, nulls checked against the
+  /// schema where the step says so.
+  @inline(__always)
+  private func fillLeaf(
+    _ step: UnsafePointer<ReadSteps.Step>, _ bytes: UnsafeRawBufferPointer, _ offset: inout Int, record: Record, pending: Pending,
+    members: inout [JSONObject.Member]
+  ) throws {
+    guard let json = RecordCodec.readJSON(bytes, &offset) else { throw miss(record, step.pointee.field, parent: pending.path) }
+    if step.pointee.checksNulls {
+      switch json {
+      case .null, .array:
+        let field = step.pointee.field.takeUnretainedValue()
+        if let type = field.definition?.type {
+          try checkNulls(json, type: type, record: record, field: field, parent: pending.path)
+        }
+      default:
+        break
+      }
+    }
+    members.append(JSONObject.Member(key: step.pointee.responseKey, value: json))
+  }
+
+  /// A field with a selection, at `offset` in the record: null, a reference to an object for the
+  /// next level, or a list of them.
+  @inline(__always)
+  private mutating func fillObjects(
+    _ step: UnsafePointer<ReadSteps.Step>, child: Unmanaged<SelectionPlan>, _ bytes: UnsafeRawBufferPointer, _ offset: inout Int,
+    record: Record, pending: Pending, members: inout [JSONObject.Member], next: inout [Pending]
+  ) throws {
+    switch bytes[offset] {
+    case RecordCodec.nullTag:
+      if step.pointee.checksNulls {
+        let field = step.pointee.field.takeUnretainedValue()
+        if let type = field.definition?.type, case .nonNull = type {
+          throw nullError(record: record, field: field, type: type, path: components(pending.path) + [field.responseKey])
+        }
+      }
+      members.append(JSONObject.Member(key: step.pointee.responseKey, value: .null))
+    case RecordCodec.referenceTag:
+      offset += 1
+      let key = RecordCodec.readString(bytes, &offset)
+      let fieldPath = path(pending.path, .key(step.pointee.field))
+      let slot = placeholder(for: key, plan: child.takeUnretainedValue(), path: fieldPath, next: &next)
+      hold(slot, as: step.pointee.responseKey, node: pending.node, in: &members)
+    case RecordCodec.listTag:
+      let field = step.pointee.field.takeUnretainedValue()
+      let fieldPath = path(pending.path, .key(step.pointee.field))
+      let slot = try list(
+        bytes, &offset, type: field.definition.flatMap { Self.elementType(of: $0.type) }, plan: child.takeUnretainedValue(),
+        record: record, field: field, path: fieldPath, next: &next)
+      hold(slot, as: step.pointee.responseKey, node: pending.node, in: &members)
+    default:
+      // A scalar where the operation selects an object: the cache cannot answer this field.
+      throw miss(record, step.pointee.field, parent: pending.path)
+    }
   }
 
   /// The miss of a field the record lacks, or holds in a form the operation cannot read.

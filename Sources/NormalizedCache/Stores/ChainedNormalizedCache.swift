@@ -16,7 +16,7 @@
 ///   ``CacheBudget/reportsEvictedKeys``).
 /// - One lock serializes its calls, reads included: a read promotes into the front, and a
 ///   promotion racing a merge could put back a copy older than the merge.
-public final class ChainedNormalizedCache: BoundedNormalizedCache, TieredCache, KeyEnumerableCache {
+public final class ChainedNormalizedCache: BoundedNormalizedCache, TieredCache, KeyEnumerableCache, LockWaitReporting {
   public let front: InMemoryNormalizedCache
   public let back: any NormalizedCache
   private struct State {
@@ -46,12 +46,12 @@ public final class ChainedNormalizedCache: BoundedNormalizedCache, TieredCache, 
   }
 
   public func loadRecordsInOrder(forKeys keys: [CacheKey]) throws -> [Record?] {
-    try state.withLock { state in try load(keys, &state) }
+    try state.withLock(as: .read) { state in try load(keys, &state) }
   }
 
   /// Holds the chain's lock across `body`.
   public func withConsistentRead<Result>(_ body: (any RecordSnapshot) throws -> Result) throws -> Result {
-    try state.withLock { state in
+    try state.withLock(as: .read) { state in
       try withUnsafeMutablePointer(to: &state) { state in try body(Snapshot(chain: self, state: state)) }
     }
   }
@@ -146,6 +146,10 @@ public final class ChainedNormalizedCache: BoundedNormalizedCache, TieredCache, 
 
   /// What the front evicted: records that left memory and are still in the back.
   public func takeFrontEvictions() -> EvictionReport { front.takeEvictions() }
+
+  /// How long calls waited for the chain's lock (the stores' own locks are taken one call at a
+  /// time inside it, and are never contended).
+  public func takeLockWaits() -> LockWaits { state.waits.take() }
 
   /// The back's accounted bytes: the records the chain holds (the front holds copies).
   public func accountedBytes() throws -> Int {

@@ -18,7 +18,7 @@
 /// With a ``CacheBudget`` it keeps itself within it through an ``EvictionLedger``: a record counts
 /// its key, its encoded fields and ``recordOverheadBytes``; a read touches what it hands out; a
 /// merge that ends past the budget evicts in the policy's order.
-public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerableCache {
+public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerableCache, LockWaitReporting {
   private struct State: ~Copyable {
     var records = RecordTable()
     var payloadBytes = 0
@@ -72,14 +72,14 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerabl
   }
 
   public func loadRecordsInOrder(forKeys keys: [CacheKey]) -> [Record?] {
-    if isBounded { return state.withWriteLock { state in Self.load(keys, from: &state) } }
+    if isBounded { return state.withWriteLock(as: .read) { state in Self.load(keys, from: &state) } }
     return state.withReadLock { state in state.records.load(keys) }
   }
 
   /// Holds the read lock across `body` (a bounded store: the lock alone), so that every load in it
   /// sees one state.
   public func withConsistentRead<Result>(_ body: (any RecordSnapshot) throws -> Result) throws -> Result {
-    if isBounded { return try state.withWriteLockedPointer { state in try body(BoundedSnapshot(state: state)) } }
+    if isBounded { return try state.withWriteLockedPointer(as: .read) { state in try body(BoundedSnapshot(state: state)) } }
     return try state.withReadLockedPointer { state in try body(Snapshot(state: state)) }
   }
 
@@ -235,6 +235,9 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerabl
       state.bounds?.ledger.removeAll()
     }
   }
+
+  /// How long reads and merges waited for the lock since the last call.
+  public func takeLockWaits() -> LockWaits { state.waits.take() }
 
   // MARK: Bounded
 

@@ -58,3 +58,9 @@ protocol Benchmark {
 extension Benchmark {
   func countInstructions(into samples: inout MetricSamples, counter: inout InstructionCounter) throws {}
 }
+
+/// A benchmark whose results are configurations of their own (the concurrency phase's, one per
+/// reader count, under the variant `readers=N`), not samples of the configuration it runs on.
+protocol ScopedBenchmark: Benchmark {
+  func measureScopes() throws -> [MeasuredConfiguration]
+}

@@ -11,9 +11,11 @@ struct Executor {
   var workload: Workload { context.workload }
 
   /// Every benchmark, in the order they run on a configuration: the store-level benchmark, the
-  /// limit stores', the cache's write and read phases, then the traffic (which leaves the store changed).
+  /// limit stores', the cache's write and read phases, then the traffic (which leaves the store
+  /// changed), then reads on several threads (on a store of its own; not under callgrind, which
+  /// runs one thread at a time).
   nonisolated(unsafe) static let benchmarks: [any Benchmark.Type] = [
-    StoreRecordsBenchmark.self, LimitBenchmark.self, CacheBenchmark.self, TrafficBenchmark.self,
+    StoreRecordsBenchmark.self, LimitBenchmark.self, CacheBenchmark.self, TrafficBenchmark.self, ConcurrencyBenchmark.self,
   ]
 
   enum Mode {
@@ -35,12 +37,17 @@ struct Executor {
           let configuration = Configuration(variant: variant.name, spec: spec, strategy: strategy, source: source)
           context.progress.setContext("\(label) \(spec.label) × \(strategy.name)")
           var samples = MetricSamples()
+          var scoped: [MeasuredConfiguration] = []
           do {
             for type in Self.benchmarks {
               guard let benchmark = type.init(configuration, context) else { continue }
               switch mode {
               case .measure:
-                try benchmark.measure(into: &samples)
+                if let benchmark = benchmark as? any ScopedBenchmark {
+                  scoped += try benchmark.measureScopes()
+                } else {
+                  try benchmark.measure(into: &samples)
+                }
               case .countInstructions(var counter):
                 try benchmark.countInstructions(into: &samples, counter: &counter)
                 mode = .countInstructions(counter)
@@ -55,6 +62,7 @@ struct Executor {
               message: "\(error) (\(configuration.context(workload: workload.name)))")
           }
           if !samples.metrics.isEmpty { results.append(MeasuredConfiguration(scope: configuration.scope, samples: samples)) }
+          results += scoped
         }
       }
     }

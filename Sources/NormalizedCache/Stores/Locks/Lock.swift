@@ -18,6 +18,8 @@ package final class Lock<State: ~Copyable>: @unchecked Sendable {
   private let mutex: UnsafeMutablePointer<pthread_mutex_t>
   private let condition: UnsafeMutablePointer<pthread_cond_t>
   private var state: State
+  /// How long acquisitions waited.
+  package let waits = WaitCounter()
 
   package init(_ state: consuming State) {
     self.state = state
@@ -36,10 +38,12 @@ package final class Lock<State: ~Copyable>: @unchecked Sendable {
     mutex.deallocate()
   }
 
-  /// Runs `body` with the state, alone.
+  /// Runs `body` with the state, alone; a wait for the lock counts as `kind`'s.
   @inline(__always)
-  package func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
-    pthread_mutex_lock(mutex)
+  package func withLock<Result, Failure: Error>(
+    as kind: LockWaits.Kind = .write, _ body: (inout State) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    if pthread_mutex_trylock(mutex) != 0 { waits.waited(kind) { pthread_mutex_lock(mutex) } }
     defer { pthread_mutex_unlock(mutex) }
     return try body(&state)
   }
@@ -47,11 +51,11 @@ package final class Lock<State: ~Copyable>: @unchecked Sendable {
   /// Runs `body` with the state, alone, once `ready` says it may: until then the lock is given up
   /// and the thread waits for ``signal()``.
   package func withLock<Result, Failure: Error>(
-    when ready: (borrowing State) -> Bool, _ body: (inout State) throws(Failure) -> Result
+    as kind: LockWaits.Kind = .write, when ready: (borrowing State) -> Bool, _ body: (inout State) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    pthread_mutex_lock(mutex)
+    if pthread_mutex_trylock(mutex) != 0 { waits.waited(kind) { pthread_mutex_lock(mutex) } }
     defer { pthread_mutex_unlock(mutex) }
-    while !ready(state) { pthread_cond_wait(condition, mutex) }
+    if !ready(state) { waits.waited(kind) { while !ready(state) { pthread_cond_wait(condition, mutex) } } }
     return try body(&state)
   }
 

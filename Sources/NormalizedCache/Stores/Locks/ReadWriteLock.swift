@@ -25,6 +25,8 @@ package final class ReadWriteLock<State: ~Copyable>: @unchecked Sendable {
   /// The state lives at a fixed address, so that readers can be lent a pointer to it (a
   /// snapshot that several loads go through) rather than a borrow that ends with one call.
   private let state: UnsafeMutablePointer<State>
+  /// How long acquisitions waited.
+  package let waits = WaitCounter()
 
   package init(_ state: consuming State) {
     self.state = .allocate(capacity: 1)
@@ -47,10 +49,21 @@ package final class ReadWriteLock<State: ~Copyable>: @unchecked Sendable {
     state.deallocate()
   }
 
+  @inline(__always)
+  private func lockForReading() {
+    if pthread_rwlock_tryrdlock(lock) != 0 { waits.waited(.read) { pthread_rwlock_rdlock(lock) } }
+  }
+
+  /// Takes the lock alone; a bounded store's reads count their wait as reads'.
+  @inline(__always)
+  private func lockForWriting(as kind: LockWaits.Kind = .write) {
+    if pthread_rwlock_trywrlock(lock) != 0 { waits.waited(kind) { pthread_rwlock_wrlock(lock) } }
+  }
+
   /// Runs `body` with the state, beside any other readers.
   @inline(__always)
   package func withReadLock<Result, Failure: Error>(_ body: (borrowing State) throws(Failure) -> Result) throws(Failure) -> Result {
-    pthread_rwlock_rdlock(lock)
+    lockForReading()
     defer { pthread_rwlock_unlock(lock) }
     return try body(state.pointee)
   }
@@ -61,15 +74,17 @@ package final class ReadWriteLock<State: ~Copyable>: @unchecked Sendable {
   package func withReadLockedPointer<Result, Failure: Error>(
     _ body: (UnsafePointer<State>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    pthread_rwlock_rdlock(lock)
+    lockForReading()
     defer { pthread_rwlock_unlock(lock) }
     return try body(UnsafePointer(state))
   }
 
-  /// Runs `body` with the state, alone.
+  /// Runs `body` with the state, alone; a wait counts as `kind`'s.
   @inline(__always)
-  package func withWriteLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
-    pthread_rwlock_wrlock(lock)
+  package func withWriteLock<Result, Failure: Error>(
+    as kind: LockWaits.Kind = .write, _ body: (inout State) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    lockForWriting(as: kind)
     defer { pthread_rwlock_unlock(lock) }
     return try body(&state.pointee)
   }
@@ -77,9 +92,9 @@ package final class ReadWriteLock<State: ~Copyable>: @unchecked Sendable {
   /// Runs `body` with a pointer to the state, alone: valid only inside `body`.
   @inline(__always)
   package func withWriteLockedPointer<Result, Failure: Error>(
-    _ body: (UnsafeMutablePointer<State>) throws(Failure) -> Result
+    as kind: LockWaits.Kind = .write, _ body: (UnsafeMutablePointer<State>) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    pthread_rwlock_wrlock(lock)
+    lockForWriting(as: kind)
     defer { pthread_rwlock_unlock(lock) }
     return try body(state)
   }
