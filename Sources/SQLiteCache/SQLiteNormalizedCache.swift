@@ -1,4 +1,5 @@
 import NormalizedCache
+import Synchronization
 
 /// Records in an SQLite database, through libsqlite3's C API: Apollo iOS's
 /// `SQLiteNormalizedCache`, with a faster and smaller layout besides Apollo's (SPEC §3).
@@ -20,9 +21,10 @@ import NormalizedCache
 ///   layout throws.
 ///
 /// Writes go through one connection behind a lock, one merge at a time. In WAL mode on a file,
-/// and without a budget (``readsInParallel``), reads go through a small pool of connections of
-/// their own (``Options/readConnections``), each read in one transaction: reads run beside each
-/// other and beside a merge's transaction, and each sees the state the last commit left
+/// and without a budget (``readsInParallel``), a read takes the writer's connection when it is
+/// free and no merge waits for it, and otherwise one of a small pool of connections of its own
+/// (``Options/readConnections``), reading in one transaction: reads run beside each other and
+/// beside a merge's transaction, and each sees the state the last commit left
 /// ([WAL concurrency](https://www.sqlite.org/wal.html#concurrency)). Other journal modes let no
 /// reader in during a write, and a `:memory:` database is one connection's own; a bounded store's
 /// reads write the ledger's recency: these read through the writer's connection, under its lock.
@@ -37,6 +39,10 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   private let store: Lock<RecordStore>
   /// The read connections; nil unless ``readsInParallel``.
   private let readers: ReaderPool?
+
+  /// Merges (and removals) waiting for the writer's lock: while one waits, reads do not take the
+  /// writer's connection, so that a stream of reads cannot hold a merge off.
+  private let writersWaiting = Atomic<Int>(0)
 
   /// Whether reads have connections of their own and run beside each other and beside a merge:
   /// WAL on a file, no budget, ``Options/readConnections`` above 0.
@@ -85,6 +91,11 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   /// - Throws: as ``loadRecords(forKeys:)``.
   public func loadRecordsInOrder(forKeys keys: [CacheKey]) throws(SQLiteError) -> [Record?] {
     if let readers {
+      if writersWaiting.load(ordering: .relaxed) == 0,
+        let records = try store.withLockIfFree({ store throws(SQLiteError) in try store.loadInOrder(keys) })
+      {
+        return records
+      }
       do {
         return try readers.withReader { reader in try reader.loadInOrder(keys) }
       } catch let error as SQLiteError {
@@ -96,10 +107,21 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
     return try store.withLock(as: .read) { store throws(SQLiteError) in try store.loadInOrder(keys) }
   }
 
-  /// Runs `body` in one read transaction on a read connection of its own (without read
-  /// connections: under the writer's lock, on its connection).
+  /// Runs `body` on the writer's connection under its lock when the lock is free and no merge
+  /// waits for it (its page cache is the warmest: a read connection finds the pages the last
+  /// merges wrote in the WAL, and drops its cache whenever another connection has committed);
+  /// else in one read transaction on a read connection of its own, beside the merge. A merge that
+  /// comes while a read holds the writer's connection waits for that one read, and the reads after
+  /// it go to the pool (``writersWaiting``).
   public func withConsistentRead<Result>(_ body: (any RecordSnapshot) throws -> Result) throws -> Result {
     if let readers {
+      if writersWaiting.load(ordering: .relaxed) == 0,
+        let result = try store.withLockIfFree({ store in
+          try withUnsafeMutablePointer(to: &store) { store in try body(Snapshot(store: store)) }
+        })
+      {
+        return result
+      }
       return try readers.withReader { reader in
         try reader.connection.inReadTransaction {
           try withUnsafeMutablePointer(to: &reader) { reader in try body(Snapshot(store: reader)) }
@@ -125,17 +147,27 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   /// - Complexity: one lookup per record, one write per new or changed record.
   @discardableResult
   public func merge(records: RecordSet) throws -> ChangedKeys {
-    try store.withLock { store in try store.merge(records) }
+    try write { store in try store.merge(records) }
+  }
+
+  /// Runs `body` on the writer's connection under its lock, counted in ``writersWaiting`` until
+  /// it has the lock.
+  private func write<Result, Failure: Error>(_ body: (inout RecordStore) throws(Failure) -> Result) throws(Failure) -> Result {
+    writersWaiting.add(1, ordering: .relaxed)
+    return try store.withLock { store throws(Failure) in
+      writersWaiting.subtract(1, ordering: .relaxed)
+      return try body(&store)
+    }
   }
 
   /// Removes one record; a key the store does not have is not an error.
   public func removeRecord(for key: CacheKey) throws(SQLiteError) {
-    try store.withLock { store throws(SQLiteError) in try store.removeRecord(for: key) }
+    try write { store throws(SQLiteError) in try store.removeRecord(for: key) }
   }
 
   /// Removes these records in one transaction; keys the store does not have are not an error.
   public func removeRecords(forKeys keys: [CacheKey]) throws(SQLiteError) {
-    try store.withLock { store throws(SQLiteError) in try store.removeRecords(forKeys: keys) }
+    try write { store throws(SQLiteError) in try store.removeRecords(forKeys: keys) }
   }
 
   /// Every key in the `records` table.
@@ -153,13 +185,13 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   /// matches: `%` and `_` are ordinary characters (SQL `LIKE` with them escaped).
   /// - Complexity: O(n), a scan of every key.
   public func removeRecords(matching pattern: String) throws(SQLiteError) {
-    try store.withLock { store throws(SQLiteError) in try store.removeRecords(matching: pattern) }
+    try write { store throws(SQLiteError) in try store.removeRecords(matching: pattern) }
   }
 
   /// Removes every record. The file keeps its pages for reuse (no `VACUUM`), and the compact
   /// layout keeps its field numbers.
   public func clear() throws(SQLiteError) {
-    try store.withLock { store throws(SQLiteError) in try store.clear() }
+    try write { store throws(SQLiteError) in try store.clear() }
   }
 
   /// Record count and payload (keys plus stored record bytes), `page_count × page_size`, the

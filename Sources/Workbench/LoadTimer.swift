@@ -34,6 +34,22 @@ final class LoadTimer: NormalizedCache {
     return records
   }
 
+  /// The store's own consistent read, each of its loads timed: a read through the timer takes the
+  /// path it takes without it (the store's lock or transaction held across the read).
+  func withConsistentRead<Result>(_ body: (any RecordSnapshot) throws -> Result) throws -> Result {
+    try base.withConsistentRead { snapshot in try body(TimedSnapshot(base: snapshot, timer: self)) }
+  }
+
+  private struct TimedSnapshot: RecordSnapshot {
+    let base: any RecordSnapshot
+    let timer: LoadTimer
+    func loadRecordsInOrder(forKeys keys: [CacheKey]) throws -> [Record?] {
+      let (records, elapsed) = try MonotonicClock.timed { try base.loadRecordsInOrder(forKeys: keys) }
+      timer.loadNanoseconds.add(elapsed, ordering: .relaxed)
+      return records
+    }
+  }
+
   @discardableResult
   func merge(records: RecordSet) throws -> ChangedKeys { try base.merge(records: records) }
   func removeRecord(for key: CacheKey) throws { try base.removeRecord(for: key) }

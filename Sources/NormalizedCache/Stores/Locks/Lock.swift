@@ -48,6 +48,15 @@ package final class Lock<State: ~Copyable>: @unchecked Sendable {
     return try body(&state)
   }
 
+  /// Runs `body` with the state, alone, if the lock is free now; nil (and `body` not run) if
+  /// another thread holds it. A failed try is not a wait.
+  @inline(__always)
+  package func withLockIfFree<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result? {
+    guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+    defer { pthread_mutex_unlock(mutex) }
+    return try body(&state)
+  }
+
   /// Runs `body` with the state, alone, once `ready` says it may: until then the lock is given up
   /// and the thread waits for ``signal()``.
   package func withLock<Result, Failure: Error>(
