@@ -12,7 +12,7 @@ let withoutJemalloc = Context.environment["CACHEBENCH_NO_JEMALLOC"] != nil
 // No package dependencies: the Swift toolchain, Foundation, libsqlite3 and libjemalloc only.
 let package = Package(
   name: "cachebench",
-  // Synchronization.Mutex (every store's lock) and Atomic need macOS 15; Linux has them with the
+  // Synchronization.Atomic (the lock-wait counters, the load timer) needs macOS 15; Linux has it with the
   // Swift 6 toolchain. iOS and the others are not declared: the workbench is a command-line tool,
   // and the library targets have not been built there.
   platforms: [.macOS(.v15)],

@@ -302,6 +302,14 @@ def main():
         if foreign:
             fail(f"{args.samples} does not match {args.csv}: its run {foreign[0]} is not in the results")
     out = args.out or os.path.splitext(args.csv)[0] + ".png"
+    # The concurrency phase's rows (variant readers=N) get a figure of their own.
+    concurrent = [r for r in rows if r["phase"] == "concurrency"]
+    if concurrent:
+        save(concurrency_figure(concurrent, f"cachebench: {rows[0]['workload']} ({rows[0]['git_rev']}, "
+                                            f"{rows[0]['timestamp']}): reads on several threads"),
+             os.path.splitext(out)[0] + "-concurrency.png")
+        rows = [r for r in rows if r["phase"] != "concurrency"]
+        samples = [s for s in samples if s["phase"] != "concurrency"]
     laid_out = False
     stores = list(OrderedDict.fromkeys(r["store"] for r in rows))
     variants = list(OrderedDict.fromkeys(r["variant"] for r in rows))
@@ -347,6 +355,45 @@ def main():
         comparison = strategy_figure(rows, stores, title)
         if comparison:
             save(comparison, os.path.splitext(out)[0] + "-strategies.png")
+
+
+def concurrency_figure(rows, title):
+    """Reads per second against the reader count (alone, solid; beside the writers, dashed), read
+    p99 alike, and the writers' merge p50: one line per store and strategy."""
+    def readers(variant):
+        last = variant.split(" ")[-1]
+        return int(last.split("=", 1)[1])
+    lines = list(OrderedDict.fromkeys((r["store"], r["keys"]) for r in rows))
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.8))
+    fig.suptitle(title)
+    panels = [
+        (axes[0], [("reads_per_second", "-", "alone"), ("reads_per_second_writing", "--", "beside the writers")],
+         "reads per second", "p50", 1e-3, "thousand reads/s"),
+        (axes[1], [("read_latency", "-", "alone"), ("read_latency_writing", "--", "beside the writers")],
+         "read p99", "p99", 1e-3, "µs"),
+        (axes[2], [("write_latency", "-", "merges beside the readers")], "merge p50", "p50", 1e-3, "µs"),
+    ]
+    markers = ["o", "s", "^", "D", "v", "P"]
+    for axis, metrics, name, statistic, factor, unit in panels:
+        for index, (store, keys) in enumerate(lines):
+            for metric, style, _ in metrics:
+                points = sorted((readers(r["variant"]), float(r[statistic]) * factor) for r in rows
+                                if (r["store"], r["keys"], r["metric"]) == (store, keys, metric))
+                if points:
+                    axis.plot([p[0] for p in points], [p[1] for p in points], linestyle=style,
+                              marker=markers[index % len(markers)], color=plt.cm.tab10(index % 10),
+                              label=f"{store} {keys}" if style == "-" else None)
+        axis.set_title(f"{name} ({unit})", fontsize=10)
+        axis.set_xlabel("reader threads")
+        axis.set_xticks(sorted({readers(r["variant"]) for r in rows}))
+        axis.set_ylim(bottom=0)
+        axis.grid(alpha=0.3)
+    axes[0].legend(fontsize=8, loc="best")
+    axes[1].plot([], [], "k-", label="alone")
+    axes[1].plot([], [], "k--", label="beside the writers")
+    axes[1].legend(fontsize=8, loc="upper left")
+    fig.tight_layout()
+    return fig
 
 
 if __name__ == "__main__":
