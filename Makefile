@@ -114,7 +114,8 @@ crash-test: deps
 SANITIZED_TESTS := GraphQLLanguageTests|NormalizedCacheTests|SQLiteCacheTests|ResultsTests|GeneratorTests|WorkloadsTests
 asan: deps
 	CACHEBENCH_NO_JEMALLOC=1 $(SWIFT) build --build-tests --sanitize=address --build-path .build/asan
-	CACHEBENCH_NO_JEMALLOC=1 $(SWIFT) test --skip-build --sanitize=address --build-path .build/asan --filter '$(SANITIZED_TESTS)'
+	CACHEBENCH_NO_JEMALLOC=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp \
+	  $(SWIFT) test --skip-build --sanitize=address --build-path .build/asan --filter '$(SANITIZED_TESTS)'
 
 tsan: deps
 	CACHEBENCH_NO_JEMALLOC=1 $(SWIFT) build --build-tests --sanitize=thread --build-path .build/tsan
