@@ -8,7 +8,7 @@ enum ABCommand: Command {
     name: "ab",
     abstract: "Run two builds in turns (A B A B ...) and judge timings from the runs; exit 2 on a regression.",
     usage:
-      "ab --base <CMD> --current <CMD> <workload>... [--rounds <N>] [--threshold <PCT>] [--shift-from <STORE>] [--quick] [--out <FILE.csv>]",
+      "ab --base <CMD> --current <CMD> <workload>... [--rounds <N>] [--threshold <PCT>] [--shift-from <STORE>] [--quick] [--out <FILE.csv>] [--format text|markdown] [--markdown <FILE.md>]",
     options: [
       OptionSpec("base", value: "CMD", help: "The baseline: an executable that behaves as cachebench (another build, a wrapper script)."),
       OptionSpec("current", value: "CMD", help: "The build under test, likewise."),
@@ -20,7 +20,7 @@ enum ABCommand: Command {
         repeatable: true),
       OptionSpec("quick", help: "Pass --quick to every run."),
       OptionSpec("out", value: "FILE.csv", help: "Write the verdict on every metric as CSV."),
-    ],
+    ] + VerdictOutput.options,
     positionalName: "<workload>", positionalHelp: "Workload files, as for run.", minimumPositionals: 1,
     maximumPositionals: 1_000,
     discussion: """
@@ -41,6 +41,7 @@ enum ABCommand: Command {
     guard let base = arguments.value("base"), let current = arguments.value("current") else {
       throw UsageError(message: "Missing expected options '--base <CMD>' and '--current <CMD>'.", usage: spec.usage)
     }
+    let format = try VerdictOutput.format(arguments, usage: spec.usage)
     let rounds = try integer(arguments.value("rounds"), option: "rounds", default: 5, range: 2...1_000)
     let threshold = try percent(arguments.value("threshold"), default: 5)
     for command in [base, current] { try checkIsCachebench(command) }
@@ -61,7 +62,7 @@ enum ABCommand: Command {
     let comparison = try RepeatedComparison(
       base: runs["base"]!, current: runs["current"]!,
       options: .init(threshold: threshold, shiftStores: Set(arguments.values("shift-from"))))
-    try writeStandardOutput(comparison.report())
+    try VerdictOutput.write(text: comparison.report(), markdown: comparison.markdown(), format: format, arguments: arguments)
     if let out = arguments.value("out") {
       try AtomicFile.createDirectory(for: out)
       try ResultsFile.write(comparison.verdicts, to: out)

@@ -1,0 +1,31 @@
+import Results
+
+/// How `compare` and `ab` print their verdicts: the terminal's tables (the default) or Markdown
+/// (`--format markdown`), and Markdown to a file besides (`--markdown FILE`).
+enum VerdictOutput {
+  static let options = [
+    OptionSpec(
+      "format", value: "FORMAT", help: "What standard output gets: the terminal's tables (text, the default) or GitHub-flavoured markdown.",
+      allowed: ["text", "markdown"]),
+    OptionSpec("markdown", value: "FILE.md", help: "Write the markdown summary to this file as well (e.g. for $GITHUB_STEP_SUMMARY)."),
+  ]
+
+  /// Checks `--format` before anything runs.
+  static func format(_ arguments: ParsedArguments, usage: String) throws -> String {
+    let format = arguments.value("format") ?? "text"
+    guard format == "text" || format == "markdown" else {
+      throw UsageError(message: "The value '\(format)' is invalid for '--format'; expected text or markdown.", usage: usage)
+    }
+    return format
+  }
+
+  /// Prints `text` or `markdown` as `--format` asks, and writes `markdown` to `--markdown`'s file.
+  static func write(text: String, markdown: @autoclosure () -> String, format: String, arguments: ParsedArguments) throws {
+    let markdownText = format == "markdown" || arguments.value("markdown") != nil ? markdown() : ""
+    try writeStandardOutput(format == "markdown" ? markdownText : text)
+    if let file = arguments.value("markdown") {
+      try AtomicFile.createDirectory(for: file)
+      try AtomicFile.write(markdownText, to: file)
+    }
+  }
+}
