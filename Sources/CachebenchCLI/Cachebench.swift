@@ -40,6 +40,7 @@ struct CommandEntry {
 @MainActor let commands = [
   CommandEntry(RunCommand.self), CommandEntry(GenerateCommand.self), CommandEntry(NormalizeCommand.self),
   CommandEntry(CompareCommand.self), CommandEntry(ABCommand.self), CommandEntry(ValidateCommand.self),
+  CommandEntry(ExportCommand.self),
 ]
 
 @MainActor let overview = """
