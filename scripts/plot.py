@@ -143,22 +143,34 @@ def strategy_figure(rows, stores, title):
     others = [s for s in STRATEGIES[1:] if any(r["keys"] == s for r in rows)]
     if not measures or not others or not any(r["keys"] == "path" for r in rows):
         return None
-    fig, axes = plt.subplots(1, len(measures), figsize=(3.4 * len(measures), 3.6), squeeze=False)
+    fig, axes = plt.subplots(1, len(measures), figsize=(3.4 * len(measures), 4.0), squeeze=False)
     fig.suptitle(title + ": key strategies against path")
     width = 0.8 / len(others)
+    def ratio_label(h):
+        return f"{h:.0f}x" if h >= 100 else f"{h:.1f}x" if h >= 10 else f"{h:.2f}x"
+
     for axis, (phase, metric, name, statistic) in zip(axes[0], measures):
+        # Only the stores that have the measure under path and another strategy: the limit stores
+        # have no write, no watchers (a missing value is not a 0x bar).
+        here = [s for s in stores if value(s, "path", phase, metric, statistic)
+                and any(value(s, o, phase, metric, statistic) is not None for o in others)]
         for k, strategy in enumerate(others):
-            heights = []
-            for store in stores:
+            xs, heights = [], []
+            for i, store in enumerate(here):
                 base, current = value(store, "path", phase, metric, statistic), value(store, strategy, phase, metric, statistic)
-                heights.append(current / base if base else 0)
-            xs = [i + (k - (len(others) - 1) / 2) * width for i in range(len(stores))]
+                if current is None:
+                    continue
+                xs.append(i + (k - (len(others) - 1) / 2) * width)
+                heights.append(current / base)
             axis.bar(xs, heights, width, color=COLOURS[strategy], label=strategy)
+            # Upright labels over each bar: side by side they ran into each other ("0.33x0.33x").
             for x, h in zip(xs, heights):
-                axis.annotate(f"{h:.2g}x", (x, h), ha="center", va="bottom", fontsize=7)
+                axis.annotate(ratio_label(h), (x, h), xytext=(0, 2), textcoords="offset points", ha="center",
+                              va="bottom", fontsize=7, rotation=90)
         axis.axhline(1, color="#4c72b0", linestyle="--", linewidth=1)
-        axis.set_xticks(range(len(stores)))
-        axis.set_xticklabels(stores, fontsize=8)
+        axis.set_xticks(range(len(here)))
+        axis.set_xticklabels(here, fontsize=8, rotation=25, ha="right")
+        axis.margins(y=0.25)
         axis.set_title(f"{name} (x path)", fontsize=10)
         if metric == "invalidations":
             axis.set_yscale("log")

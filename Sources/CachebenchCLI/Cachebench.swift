@@ -40,7 +40,7 @@ struct CommandEntry {
 @MainActor let commands = [
   CommandEntry(RunCommand.self), CommandEntry(GenerateCommand.self), CommandEntry(NormalizeCommand.self),
   CommandEntry(CompareCommand.self), CommandEntry(ABCommand.self), CommandEntry(ValidateCommand.self),
-  CommandEntry(ExportCommand.self),
+  CommandEntry(ExportCommand.self), CommandEntry(MergeCommand.self), CommandEntry(ReportCommand.self),
 ]
 
 @MainActor let overview = """
@@ -51,7 +51,7 @@ struct CommandEntry {
   COMMANDS:
   \(commands.map { CommandSpec.row($0.spec.name, $0.spec.abstract) }.joined(separator: "\n"))
 
-    See 'cachebench <command> --help' for a command's options.
+    See 'cachebench <command> --help' for a command's options; 'cachebench --version' for the version.
 
   """
 
@@ -63,6 +63,16 @@ func cachebenchMain(_ arguments: [String], context: CommandContext) -> ExitCode 
     return .usage
   }
   arguments.removeFirst()
+  if name == "--version" || name == "-V" || name == "version" {
+    do {
+      try writeStandardOutput(
+        "cachebench \(CachebenchVersion.number)\ngit revision: \(RunInfo.gitRevision()) (of the current directory, as 'run' records it)\n"
+          + "built with: \(CachebenchVersion.toolchain)\n")
+    } catch {
+      return Reporter.report(error, usage: nil)
+    }
+    return .success
+  }
   if name == "--help" || name == "-h" || name == "help" {
     do {
       try writeStandardOutput(overview)

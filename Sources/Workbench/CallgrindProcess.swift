@@ -10,10 +10,11 @@ public enum CallgrindProcess {
   /// - Parameters:
   ///   - workload: the workload file, as given to `run`.
   ///   - quick: whether the run is `--quick`.
+  ///   - shard: the run's `--shard`, which the counting run takes too.
   ///   - executable: this `cachebench`.
   /// - Throws: ``RunError`` when valgrind cannot be started or the counting run fails, with its
   ///   error output.
-  public static func instructionRows(workload: String, quick: Bool, executable: String) throws -> [MetricRow] {
+  public static func instructionRows(workload: String, quick: Bool, shard: Shard? = nil, executable: String) throws -> [MetricRow] {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-callgrind-\(UUID().uuidString)")
     try AtomicFile.createDirectory(directory.path, for: directory.path)
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -45,6 +46,7 @@ public enum CallgrindProcess {
       "--no-progress",
     ]
     if quick { arguments.append("--quick") }
+    if let shard { arguments += ["--shard", shard.description] }
     guard let valgrind = valgrindPath else { throw RunError("--instructions needs valgrind, which is not on the PATH") }
     let process = Process()
     process.executableURL = URL(fileURLWithPath: valgrind)

@@ -12,11 +12,14 @@ public struct RunOptions: Sendable {
   public var keepSamples = false
   /// Progress lines on stderr for long runs.
   public var progress = true
+  /// Only this share of the configurations (`run --shard K/N`); nil for all.
+  public var shard: Shard?
 
-  public init(quick: Bool = false, keepSamples: Bool = false, progress: Bool = true) {
+  public init(quick: Bool = false, keepSamples: Bool = false, progress: Bool = true, shard: Shard? = nil) {
     self.quick = quick
     self.keepSamples = keepSamples
     self.progress = progress
+    self.shard = shard
   }
 }
 
@@ -29,10 +32,14 @@ public struct WorkloadResult: Sendable {
   public let rows: [MetricRow]
   public let samples: [SampleRow]
 
-  init(workload: Workload, configurations: [MeasuredConfiguration], run: RunInfo, keepSamples: Bool) {
+  /// - Parameter hidden: configurations measured only for their stores' limit comparisons (a
+  ///   shard's limit stores that belong to another shard): no rows, no lines of their own.
+  init(workload: Workload, configurations all: [MeasuredConfiguration], hidden: Set<Scope> = [], run: RunInfo, keepSamples: Bool) {
     self.workload = workload
+    let configurations = all.filter { !hidden.contains($0.scope) }
     self.configurations = configurations
-    limitComparisons = LimitComparison.make(configurations, stores: (try? workload.variants.flatMap(\.stores)) ?? workload.measuredStores)
+    limitComparisons = LimitComparison.make(all, stores: (try? workload.variants.flatMap(\.stores)) ?? workload.measuredStores)
+      .filter { !hidden.contains($0.scope) }
     rows =
       configurations.flatMap { $0.rows(run: run, workload: workload.name) }
       + limitComparisons.flatMap { $0.rows(run: run, workload: workload.name) }
@@ -73,8 +80,10 @@ public enum WorkloadRunner {
     } catch {
       throw RunError("the process does not allocate through jemalloc, so memory cannot be measured")
     }
-    let executor = Executor(context: ExecutionContext(workload: workload, factory: try StoreFactory(), progress: progress))
-    return WorkloadResult(workload: workload, configurations: try executor.run(.measure), run: run, keepSamples: options.keepSamples)
+    let executor = Executor(
+      context: ExecutionContext(workload: workload, factory: try StoreFactory(), progress: progress), shard: options.shard)
+    let (configurations, hidden) = try executor.runShare(.measure)
+    return WorkloadResult(workload: workload, configurations: configurations, hidden: hidden, run: run, keepSamples: options.keepSamples)
   }
 
   /// Counts the instructions of every write, normalize, merge and read (SPEC §5, `instructions`),
@@ -88,24 +97,26 @@ public enum WorkloadRunner {
     let workload = options.quick ? workload.quick() : workload
     let progress = Progress(enabled: options.progress)
     defer { progress.finish() }
-    let executor = Executor(context: ExecutionContext(workload: workload, factory: try StoreFactory(), progress: progress))
-    let configurations = try executor.run(.countInstructions(try InstructionCounter(outFile: outFile)))
-    return WorkloadResult(workload: workload, configurations: configurations, run: run, keepSamples: false)
+    let executor = Executor(
+      context: ExecutionContext(workload: workload, factory: try StoreFactory(), progress: progress), shard: options.shard)
+    let (configurations, hidden) = try executor.runShare(.countInstructions(try InstructionCounter(outFile: outFile)))
+    return WorkloadResult(workload: workload, configurations: configurations, hidden: hidden, run: run, keepSamples: false)
   }
 }
 
 extension RunInfo {
   /// This run: its start time and the workload's seed as the run ID, the git revision of the
   /// current directory (with `-dirty` when it has changes), and the host name.
-  public static func current(seed: UInt64, date: Date = Date()) -> RunInfo {
+  /// A shard's run ID ends `-shardKofN` (``Shard/runIDSuffix``), which `merge` reads.
+  public static func current(seed: UInt64, shard: Shard? = nil, date: Date = Date()) -> RunInfo {
     let timestamp = RunInfo.timestamp(date)
     let compact = timestamp.filter { $0.isNumber || $0 == "T" || $0 == "Z" }
     return RunInfo(
-      runID: "\(compact)-seed\(seed)", timestamp: timestamp, gitRev: gitRevision(),
+      runID: "\(compact)-seed\(seed)" + (shard?.runIDSuffix ?? ""), timestamp: timestamp, gitRev: gitRevision(),
       host: ProcessInfo.processInfo.hostName)
   }
 
-  static func gitRevision() -> String {
+  public static func gitRevision() -> String {
     guard let revision = git(["rev-parse", "--short=12", "HEAD"]), !revision.isEmpty else { return "unknown" }
     let dirty = git(["status", "--porcelain", "--untracked-files=no"]).map { !$0.isEmpty } ?? false
     return dirty ? revision + "-dirty" : revision

@@ -8,7 +8,7 @@ enum RunCommand: Command {
   static let spec = CommandSpec(
     name: "run",
     abstract: "Run workloads: measure every store × key strategy, print a table, write CSV.",
-    usage: "run <workload>... [--out <FILE.csv>] [--samples <FILE.csv>] [--history <FILE.csv>] [--instructions] [--quick] [--allow-large] [--no-progress]",
+    usage: "run <workload>... [--out <FILE.csv>] [--samples <FILE.csv>] [--history <FILE.csv>] [--instructions] [--quick] [--shard <K/N>] [--allow-large] [--no-progress]",
     options: [
       OptionSpec("out", value: "FILE.csv", help: "Where to write the metrics. Default: results/<workload name>.csv for each workload."),
       OptionSpec("samples", value: "FILE.csv", help: "Also write every sample, one row each."),
@@ -23,6 +23,9 @@ enum RunCommand: Command {
       OptionSpec(
         "instructions-only", value: "FILE",
         help: "Internal, for --instructions: only count instructions, under callgrind started with --callgrind-out-file=FILE."),
+      OptionSpec(
+        "shard", value: "K/N",
+        help: "Run the K-th of N shares of the configurations (variant × store × strategy), for a run split across machines; 'cachebench merge' joins the parts."),
       OptionSpec("no-progress", help: "No progress lines on stderr."),
     ],
     positionalName: "<workload>", positionalHelp: "Workload files (JSON, see README).", minimumPositionals: 1,
@@ -39,6 +42,11 @@ enum RunCommand: Command {
         cachebench run Workloads/default.json
         cachebench run Workloads/quick.json --quick --out /tmp/quick.csv --samples /tmp/samples.csv
         cachebench run Workloads/quick.json --history results/history.csv
+        cachebench run Workloads/default.json --shard 2/3 --out part-2.csv   # then: cachebench merge part-*.csv --out all.csv
+
+      --shard K/N measures configurations K, K+N, K+2N, ... of the run's order (1-based); a limit
+      store another shard owns is measured too when a store of this one is compared with it, but
+      writes no rows. The part's run ID ends -shardKofN, which merge reads.
       """)
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
@@ -51,9 +59,27 @@ enum RunCommand: Command {
       try WorkloadChecker.check(arguments.has("quick") ? workload.quick() : workload, allowLarge: arguments.has("allow-large"))
       workloads.append(workload)
     }
+    var shard: Shard?
+    if let text = arguments.value("shard") {
+      guard let parsed = Shard(parsing: text) else {
+        throw UsageError(message: "The value '\(text)' is invalid for '--shard'; expected K/N with 1 <= K <= N, such as 2/3.", usage: spec.usage)
+      }
+      shard = parsed
+    }
+    if let shard {
+      guard workloads.count == 1 else {
+        throw UsageError(message: "--shard splits one workload: give one workload file, not \(workloads.count).", usage: spec.usage)
+      }
+      let configurations = try workloads[0].configurationCount
+      guard shard.count <= configurations else {
+        throw UsageError(
+          message: "--shard \(shard): \(workloads[0].name) has \(configurations) configuration\(configurations == 1 ? "" : "s"), so at most \(configurations) shards.",
+          usage: spec.usage)
+      }
+    }
     let options = RunOptions(
       quick: arguments.has("quick"), keepSamples: arguments.value("samples") != nil,
-      progress: !arguments.has("no-progress"))
+      progress: !arguments.has("no-progress"), shard: shard)
     if let outFile = arguments.value("instructions-only") {
       return try countInstructions(workloads, options: options, outFile: outFile, arguments: arguments)
     }
@@ -70,11 +96,11 @@ enum RunCommand: Command {
     for path in outputs { try AtomicFile.checkWritable(path) }
     var results: [WorkloadResult] = []
     for (index, workload) in workloads.enumerated() {
-      let info = RunInfo.current(seed: workload.seed)
+      let info = RunInfo.current(seed: workload.seed, shard: shard)
       var result = try WorkloadRunner.run(workload, options: options, run: info)
       if instructions {
         let counted = try CallgrindProcess.instructionRows(
-          workload: arguments.positionals[index], quick: options.quick, executable: try executablePath())
+          workload: arguments.positionals[index], quick: options.quick, shard: shard, executable: try executablePath())
         result = result.adding(counted.map { var row = $0; row.run = info; return row })
       }
       results.append(result)

@@ -15,7 +15,7 @@ import Workloads
 /// prepared plans' recipes, and reads each of its operations once before the clock starts. Every
 /// thread waits at one start line; a run's reads per second are its reads over the wall time from
 /// the start until its last reader finished. The writers normalize a refetch outside the clock
-/// and time the merge alone; they stop when the readers have finished.
+/// and time the merge alone; they stop when the readers have finished, each after one merge at least.
 struct ConcurrencyBenchmark: ScopedBenchmark {
   let configuration: Configuration
   let source: PreparedSource
@@ -148,11 +148,11 @@ private struct RunPlan: Sendable {
     let stop = Flag()
     let results = Lock(RunOutcome())
     let failures = Lock<[String]>([])
-    let group = DispatchGroup()
+    var readerThreads: [JoinableThread] = []
     _ = (store as? any LockWaitReporting)?.takeLockWaits()
     for thread in 0..<readers {
       let share = operations / readers + (thread < operations % readers ? 1 : 0)
-      spawn(group) {
+      readerThreads.append(JoinableThread {
         do {
           let latencies = try read(store: store, count: share, thread: thread, round: round, start: start)
           results.withLock { $0.readLatencies += latencies }
@@ -160,11 +160,11 @@ private struct RunPlan: Sendable {
           start.abandon()
           failures.withLock { $0.append("reader \(thread): \(error)") }
         }
-      }
+      })
     }
-    let writersDone = DispatchGroup()
+    var writerThreads: [JoinableThread] = []
     for thread in 0..<writers {
-      spawn(writersDone) {
+      writerThreads.append(JoinableThread {
         do {
           let latencies = try write(store: store, thread: thread, round: round, start: start, stop: stop)
           results.withLock { $0.mergeLatencies += latencies }
@@ -172,13 +172,13 @@ private struct RunPlan: Sendable {
           start.abandon()
           failures.withLock { $0.append("writer \(thread): \(error)") }
         }
-      }
+      })
     }
     let began = start.waitForEveryone()
-    group.wait()
+    for thread in readerThreads { thread.join() }
     let ended = MonotonicClock.now()
     stop.set()
-    writersDone.wait()
+    for thread in writerThreads { thread.join() }
     if let failure = failures.withLock({ $0.first }) { throw RunError("concurrency, \(readers) readers, \(writers) writers: \(failure)") }
     var outcome = results.withLock { $0 }
     outcome.wallNanoseconds = ended - began
@@ -222,25 +222,46 @@ private struct RunPlan: Sendable {
     }
     var records = try next()
     guard start.arrive() else { return [] }
-    while !stop.isSet {
+    // At least one merge, so that a run's rows do not depend on whether the readers were quicker.
+    repeat {
       let begin = MonotonicClock.now()
       try store.merge(records: records)
       latencies.append(Double(MonotonicClock.now() - begin))
       records = try next()
       if writePause > 0 { usleep(UInt32(writePause)) }
-    }
+    } while !stop.isSet
     return latencies
   }
 
-  /// Starts `body` on an OS thread of its own (the cooperative pool has a thread per core).
-  private func spawn(_ group: DispatchGroup, _ body: @escaping @Sendable () -> Void) {
-    group.enter()
-    let thread = Thread {
-      body()
-      group.leave()
-    }
-    thread.stackSize = 8 << 20
-    thread.start()
+}
+
+/// An OS thread (the cooperative pool has one a core) that is joined: when ``join()`` returns the
+/// thread has exited, its thread-local caches released. A thread that is only waited for (a
+/// dispatch group's leave) may still be freeing them, in jemalloc's process-wide counts, while
+/// the next configuration counts its allocations and live bytes.
+private final class JoinableThread {
+  private var thread = pthread_t()
+
+  private final class Body {
+    let run: @Sendable () -> Void
+    init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+  }
+
+  init(_ body: @escaping @Sendable () -> Void) {
+    var attributes = pthread_attr_t()
+    pthread_attr_init(&attributes)
+    pthread_attr_setstacksize(&attributes, 8 << 20)
+    defer { pthread_attr_destroy(&attributes) }
+    let context = Unmanaged.passRetained(Body(body)).toOpaque()
+    let code = pthread_create(&thread, &attributes, { context in
+      Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+      return nil
+    }, context)
+    precondition(code == 0, "pthread_create failed: \(code)")
+  }
+
+  func join() {
+    pthread_join(thread, nil)
   }
 }
 

@@ -15,9 +15,7 @@ struct Configuration {
   /// A reader of `cache` with the strategy's field policies: the directives for every strategy but
   /// `path`, and the workload's programmatic provider for the programmatic strategies.
   func makeReader(_ cache: any NormalizedCache, workload: Workload) -> CacheReader {
-    CacheReader(
-      cache: cache, useFieldPolicies: strategy.kind != .path,
-      fieldPolicyProvider: strategy.kind == .programmatic ? workload.fieldPolicyProvider?.provider : nil)
+    strategy.makeReader(cache, workload: workload)
   }
 
   /// `default [duplication=0.5], sqlite-wal × typePolicy`: where a failure happened.
@@ -32,6 +30,16 @@ enum PreparedVariant {
   case responses(PreparedSource)
   /// The store-level benchmark's records, built without the normalizer.
   case storeRecords(StoreRecordsConfig)
+}
+
+extension NamedStrategy {
+  /// A reader of `cache` with this strategy's field policies: the directives for every strategy
+  /// but `path`, and the workload's programmatic provider for the programmatic strategies.
+  func makeReader(_ cache: any NormalizedCache, workload: Workload) -> CacheReader {
+    CacheReader(
+      cache: cache, useFieldPolicies: kind != .path,
+      fieldPolicyProvider: kind == .programmatic ? workload.fieldPolicyProvider?.provider : nil)
+  }
 }
 
 /// What every benchmark of a run shares: the workload, the stores' factory, progress.

@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+
+/// The sample GitHub Actions workflow (Examples/ci/cachebench.yml), its `run:` commands run here
+/// in order: each shard of the matrix, then the merge job; and what `merge` writes against the
+/// unsplit run.
+@Suite("Results in CI")
+struct ResultsInCITests {
+  /// A workflow's jobs, each its `run:` commands in order, and the matrix of shards.
+  struct Workflow {
+    var jobs: [(name: String, commands: [String])] = []
+    var shards: [Int] = []
+    var environment: [String: String] = [:]
+
+    init(_ text: String) {
+      var inJobs = false
+      var inEnvironment = false
+      for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        if line.hasPrefix("jobs:") { inJobs = true; inEnvironment = false; continue }
+        if line.hasPrefix("env:") { inEnvironment = true; continue }
+        if inEnvironment, line.hasPrefix("  "), let colon = trimmed.firstIndex(of: ":") {
+          environment[String(trimmed[..<colon])] = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+          continue
+        }
+        if !line.hasPrefix(" ") { inEnvironment = false }
+        if inJobs, line.hasPrefix("  "), !line.hasPrefix("   "), trimmed.hasSuffix(":") {
+          jobs.append((String(trimmed.dropLast()), []))
+        } else if trimmed.hasPrefix("run: ") {
+          jobs[jobs.count - 1].commands.append(String(trimmed.dropFirst("run: ".count)))
+        } else if trimmed.hasPrefix("shard: [") {
+          shards = trimmed.dropFirst("shard: [".count).dropLast().split(separator: ",").compactMap {
+            Int($0.trimmingCharacters(in: .whitespaces))
+          }
+        }
+      }
+    }
+  }
+
+  static func shell(_ command: String, in directory: String, environment: [String: String]) throws -> Run {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments = ["-c", command]
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    process.currentDirectoryURL = URL(fileURLWithPath: directory)
+    let out = Pipe()
+    process.standardOutput = out
+    process.standardError = out
+    try process.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    let text = String(decoding: data, as: UTF8.self)
+    return Run(status: process.terminationStatus, stdout: text, stderr: text)
+  }
+
+  /// The deterministic rows' keys and values, in order.
+  static func deterministic(_ path: String) throws -> [String] {
+    try CSVFile(path: path).rows.filter { $0["deterministic"] == "true" }.map { row in
+      ["workload", "variant", "store", "keys", "phase", "metric", "unit", "n", "min", "p50", "p90", "p99", "max", "mean", "stddev"]
+        .map { row[$0]! }.joined(separator: ",")
+    }
+  }
+
+  static func keys(_ path: String) throws -> [String] {
+    try CSVFile(path: path).rows.map { row in ["variant", "store", "keys", "phase", "metric"].map { row[$0]! }.joined(separator: "/") }
+  }
+
+  @Test("the workflow's commands run in order, shard by shard then the merge; the merged CSV is the unsplit run's")
+  func workflow() throws {
+    let text = try String(contentsOf: projectRoot.appendingPathComponent("Examples/ci/cachebench.yml"), encoding: .utf8)
+    let workflow = Workflow(text)
+    #expect(workflow.jobs.map(\.name) == ["shard", "merge"])
+    #expect(workflow.shards == [1, 2, 3])
+    #expect(workflow.environment["SHARDS"] == "3")
+    // A directory standing for the runners' checkout: the binary under test where the workflow
+    // builds it, a small workload in place of the workflow's, the baseline an unsplit run of it.
+    let directory = try temporaryDirectory()
+    try FileManager.default.createDirectory(atPath: directory + "/.build/release", withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: directory + "/.build/release/cachebench", withDestinationPath: binary.path)
+    try FileManager.default.createDirectory(atPath: directory + "/Baselines", withIntermediateDirectories: true)
+    let workload = fixtures + "/ci/sharded.json"
+    let whole = try cachebench(["run", workload, "--quick", "--out", directory + "/Baselines/ci.csv", "--no-progress"])
+    #expect(whole.status == 0, "\(whole.stderr)")
+    let environment = ["WORKLOAD": workload, "SHARDS": "3", "GITHUB_STEP_SUMMARY": directory + "/step-summary.md"]
+    for (job, commands) in workflow.jobs {
+      for shard in job == "shard" ? workflow.shards : [0] {
+        // `make release` builds the binary, which the test has.
+        for command in commands where command != "make release" {
+          let expanded = command.replacingOccurrences(of: "${{ matrix.shard }}", with: String(shard))
+          let run = try Self.shell(expanded, in: directory, environment: environment)
+          #expect(run.status == 0, "\(job) \(shard): \(expanded)\n\(run.stdout)")
+        }
+      }
+    }
+    // The merge of the three parts is the unsplit run: its rows in the same order, its
+    // deterministic rows identical.
+    let merged = directory + "/results/merged.csv"
+    #expect(try Self.keys(merged) == Self.keys(directory + "/Baselines/ci.csv"))
+    #expect(try Self.deterministic(merged) == Self.deterministic(directory + "/Baselines/ci.csv"))
+    #expect(try Self.deterministic(merged).count > 100)
+    // Each part holds a third of the configurations: 8 (2 stores and 2 limit stores × 2 strategies).
+    for part in 1...3 {
+      let rows = try CSVFile(path: directory + "/parts/part-\(part).csv").rows
+      let configurations = Set(rows.filter { !($0["variant"]!.hasPrefix("readers=")) }.map { $0["store"]! + "/" + $0["keys"]! })
+      #expect(configurations.count == (part == 3 ? 2 : 3))
+      #expect(rows.allSatisfy { $0["run_id"]!.hasSuffix("-shard\(part)of3") })
+    }
+    let summary = try String(contentsOfFile: directory + "/step-summary.md", encoding: .utf8)
+    #expect(summary.hasPrefix("### cachebench compare: "))
+    #expect(summary.contains(" 0 regressed,") || summary.contains("\n0 regressed,"))
+    let benchmark = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: directory + "/results/benchmark.json")))
+    #expect((benchmark as? [[String: Any]])?.isEmpty == false)
+    let report = try String(contentsOfFile: directory + "/results/report.html", encoding: .utf8)
+    #expect(report.contains("<section id=\"run\">") && report.contains("<section id=\"concurrency\">"))
+  }
+
+  @Test("merge refuses parts of another run, a missing shard, a file that is no part; run refuses a shard that cannot be")
+  func refusals() throws {
+    let directory = try temporaryDirectory()
+    let workload = fixtures + "/ci/sharded.json"
+    for part in 1...2 {
+      let run = try cachebench(["run", workload, "--quick", "--shard", "\(part)/3", "--out", directory + "/p\(part).csv", "--no-progress"])
+      #expect(run.status == 0, "\(run.stderr)")
+    }
+    let missing = try cachebench(["merge", directory + "/p1.csv", directory + "/p2.csv", "--out", directory + "/m.csv"])
+    #expect(missing.status == 65)
+    #expect(missing.stderr.contains("shard 3/3 is missing"))
+    #expect(!FileManager.default.fileExists(atPath: directory + "/m.csv"))
+    let twice = try cachebench(["merge", directory + "/p1.csv", directory + "/p1.csv", directory + "/p2.csv", "--out", directory + "/m.csv"])
+    #expect(twice.status == 65 && twice.stderr.contains("are both shard 1/3"))
+    let tooMany = try cachebench(["run", workload, "--quick", "--shard", "9/9", "--out", directory + "/x.csv", "--no-progress"])
+    #expect(tooMany.status == 64)
+    #expect(tooMany.stderr.contains("--shard 9/9: sharded has 8 configurations, so at most 8 shards."))
+    let malformed = try cachebench(["run", workload, "--shard", "4/3", "--out", directory + "/x.csv"])
+    #expect(malformed.status == 64 && malformed.stderr.contains("expected K/N with 1 <= K <= N"))
+  }
+}

@@ -1,0 +1,92 @@
+import Testing
+
+@testable import Results
+
+@Suite("Merging the parts of a split run")
+struct ResultsMergeTests {
+  /// The rows an unsplit run of `configurations` writes: two rows a configuration, then a limit
+  /// comparison for the first and an instruction count for each, as a run appends them.
+  static func run(
+    _ configurations: [(store: String, keys: String)], positions: [Int]? = nil, runID: String = "20261125T100000Z-seed4",
+    gitRev: String = "abc"
+  ) -> [MetricRow] {
+    // Values from each configuration's position in the whole run, so that a part's rows are the
+    // whole run's.
+    let positions = positions ?? Array(configurations.indices)
+    func row(_ store: String, _ keys: String, _ phase: Phase, _ metric: String, _ value: Double, unit: MetricUnit = .count) -> MetricRow {
+      var summary = Summary(single: value)
+      summary.n = 1
+      return MetricRow(
+        run: RunInfo(runID: runID, timestamp: "2026-11-25T10:00:00Z", gitRev: gitRev, host: "h"),
+        key: MetricKey(workload: "w", store: store, keys: keys, phase: phase, metric: metric), unit: unit, better: .lower,
+        deterministic: true, summary: summary)
+    }
+    var rows: [MetricRow] = []
+    for (index, configuration) in zip(positions, configurations) {
+      rows.append(row(configuration.store, configuration.keys, .write, "allocations", Double(index)))
+      rows.append(row(configuration.store, configuration.keys, .dedup, "records", Double(100 + index)))
+    }
+    for (index, configuration) in zip(positions, configurations) where index % 3 == 0 {
+      rows.append(row(configuration.store, configuration.keys, .merge, "latency_vs_limit", Double(index) / 10, unit: .ratio))
+    }
+    for (index, configuration) in zip(positions, configurations) {
+      rows.append(row(configuration.store, configuration.keys, .read, "instructions", Double(1000 + index)))
+    }
+    return rows
+  }
+
+  static let configurations = [
+    ("memory", "path"), ("memory", "typePolicy"), ("sqlite", "path"), ("sqlite", "typePolicy"), ("chain", "path"),
+    ("chain", "typePolicy"), ("limit-dictionary", "path"),
+  ].map { (store: $0.0, keys: $0.1) }
+
+  /// Shard k of n: the configurations at k-1, k-1+n, ..., with the shard in the run ID.
+  static func part(_ k: Int, of n: Int, seed: Int = 4, gitRev: String = "abc") -> ResultsMerge.Part {
+    let mine = configurations.enumerated().filter { $0.offset % n == k - 1 }
+    return ResultsMerge.Part(
+      name: "part-\(k).csv",
+      rows: run(mine.map(\.element), positions: mine.map(\.offset), runID: "2026112\(k)T1000Z-seed\(seed)-shard\(k)of\(n)", gitRev: gitRev))
+  }
+
+  static func keys(_ rows: [MetricRow]) -> [String] { rows.map { "\($0.key)=\($0.summary.p50)" } }
+
+  @Test("the parts in any order give the unsplit run's rows in its order, the trailing rows after every configuration's", arguments: [1, 2, 3, 7])
+  func order(shards: Int) throws {
+    let parts = (1...shards).reversed().map { Self.part($0, of: shards) }
+    let merged = try ResultsMerge.merge(parts)
+    #expect(Self.keys(merged) == Self.keys(Self.run(Self.configurations)))
+    // One run: every row takes shard 1's run ID, without its shard.
+    #expect(Set(merged.map(\.run.runID)) == ["20261121T1000Z-seed4"])
+  }
+
+  @Test("parts that are not one run's, or do not cover it once, are refused with the file at fault", arguments: [
+    ([part(1, of: 3), part(2, of: 3)], "shard 3/3 is missing"),
+    ([part(1, of: 3), part(2, of: 3), part(2, of: 3), part(3, of: 3)], "part-2.csv and part-2.csv are both shard 2/3"),
+    ([part(1, of: 2), part(2, of: 3)], "part-2.csv is shard 2/3, part-1.csv shard 1/2: one run has one N"),
+    ([part(1, of: 2), part(2, of: 2, seed: 5)], "part-2.csv ran with seed 5, part-1.csv with seed 4"),
+    ([part(1, of: 2), part(2, of: 2, gitRev: "def")], "part-2.csv was built from def, part-1.csv from abc: merge parts of one build"),
+    ([ResultsMerge.Part(name: "whole.csv", rows: run(configurations))], "whole.csv is not a shard of a run: its run ID 20261125T100000Z-seed4 has no -shardKofN (run it with --shard K/N)"),
+    ([part(1, of: 2), ResultsMerge.Part(name: "part-2.csv", rows: Array(part(2, of: 2).rows.dropFirst(2)))],
+      "part-2.csv holds 2 configurations, where shard 2/2 of these parts holds 4 or 3 (shard 1/2 holds 4): it is not a whole part of this run"),
+  ])
+  func refused(parts: [ResultsMerge.Part], message: String) {
+    #expect(throws: MergeError.self) { try ResultsMerge.merge(parts) }
+    do {
+      _ = try ResultsMerge.merge(parts)
+    } catch {
+      #expect(error.description == message)
+      #expect(error.exitCode == .dataError)
+    }
+  }
+
+  @Test("a shard is K/N with 1 <= K <= N; it owns every N-th configuration from K-1; run IDs name it")
+  func shards() throws {
+    #expect(Shard(parsing: "2/3") == Shard(index: 2, count: 3))
+    for bad in ["0/3", "4/3", "3", "a/b", "1/0", "-1/2", "1/2/3"] { #expect(Shard(parsing: bad) == nil, "\(bad)") }
+    let shard = try #require(Shard(index: 2, count: 3))
+    #expect((0..<9).filter(shard.contains) == [1, 4, 7])
+    #expect(Shard.parse(runID: "20261125T090240Z-seed42" + shard.runIDSuffix)?.base == "20261125T090240Z-seed42")
+    #expect(Shard.parse(runID: "20261125T090240Z-seed42" + shard.runIDSuffix)?.shard == shard)
+    #expect(Shard.parse(runID: "20261125T090240Z-seed42") == nil)
+  }
+}
