@@ -135,3 +135,26 @@ struct ResultsInCITests {
     #expect(malformed.status == 64 && malformed.stderr.contains("expected K/N with 1 <= K <= N"))
   }
 }
+
+@Suite("The new commands' help and version")
+struct NewCommandsHelpTests {
+  @Test("export, merge and report print OVERVIEW, USAGE and OPTIONS; --version prints the version", arguments: ["export", "merge", "report"])
+  func help(command: String) throws {
+    let run = try cachebench([command, "--help"])
+    #expect(run.status == 0)
+    #expect(run.stdout.hasPrefix("OVERVIEW: "))
+    #expect(run.stdout.contains("\nUSAGE: cachebench \(command) "))
+    #expect(run.stdout.contains("\nOPTIONS:\n"))
+  }
+
+  @Test("--version: the version, the revision, the toolchain")
+  func version() throws {
+    let run = try cachebench(["--version"])
+    #expect(run.status == 0)
+    let lines = run.stdout.split(separator: "\n")
+    #expect(lines.count == 3)
+    #expect(lines[0].hasPrefix("cachebench 0."))
+    #expect(lines[1].hasPrefix("git revision: "))
+    #expect(lines[2].hasPrefix("built with: Swift 6."))
+  }
+}

@@ -104,6 +104,22 @@ struct RepeatedComparisonTests {
     #expect(others <= 5, "\(others) other rows regressed")
   }
 
+  @Test("ab's markdown lists the regressed row with its interval and p, and the smallest detectable change")
+  func markdown() throws {
+    var random = Random(state: 7)
+    let slow = MetricKey(workload: "sim", store: "sqlite", keys: "path", phase: .write, metric: "latency3")
+    let runs = simulatedRuns(rounds: 5, random: &random) { $0 == slow ? 1.5 : 1 }
+    let comparison = try RepeatedComparison(base: runs.base, current: runs.current)
+    let regressed = try #require(comparison.verdicts.first { $0.key == slow && $0.status == .regressed })
+    let markdown = comparison.markdown()
+    #expect(markdown.hasPrefix("### cachebench ab: 🔴 "))
+    #expect(markdown.contains("| 95% interval | p |"))
+    let line = try #require(markdown.split(separator: "\n").first { $0.contains("latency3") })
+    #expect(line.contains(HumanFormat.change(ratio: regressed.ciLow!) + ".." + HumanFormat.change(ratio: regressed.ciHigh!)))
+    #expect(line.contains(String(format: "%.4f", regressed.pValue!)))
+    #expect(markdown.contains("Smallest timing change these runs detect 80% of the time: "))
+  }
+
   @Test("with outliers besides (one run in twenty slowed by half): at most 5 false alarms in 100; a 50% slowdown caught at least 80 times in 100 with 5 rounds, 90 with 7")
   func simulatedOutliers() throws {
     var random = Random(state: 99)
