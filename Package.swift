@@ -75,10 +75,11 @@ let package = Package(
     // `make crash-test`: kills a process merging into SQLite and checks what is left.
     .executableTarget(name: "crashtest", dependencies: ["SQLiteCache", "NormalizedCache"]),
 
-    .testTarget(name: "GraphQLLanguageTests", dependencies: ["GraphQLLanguage"]),
+    .testTarget(name: "GraphQLLanguageTests", dependencies: ["GraphQLLanguage", "Generator"]),
     .testTarget(name: "NormalizedCacheTests", dependencies: ["NormalizedCache", "GraphQLLanguage", "NormalizedCacheConformance"]),
     .testTarget(
-      name: "SQLiteCacheTests", dependencies: ["SQLiteCache", "NormalizedCache", "GraphQLLanguage", "NormalizedCacheConformance"]),
+      name: "SQLiteCacheTests",
+      dependencies: ["SQLiteCache", "NormalizedCache", "GraphQLLanguage", "NormalizedCacheConformance", "Generator"]),
     .testTarget(name: "ResultsTests", dependencies: ["Results"]),
     .testTarget(name: "MeasurementTests", dependencies: ["Measurement", "Results"]),
     .testTarget(name: "GeneratorTests", dependencies: ["Generator", "Results", "GraphQLLanguage", "NormalizedCache"]),

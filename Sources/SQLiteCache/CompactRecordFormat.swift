@@ -32,8 +32,9 @@ import NormalizedCache
 /// - A record of more than 64 fields is stored in chunks of 64 fields, its `records` row a marker
 ///   (a leading 0x00, which no field number is): see `RecordStore+Splitting.swift`.
 ///
-/// Measured on 100,000 records of ten fields, WAL, synchronous NORMAL: 157 database bytes per
-/// record (after a checkpoint), against 337 for the apollo layout and 394 for Apollo iOS's store.
+/// Measured by `Workloads/store-records.json` (100,000 of its ten-field records, WAL, synchronous
+/// NORMAL; `results/store-records.csv`): 187 database bytes per record after a checkpoint,
+/// against 395 for the apollo layout, as the README's store-level table has them.
 struct CompactRecordFormat: RecordFormat {
   var layout: SQLiteNormalizedCache.Layout { .compact }
   var schema: String {

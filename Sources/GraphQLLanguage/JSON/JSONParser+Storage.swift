@@ -82,16 +82,16 @@ struct StringTable {
   static let maximumLength = 32
   static let maximumEntries = 6_144
 
-  /// One slot of the open-addressing table: where the string's bytes first were, and its number
-  /// in ``strings``; `number` -1 is an empty slot.
-  private struct Slot {
+  /// A string the table holds, in its open-addressing slot: where its bytes first were, and its
+  /// number in ``strings``; `number` -1 is an empty slot.
+  private struct InternedString {
     var hash: UInt64 = 0
     var offset: Int = 0
     var length: Int32 = 0
     var number: Int32 = -1
   }
 
-  private var slots: [Slot] = []
+  private var slots: [InternedString] = []
   private var strings: [String] = []
 
   /// The string of `slice` (a part of `input`), and its number, or -1 when it is not kept.
@@ -102,7 +102,7 @@ struct StringTable {
       return (String(decoding: slice, as: UTF8.self), -1)
     }
     let hash = Self.hash(start, length, end: inputBase + input.count)
-    if slots.isEmpty { slots = Array(repeating: Slot(), count: 256) }
+    if slots.isEmpty { slots = Array(repeating: InternedString(), count: 256) }
     let found: (slot: Int, number: Int32) = slots.withUnsafeBufferPointer { slots in
       let mask = slots.count - 1
       var slot = Int(truncatingIfNeeded: hash) & mask
@@ -122,7 +122,7 @@ struct StringTable {
     guard strings.count < Self.maximumEntries else { return (string, -1) }
     let number = Int32(strings.count)
     strings.append(string)
-    slots[found.slot] = Slot(hash: hash, offset: start - inputBase, length: Int32(length), number: number)
+    slots[found.slot] = InternedString(hash: hash, offset: start - inputBase, length: Int32(length), number: number)
     if strings.count * 4 > slots.count * 3 { rehash() }
     return (string, number)
   }
@@ -130,7 +130,7 @@ struct StringTable {
   /// Twice the slots, every entry placed again.
   private mutating func rehash() {
     let old = slots
-    slots = Array(repeating: Slot(), count: old.count * 2)
+    slots = Array(repeating: InternedString(), count: old.count * 2)
     let mask = slots.count - 1
     for entry in old where entry.number >= 0 {
       var slot = Int(truncatingIfNeeded: entry.hash) & mask

@@ -3,7 +3,7 @@ import GraphQLLanguage
 /// Executes an operation against a store and returns the response data, or the first miss.
 ///
 /// ```swift
-/// let reader = CacheReader(cache: cache, schema: schema)
+/// let reader = CacheReader(cache: cache)        // the schema comes with the plan
 /// switch try reader.read(plan) {
 /// case .hit(let data): ...          // the selected data, aliases restored
 /// case .miss(let miss): ...         // "no field "genre" in record "Book:bk123" at data.favoriteBook.genre"
@@ -80,7 +80,7 @@ public struct ReadResult: Sendable {
 
 /// What a read cost the store.
 public struct ReadStatistics: Sendable, Hashable {
-  /// `loadRecords` calls.
+  /// Loads: `loadRecordsInOrder` calls on the read's snapshot, one per level.
   public var loads = 0
   /// Keys asked for, over every load.
   public var keysRequested = 0
@@ -142,10 +142,10 @@ private enum PathComponent {
 
 /// What a field with a selection holds, where objects come from records not loaded yet: objects
 /// are numbered (``Execution/nodes``) and put in place when the response is assembled.
-private enum Slot {
+private enum PendingValue {
   case null
   case object(Int)
-  case list([Slot])
+  case list([PendingValue])
 }
 
 private struct Execution {
@@ -163,7 +163,7 @@ private struct Execution {
     /// The object's number and the member's position in it.
     let node: Int
     let member: Int
-    let slot: Slot
+    let slot: PendingValue
   }
 
   struct Miss: Error {
@@ -260,7 +260,7 @@ private struct Execution {
   }
 
   /// The JSON of a slot whose objects are built, each taken out of `built`.
-  private static func json(_ slot: Slot, built: inout [JSONObject?]) -> JSONValue {
+  private static func json(_ slot: PendingValue, built: inout [JSONObject?]) -> JSONValue {
     switch slot {
     case .null: return .null
     case .object(let number):
@@ -392,7 +392,7 @@ private struct Execution {
 
   /// A member holding objects: null until assembly puts them in.
   @inline(__always)
-  private mutating func hold(_ slot: Slot, as responseKey: String, node: Int, in members: inout [JSONObject.Member]) {
+  private mutating func hold(_ slot: PendingValue, as responseKey: String, node: Int, in members: inout [JSONObject.Member]) {
     fixups.append(Fixup(node: node, member: members.count, slot: slot))
     members.append(JSONObject.Member(key: responseKey, value: .null))
   }
@@ -410,12 +410,12 @@ private struct Execution {
     }
     let fieldPath = path(pending.path, .key(step.pointee.field))
     policyFields.insert(field.fieldKey)
-    let slot: Slot
+    let slot: PendingValue
     switch keys {
     case .single(let key):
       slot = placeholder(for: key, plan: child.takeUnretainedValue(), path: fieldPath, next: &next)
     case .list(let keys):
-      var slots: [Slot] = []
+      var slots: [PendingValue] = []
       slots.reserveCapacity(keys.count)
       for (index, key) in keys.enumerated() {
         let elementPath = path(fieldPath, .index(index))
@@ -490,7 +490,7 @@ private struct Execution {
     return Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: components(parent) + [field.responseKey]))
   }
 
-  private mutating func placeholder(for key: CacheKey, plan child: SelectionPlan, path: ResponsePath, next: inout [Pending]) -> Slot {
+  private mutating func placeholder(for key: CacheKey, plan child: SelectionPlan, path: ResponsePath, next: inout [Pending]) -> PendingValue {
     let number = nodes.count
     nodes.append([])
     next.append(Pending(key: key, plan: Unmanaged.passUnretained(child), node: number, path: path))
@@ -503,10 +503,10 @@ private struct Execution {
   private mutating func list(
     _ bytes: UnsafeRawBufferPointer, _ offset: inout Int, type: TypeReference?, plan child: SelectionPlan, record: Record,
     field: PlannedField, path: ResponsePath, next: inout [Pending]
-  ) throws -> Slot {
+  ) throws -> PendingValue {
     offset += 1
     let count = Int(RecordCodec.readVarint(bytes, &offset))
-    var slots: [Slot] = []
+    var slots: [PendingValue] = []
     slots.reserveCapacity(count)
     for index in 0..<count {
       switch bytes[offset] {

@@ -6,18 +6,18 @@
 /// record's buffer; build the result) so the memory accesses of a batch overlap instead of
 /// waiting one after another. Deletion shifts later entries back (no tombstones).
 struct RecordTable {
-  struct Slot {
+  struct Entry {
     var key: CacheKey = ""
     /// Nil for an empty slot.
     var fields: [UInt8]? = nil
   }
 
-  private(set) var slots: [Slot]
+  private(set) var slots: [Entry]
   private(set) var count = 0
   private var mask: Int
 
   init() {
-    slots = Array(repeating: Slot(), count: 16)
+    slots = Array(repeating: Entry(), count: 16)
     mask = 15
   }
 
@@ -70,7 +70,7 @@ struct RecordTable {
     if (count + 1) * 5 > slots.count * 4 { grow() }
     var index = hash & mask
     while slots[index].fields != nil { index = (index + 1) & mask }
-    slots[index] = Slot(key: key, fields: fields)
+    slots[index] = Entry(key: key, fields: fields)
     count += 1
   }
 
@@ -79,7 +79,7 @@ struct RecordTable {
   mutating func remove(_ key: CacheKey) -> [UInt8]? {
     guard var hole = index(of: key) else { return nil }
     let removed = slots[hole].fields
-    slots[hole] = Slot()
+    slots[hole] = Entry()
     count -= 1
     // Shift back every entry of the run after the hole that may live there.
     var index = (hole + 1) & mask
@@ -89,8 +89,8 @@ struct RecordTable {
       let distanceToHole = (hole - want) & mask
       let distanceToIndex = (index - want) & mask
       if distanceToHole < distanceToIndex {
-        slots[hole] = Slot(key: slots[index].key, fields: fields)
-        slots[index] = Slot()
+        slots[hole] = Entry(key: slots[index].key, fields: fields)
+        slots[index] = Entry()
         hole = index
       }
       index = (index + 1) & mask
@@ -104,13 +104,13 @@ struct RecordTable {
 
   private mutating func grow() {
     let old = slots
-    slots = Array(repeating: Slot(), count: old.count * 2)
+    slots = Array(repeating: Entry(), count: old.count * 2)
     mask = slots.count - 1
     for slot in old {
       guard let fields = slot.fields else { continue }
       var index = home(slot.key)
       while slots[index].fields != nil { index = (index + 1) & mask }
-      slots[index] = Slot(key: slot.key, fields: fields)
+      slots[index] = Entry(key: slot.key, fields: fields)
     }
   }
 

@@ -20,4 +20,10 @@ struct LRUDictionaryStoreTests {
       #expect(failure == nil, "seed \(seed)")
     }
   }
+
+  @Test("keeps cachebench's store contract: loads, field-by-field merges, changed keys, removals, clear")
+  func conforms() throws {
+    #expect(try StoreConformance.run { LRUDictionaryStore() } == [])
+    #expect(try StoreConformance.run { LRUDictionaryStore(budget: CacheBudget(maxSizeBytes: 1 << 30)) } == [])
+  }
 }

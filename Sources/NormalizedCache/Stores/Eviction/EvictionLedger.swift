@@ -407,13 +407,13 @@ public struct EvictionLedger: Sendable {
 /// The ledger's map from keys to entries: open addressing over (hash, entry) pairs, deletion by
 /// shifting back (no tombstones), keys hashed as ``HashedKey`` does.
 struct LedgerIndex: Sendable {
-  private struct Slot {
+  private struct HashedEntry {
     var hash: UInt64 = 0
     /// -1 for an empty slot.
     var entry: Int32 = -1
   }
 
-  private var slots = [Slot](repeating: Slot(), count: 16)
+  private var slots = [HashedEntry](repeating: HashedEntry(), count: 16)
   private var count = 0
 
   /// The same hash as ``RecordTable/hash(_:)``'s, so that the in-memory store hashes a key once.
@@ -439,7 +439,7 @@ struct LedgerIndex: Sendable {
     let mask = slots.count - 1
     var slot = Int(truncatingIfNeeded: hash) & mask
     while slots[slot].entry >= 0 { slot = (slot + 1) & mask }
-    slots[slot] = Slot(hash: hash, entry: entry)
+    slots[slot] = HashedEntry(hash: hash, entry: entry)
     count += 1
   }
 
@@ -452,7 +452,7 @@ struct LedgerIndex: Sendable {
       if slots[hole].hash == hash, matches(slots[hole].entry) { break }
       hole = (hole + 1) & mask
     }
-    slots[hole] = Slot()
+    slots[hole] = HashedEntry()
     count -= 1
     var slot = (hole + 1) & mask
     while slots[slot].entry >= 0 {
@@ -460,7 +460,7 @@ struct LedgerIndex: Sendable {
       // The entry may move to the hole when the hole lies cyclically within [home, slot).
       if (hole - home) & mask < (slot - home) & mask {
         slots[hole] = slots[slot]
-        slots[slot] = Slot()
+        slots[slot] = HashedEntry()
         hole = slot
       }
       slot = (slot + 1) & mask
@@ -469,7 +469,7 @@ struct LedgerIndex: Sendable {
 
   private mutating func grow() {
     let old = slots
-    slots = [Slot](repeating: Slot(), count: old.count * 2)
+    slots = [HashedEntry](repeating: HashedEntry(), count: old.count * 2)
     let mask = slots.count - 1
     for entry in old where entry.entry >= 0 {
       var slot = Int(truncatingIfNeeded: entry.hash) & mask

@@ -1,0 +1,264 @@
+import NormalizedCache
+
+/// The contract of ``NormalizedCache`` (docs/records-and-stores.md, sections 1 and 3) as checks a
+/// store of yours can run, without a test framework: each check gets a fresh, empty store and
+/// returns what it found wrong, nothing when the store conforms. cachebench runs them against the
+/// in-memory store and every SQLite configuration; `Examples/AppTeam` runs them against its own.
+///
+/// ```swift
+/// let problems = try StoreConformance.run { MyStore() }
+/// #expect(problems == [])     // "merging new records reports every field of each: changed keys were [...]"
+/// ```
+public enum StoreConformance {
+  /// One rule of the contract.
+  public struct Check: Sendable {
+    /// What it checks, as a sentence: the name problems are reported under.
+    public let name: String
+    let body: @Sendable (any NormalizedCache, inout Problems) throws -> Void
+
+    /// Runs the check on `store`, fresh and empty; the problems found.
+    public func run(on store: any NormalizedCache) throws -> [String] {
+      var problems = Problems()
+      try body(store, &problems)
+      return problems.list
+    }
+  }
+
+  /// Every check, each on a store of its own from `makeStore`; the problems, each prefixed by its
+  /// check's name. Empty when the store conforms.
+  public static func run(makeStore: () throws -> any NormalizedCache) throws -> [String] {
+    try checks.flatMap { check in try check.run(on: try makeStore()).map { "\(check.name): \($0)" } }
+  }
+
+  /// What a check found wrong.
+  public struct Problems: Sendable {
+    public fileprivate(set) var list: [String] = []
+
+    mutating func expect(_ condition: Bool, _ message: @autoclosure () -> String) {
+      if !condition { list.append(message()) }
+    }
+  }
+
+  public static let checks: [Check] = [
+    Check(name: "loads in order: each key's record at its place, nil where missing, repeated keys, a key with NUL, past 500 keys", body: loadInOrder),
+    Check(name: "merging new records reports every field of each", body: mergeNewRecords),
+    Check(name: "a field-level overwrite keeps unmentioned fields, in their order, and reports only the changed ones", body: fieldLevelOverwrite),
+    Check(name: "merging identical records again changes nothing", body: identicalMerge),
+    Check(name: "true and 1, and 1 and 1.0, are different values", body: boolIsNotInt),
+    Check(name: "every kind of value round-trips: lists, nested lists, references, escapes, -0.0", body: valuesRoundTrip),
+    Check(name: "a record without fields is stored and loads as one", body: emptyRecord),
+    Check(name: "removeRecord removes one record; a missing key is no error", body: removeRecord),
+    Check(name: "removeRecords(matching:) ignores ASCII case only and takes % and _ literally", body: removeMatching),
+    Check(name: "clear removes everything, and the store works after", body: clear),
+    Check(name: "a load of 1,234 keys returns every record", body: largeLoad),
+    Check(name: "a missing key is absent from a load", body: missingKey),
+    Check(name: "keys holding U+0000 and other control characters store and load", body: controlCharacterKeys),
+  ]
+
+  // MARK: Records the checks write
+
+  public static let hero = Record(key: "QUERY_ROOT", ["hero": .reference("Character:1")])
+  public static let luke = Record(
+    key: "Character:1",
+    ["__typename": "Human", "name": "Luke", "friends": [.reference("Character:2"), .reference("Character:3")]])
+
+  /// A record holding every kind of value, escapes and extremes included.
+  public static let valueZoo = Record(
+    key: "Zoo:ünïcödé \"quoted\" \\ %_",
+    [
+      "string": "Les guerriers du silence",
+      "empty": "",
+      "escapes": "quote \" backslash \\ slash / newline \n tab \t bell \u{07} nul \u{00} end",
+      "unicode": "é 中文 🦄",
+      "int": 1993,
+      "negative": -42,
+      "max": .int(Int.max),
+      "min": .int(Int.min),
+      "double": 1.99,
+      "negativeZero": .double(-0.0),
+      "tiny": .double(.leastNonzeroMagnitude),
+      "huge": .double(1e300),
+      "integral": 175.0,
+      "true": true,
+      "false": false,
+      "null": nil,
+      "reference": .reference("Book:bk123"),
+      "list": ["a", 1, 2.5, false, nil, .reference("Author:Ray+Bradbury")],
+      "emptyList": [],
+      "nested": [[1, 2], [], [[.reference("Book:1")], ["deep"]]],
+      "references": [.reference("Book:1"), .reference("Book:2")],
+      "book(id:123)": .reference("Book:123"),
+      "grid({k1:v1,k2:[a,b]})": [[1], [2, 3]],
+    ])
+
+  public static let patternKeys: [CacheKey] = [
+    "Book:100%_off", "Book:100X_off", "book:100%Xoff", "Author:A_B", "Author:AxB", "QUERY_ROOT.favoriteBook",
+    "Ünïcode:É", "ünïcode:é", "Path\\with\\backslash",
+  ]
+
+  /// Patterns and the keys they remove, worked out by hand: ASCII letters match without case,
+  /// `%`, `_` and `\` only themselves, other letters only exactly.
+  public static let patterns: [(pattern: String, removed: Set<CacheKey>)] = [
+    ("%_", ["Book:100%_off"]),
+    ("%", ["Book:100%_off", "book:100%Xoff"]),
+    ("_", ["Book:100%_off", "Book:100X_off", "Author:A_B", "QUERY_ROOT.favoriteBook"]),
+    ("a_b", ["Author:A_B"]),
+    ("BOOK:", ["Book:100%_off", "Book:100X_off", "book:100%Xoff"]),
+    ("favoritebook", ["QUERY_ROOT.favoriteBook"]),
+    ("é", ["ünïcode:é"]),
+    ("ÜNÏCODE", []),
+    ("ünïcode", ["ünïcode:é"]),
+    ("\\w", ["Path\\with\\backslash"]),
+    ("", Set(patternKeys)),
+    ("nothing matches this", []),
+  ]
+
+  // MARK: The checks
+
+  static func present(_ store: any NormalizedCache, _ keys: [CacheKey]) throws -> Set<CacheKey> {
+    Set(try store.loadRecords(forKeys: keys).keys)
+  }
+
+  static func loadInOrder(_ store: any NormalizedCache, _ problems: inout Problems) throws {
+    let records = (0..<700).map { Record(key: "Item:\($0)", ["n": .int($0)]) } + [Record(key: "A\u{0}B", ["x": true])]
+    try store.merge(records: RecordSet(records: records))
+    var keys = (0..<1_200).map { "Item:\(($0 * 7) % 800)" }
+    keys.insert("A\u{0}B", at: 3)
+    keys.insert("Item:5", at: 600)
+    let loaded = try store.loadRecordsInOrder(forKeys: keys)
+    problems.expect(loaded.count == keys.count, "\(loaded.count) results for \(keys.count) keys")
+    for (key, record) in zip(keys, loaded) {
+      if key == "A\u{0}B" {
+        problems.expect(record?["x"] == .bool(true), "the record of the key with NUL is \(String(describing: record))")
+      } else if let index = Int(key.dropFirst("Item:".count)), index < 700 {
+        problems.expect(record?.key == key && record?["n"] == .int(index), "\(key) loaded as \(String(describing: record))")
+      } else {
+        problems.expect(record == nil, "\(key), never written, loaded as \(String(describing: record))")
+      }
+    }
+  }
+
+  static func mergeNewRecords(_ store: any NormalizedCache, _ problems: inout Problems) throws {
+    let changed = try store.merge(records: RecordSet(records: [hero, luke]))
+    let expected: Set<String> = ["QUERY_ROOT.hero", "Character:1.__typename", "Character:1.name", "Character:1.friends"]
+    problems.expect(Set(changed) == expected && changed.count == 4, "changed keys were \(Array(changed).sorted())")
+    let loaded = try store.loadRecords(forKeys: ["QUERY_ROOT", "Character:1"])
+    problems.expect(loaded == ["QUERY_ROOT": hero, "Character:1": luke], "loaded \(loaded)")
+  }
+
+  static func fieldLevelOverwrite(_ store: any NormalizedCache, _ problems: inout Problems) throws {
+    try store.merge(records: RecordSet(records: [Record(key: "Character:1", ["name": "Luke", "height": 1.72, "side": "light"])]))
+    let changed = try store.merge(
+      records: RecordSet(records: [Record(key: "Character:1", ["name": "Luke Skywalker", "height": 1.72, "mass": 77])]))
+    problems.expect(Set(changed) == ["Character:1.name", "Character:1.mass"], "changed keys were \(Array(changed).sorted())")
+    let record = try store.loadRecords(forKeys: ["Character:1"])["Character:1"]
+    let expected = Record(key: "Character:1", ["name": "Luke Skywalker", "height": 1.72, "side": "light", "mass": 77])
+    problems.expect(record == expected, "the record is \(String(describing: record))")
+    problems.expect(record?.fieldKeys == ["name", "height", "side", "mass"], "fields in the order \(record?.fieldKeys ?? [])")
+  }
+
+  static func identicalMerge(_ store: any NormalizedCache, _ problems: inout Problems) throws {
+    let records = RecordSet(records: [hero, luke])
+    try store.merge(records: records)
+    let changed = try store.merge(records: records)
+    problems.expect(changed.isEmpty, "changed keys were \(Array(changed).sorted())")
+  }
+
+  static func boolIsNotInt(_ store: any NormalizedCache, _ problems: inout Problems) throws {
+    try store.merge(records: RecordSet(records: [Record(key: "Flags:1", ["a": true, "b": 1])]))
+    let changed = try store.merge(records: RecordSet(records: [Record(key: "Flags:1", ["a": 1, "b": 1.0])]))
+    problems.expect(Set(changed) == ["Flags:1.a", "Flags:1.b"], "changed keys were \(Array(changed).sorted())")
+    let record = try store.loadRecords(forKeys: ["Flags:1"])["Flags:1"]
+    problems.expect(record?["a"] == .int(1) && record?["b"] == .double(1.0), "the record is \(String(describing: record))")
+    let again = try store.merge(records: RecordSet(records: [Record(key: "Flags:1", ["a": 1, "b": 1.0])]))
+    problems.expect(again.isEmpty, "merged again, changed keys were \(Array(again).sorted())")
+  }
+
+  static func valuesRoundTrip(_ store: any NormalizedCache, _ problems: inout Problems) throws {
+    let changed = try store.merge(records: RecordSet(records: [valueZoo]))
+    problems.expect(changed.count == valueZoo.fieldCount, "\(changed.count) changed keys for \(valueZoo.fieldCount) fields")
+    let loaded = try store.loadRecords(forKeys: [valueZoo.key])[valueZoo.key]
+    problems.expect(loaded == valueZoo, "loaded \(String(describing: loaded))")
+    problems.expect(loaded?.fieldKeys == valueZoo.fieldKeys, "fields in the order \(loaded?.fieldKeys ?? [])")
+    // -0.0 == 0.0 as Doubles: the sign must survive too.
+    if case .double(let zero) = loaded?["negativeZero"] {
+      problems.expect(zero.sign == .minus, "-0.0 loaded as \(zero)")
+    } else {
+      problems.expect(false, "negativeZero is not a Double")
+    }
+    problems.expect(try store.merge(records: RecordSet(records: [valueZoo])).isEmpty, "merging it again changed something")
+  }
+
+  static func emptyRecord(_ store: any NormalizedCache, _ problems: inout Problems) throws {
+    let empty = try Record(key: "Empty:1", encodedFields: [])
+    let changed = try store.merge(records: RecordSet(records: [empty]))
+    problems.expect(changed.isEmpty, "changed keys were \(Array(changed).sorted())")
+    let loaded = try store.loadRecords(forKeys: ["Empty:1"])
+    problems.expect(loaded == ["Empty:1": empty], "loaded \(loaded)")
+    let filled = try store.merge(records: RecordSet(records: [Record(key: "Empty:1", ["a": 1])]))
+    problems.expect(Set(filled) == ["Empty:1.a"], "filling it changed \(Array(filled).sorted())")
+  }
+
+  static func removeRecord(_ store: any NormalizedCache, _ problems: inout Problems) throws {
+    try store.merge(records: RecordSet(records: [hero, luke]))
+    try store.removeRecord(for: "Character:1")
+    try store.removeRecord(for: "Character:404")
+    let present = try Self.present(store, ["QUERY_ROOT", "Character:1"])
+    problems.expect(present == ["QUERY_ROOT"], "left \(present.sorted())")
+    // Merging the key again makes a new record: every field changes.
+    let changed = try store.merge(records: RecordSet(records: [luke]))
+    problems.expect(Set(changed).count == 3, "merged again, changed \(Array(changed).sorted())")
+  }
+
+  static func removeMatching(_ store: any NormalizedCache, _ problems: inout Problems) throws {
+    for (pattern, removed) in patterns {
+      try store.clear()
+      try store.merge(records: RecordSet(records: patternKeys.map { Record(key: $0, ["id": .string($0)]) }))
+      try store.removeRecords(matching: pattern)
+      let present = try Self.present(store, patternKeys)
+      problems.expect(
+        present == Set(patternKeys).subtracting(removed),
+        "pattern \"\(pattern)\" left \(present.sorted()), where it should remove \(removed.sorted())")
+    }
+  }
+
+  static func clear(_ store: any NormalizedCache, _ problems: inout Problems) throws {
+    try store.merge(records: RecordSet(records: [hero, luke]))
+    try store.clear()
+    let present = try Self.present(store, ["QUERY_ROOT", "Character:1"])
+    problems.expect(present.isEmpty, "left \(present.sorted())")
+    let changed = try store.merge(records: RecordSet(records: [luke]))
+    problems.expect(changed.count == 3, "after clear, a merge changed \(Array(changed).sorted())")
+    let loaded = try store.loadRecords(forKeys: ["Character:1"])
+    problems.expect(loaded == ["Character:1": luke], "after clear, loaded \(loaded)")
+  }
+
+  static func largeLoad(_ store: any NormalizedCache, _ problems: inout Problems) throws {
+    let records = (0..<1_234).map { Record(key: "Item:\($0)", ["id": .int($0), "next": .reference("Item:\($0 + 1)")]) }
+    let changed = try store.merge(records: RecordSet(records: records))
+    problems.expect(changed.count == 2_468, "\(changed.count) changed keys for 2,468 fields")
+    // Present keys interleaved with missing ones, in an order of their own.
+    let keys = (0..<1_500).reversed().map { "Item:\($0)" }
+    let loaded = try store.loadRecords(forKeys: keys)
+    problems.expect(loaded.count == 1_234, "\(loaded.count) records of 1,234")
+    problems.expect(loaded["Item:1233"] == records[1_233], "Item:1233 loaded as \(String(describing: loaded["Item:1233"]))")
+    problems.expect(loaded["Item:1234"] == nil, "Item:1234, never written, loaded")
+  }
+
+  static func missingKey(_ store: any NormalizedCache, _ problems: inout Problems) throws {
+    try store.merge(records: RecordSet(records: [hero]))
+    problems.expect(try store.loadRecords(forKeys: ["Nope:1"]).isEmpty, "a missing key loaded")
+    problems.expect(try store.loadRecords(forKeys: []).isEmpty, "no keys loaded something")
+    let loaded = try store.loadRecords(forKeys: ["Nope:1", "QUERY_ROOT", "Nope:2", "QUERY_ROOT"])
+    problems.expect(loaded == ["QUERY_ROOT": hero], "loaded \(loaded)")
+  }
+
+  static func controlCharacterKeys(_ store: any NormalizedCache, _ problems: inout Problems) throws {
+    let keys: [CacheKey] = ["Nul:\u{0}a", "Nul:\u{0}b", "Tab:\t", "Quote:\"", "Plain:1"]
+    try store.merge(records: RecordSet(records: keys.map { Record(key: $0, ["k": .string($0)]) }))
+    let present = try Self.present(store, keys + ["Nul:"])
+    problems.expect(present == Set(keys), "present: \(present.sorted().map(\.debugDescription))")
+    let one = try store.loadRecords(forKeys: ["Nul:\u{0}a"])["Nul:\u{0}a"]?["k"]
+    problems.expect(one == .string("Nul:\u{0}a"), "Nul:\\0a holds \(String(describing: one))")
+  }
+}

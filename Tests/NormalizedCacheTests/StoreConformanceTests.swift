@@ -1,0 +1,55 @@
+import NormalizedCache
+import NormalizedCacheConformance
+import Testing
+
+/// The conformance checks a store of yours runs: the in-memory store passes them, and a store that
+/// breaks the merge rule is caught.
+@Suite("Store conformance checks")
+struct StoreConformanceTests {
+  /// Replaces a record whole on merge (and says every field changed): what the merge rule forbids.
+  final class ReplacingStore: NormalizedCache, @unchecked Sendable {
+    var records: [CacheKey: Record] = [:]
+
+    func loadRecords(forKeys keys: [CacheKey]) -> [CacheKey: Record] {
+      var found: [CacheKey: Record] = [:]
+      for key in keys { found[key] = records[key] }
+      return found
+    }
+
+    func merge(records incoming: RecordSet) -> ChangedKeys {
+      var changed = ChangedKeys()
+      for record in incoming {
+        records[record.key] = record
+        changed.insertAllFields(of: record)
+      }
+      return changed
+    }
+
+    func removeRecord(for key: CacheKey) { records[key] = nil }
+    func removeRecords(matching pattern: String) { records = records.filter { !KeyPattern.matches($0.key, pattern) } }
+    func clear() { records = [:] }
+  }
+
+  @Test("the in-memory store passes every check")
+  func inMemory() throws {
+    #expect(try StoreConformance.run { InMemoryNormalizedCache() } == [])
+  }
+
+  @Test("a store that replaces records whole fails the merge checks, and only those")
+  func replacing() throws {
+    let problems = try StoreConformance.run { ReplacingStore() }
+    let failed = Set(problems.map { problem in StoreConformance.checks.first { problem.hasPrefix($0.name + ": ") }!.name })
+    // By hand: replacing loses unmentioned fields (overwrite), reports unchanged fields as changed
+    // (identical merge, the second merge of true/1, and the zoo merged again); nothing else.
+    #expect(failed == [
+      "a field-level overwrite keeps unmentioned fields, in their order, and reports only the changed ones",
+      "merging identical records again changes nothing",
+      "true and 1, and 1 and 1.0, are different values",
+      "every kind of value round-trips: lists, nested lists, references, escapes, -0.0",
+    ], "\(problems)")
+    #expect(problems.contains { $0.hasPrefix("a field-level overwrite keeps unmentioned fields") })
+    #expect(problems.contains { $0.hasPrefix("merging identical records again changes nothing: changed keys were [") })
+    #expect(!problems.contains { $0.hasPrefix("loads in order") })
+    #expect(!problems.contains { $0.hasPrefix("removeRecords(matching:)") })
+  }
+}
