@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Independent check of the calendar corpus's record counts under the three key strategies.
 
-Walks calendar_response.json with Python's json module and SPEC §1's rules, without any of
+Walks calendar_response.json with Python's json module and docs/keys.md's rules, without any of
 cachebench's code: the concrete type of each object comes from a field -> type map read by hand
 from schema.graphqls (the response has no __typename on the {id, node} wrappers), the keyed
 types from Workloads/calendar/extensions.graphqls. Prints the object count and, per strategy,
@@ -33,7 +33,7 @@ FIELD_TYPES = {
     "CalendarProviderEdge": {"node": "CalendarProvider"},
 }
 TYPE_POLICY = {"Item", "ItemEdge", "ItemType", "Icon", "Category", "Calendar", "CalendarProvider", "Series"}
-# Apollo's CacheKeyForField: an input object in brackets, its fields sorted (SPEC §1).
+# Apollo's CacheKeyForField: an input object in brackets, its fields sorted (docs/keys.md).
 ROOT_FIELD_KEY = ("items([args:[filterBy:deleted:false,endingAfter:2022-01-01T00:00:00Z,"
                   "startingBefore:2023-01-01T00:00:00Z]])")
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Plot a cachebench results CSV (SPEC §6 long format).
+"""Plot a cachebench results CSV (docs/csv.md long format).
 
 Usage: scripts/plot.py results/default.csv [--samples results/default-samples.csv] [--out results/default.png]
 

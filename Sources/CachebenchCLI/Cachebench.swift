@@ -2,9 +2,9 @@ import Foundation
 import Results
 import Workloads
 
-/// `cachebench <command>`: the workbench's whole command line (SPEC §7), callable as a function so
-/// that a package of your own can run it with your key resolvers and field-policy providers, the
-/// way package-benchmark users write benchmark targets:
+/// `cachebench <command>`: the workbench's whole command line (docs/command-line.md), callable as a
+/// function so that a package of your own can run it with your key resolvers and field-policy
+/// providers, the way package-benchmark users write benchmark targets:
 ///
 /// ```swift
 /// // Sources/my-cachebench/main.swift, in a package that depends on cachebench
@@ -20,7 +20,7 @@ import Workloads
 /// ```
 public enum Cachebench {
   /// Runs one command line: `arguments` as `CommandLine.arguments` gives them (the program's name
-  /// first). Errors are reported on stderr; returns the exit code of SPEC §7.
+  /// first). Errors are reported on stderr; returns the exit code of docs/command-line.md.
   @MainActor
   public static func main(_ arguments: [String] = CommandLine.arguments, registry: Registry = .builtIn) -> Int32 {
     cachebenchMain(Array(arguments.dropFirst()), context: CommandContext(registry: registry)).rawValue

@@ -1,5 +1,5 @@
-/// The synthetic source of workloads (SPEC §4, `generator`): from one seed and a set of knobs, a
-/// schema, schema extensions, operations and responses that read like a real app's.
+/// The synthetic source of workloads (docs/workloads.md, `generator`): from one seed and a set of
+/// knobs, a schema, schema extensions, operations and responses that read like a real app's.
 ///
 /// ```swift
 /// var config = GeneratorConfig()

@@ -1,4 +1,4 @@
-/// The knobs of the synthetic workload generator (SPEC §4, `generator`).
+/// The knobs of the synthetic workload generator (docs/workloads.md, `generator`).
 ///
 /// ```swift
 /// var config = GeneratorConfig()

@@ -81,7 +81,7 @@ struct ScalarSelectionModel: Sendable {
 
   var responseKey: String { alias ?? field.name }
 
-  /// The key the field is stored under (SPEC §1): `price` or `price(currency:EUR)`.
+  /// The key the field is stored under (docs/keys.md): `price` or `price(currency:EUR)`.
   var fieldKey: String {
     guard let argumentValue, let argument = field.argument else { return field.name }
     return "\(field.name)(\(argument.name):\(argumentValue))"

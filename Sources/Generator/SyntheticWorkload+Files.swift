@@ -3,7 +3,7 @@ import GraphQLLanguage
 import Results
 
 extension SyntheticWorkload {
-  /// Writes the workload as files a `recorded` workload replays unchanged (SPEC §4, the
+  /// Writes the workload as files a `recorded` workload replays unchanged (docs/workloads.md, the
   /// `generate` command):
   /// ```
   /// DIRECTORY/schema.graphqls

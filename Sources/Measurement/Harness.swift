@@ -101,7 +101,8 @@ public struct Repetition {
   }
 
   /// Bytes live in jemalloc now, less those live before the subject was made and those the
-  /// recorded samples hold: what the subject and whatever it owns hold (SPEC §5, `live_bytes`).
+  /// recorded samples hold: what the subject and whatever it owns hold (docs/metrics.md,
+  /// `live_bytes`).
   ///
   /// - Throws: ``MeasurementError``.
   public func liveBytes() throws(MeasurementError) -> Int {

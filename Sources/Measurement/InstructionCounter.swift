@@ -9,7 +9,7 @@ import Results
 
 /// Counts the instructions a piece of code executes, exactly, when the process runs under
 /// callgrind (`valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file=FILE`): the
-/// CPU metric that does not care how busy the machine is (SPEC §5, `instructions`).
+/// CPU metric that does not care how busy the machine is (docs/metrics.md, `instructions`).
 ///
 /// ```swift
 /// var counter = try InstructionCounter(outFile: "/tmp/x/cg.out")

@@ -4,7 +4,7 @@
   import Darwin
 #endif
 
-/// Files written whole or not at all (SPEC §6: "written atomically").
+/// Files written whole or not at all (docs/csv.md: "written atomically").
 ///
 /// The text goes to a temporary file in the destination's directory (`.NAME.tmp-XXXXXX`, created
 /// with `mkstemp`), which is synced and then renamed over the destination with `rename(2)`, atomic

@@ -75,8 +75,8 @@ extension Comparison {
   }
 }
 
-/// The comparison as CSV (`compare --out`): one row per verdict, SPEC §8's columns and then the
-/// statistic the values are.
+/// The comparison as CSV (`compare --out`): one row per verdict, docs/gate.md's columns and then
+/// the statistic the values are.
 ///
 /// Columns: `workload,variant,store,keys,phase,metric,unit,better,deterministic,baseline,current,
 /// ratio,ci_low,ci_high,p_value,status,statistic`; `baseline` is empty for an added metric,

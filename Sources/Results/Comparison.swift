@@ -1,5 +1,5 @@
 /// The regression gate behind `cachebench compare`: a baseline run's metrics against a current
-/// run's, one verdict per metric (SPEC §8). Pure: rows in, verdicts out.
+/// run's, one verdict per metric (docs/gate.md). Pure: rows in, verdicts out.
 ///
 /// ```swift
 /// let comparison = try Comparison(
@@ -168,7 +168,7 @@ public struct ComparisonOptions: Sendable, Hashable {
   /// The default threshold, 10%: a timing's p50 that moves further is shown as `advisory`.
   public static let defaultThresholdPercent = 10.0
 
-  /// The relative tolerance of `instructions` rows (SPEC §8), which are judged on their mean
+  /// The relative tolerance of `instructions` rows (docs/gate.md), which are judged on their mean
   /// only: counts under callgrind agree within 0.1% from run to run of one binary, but the same
   /// source built in another directory moves single samples by up to 1.5% and the p50 of eight by
   /// 0.44% (the binary's layout changes the probes of the Swift runtime's address-keyed caches),

@@ -1,4 +1,5 @@
-/// Every exit code of `cachebench`, in one place (SPEC §7; the values of BSD's `sysexits.h`).
+/// Every exit code of `cachebench`, in one place (docs/command-line.md; the values of BSD's
+/// `sysexits.h`).
 ///
 /// Errors say which code they mean by adopting ``ExitCodeCarrying``; the command line maps any
 /// other error to ``failure``.

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The part of the work a metric measures (the CSV's `phase` column, SPEC §6).
+/// The part of the work a metric measures (the CSV's `phase` column, docs/csv.md).
 public enum Phase: String, Sendable, Hashable, CaseIterable, Comparable {
   case parse, write, normalize, merge, read, fragment, watch, lookup, footprint, dedup, traffic, gc, disk, concurrency
 
@@ -83,8 +83,8 @@ public struct MetricKey: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// One row of the results CSV (SPEC §6): one metric of one workload × store × key strategy, with
-/// the statistics of its samples.
+/// One row of the results CSV (docs/csv.md): one metric of one workload × store × key strategy,
+/// with the statistics of its samples.
 ///
 /// ```swift
 /// let row = MetricRow(

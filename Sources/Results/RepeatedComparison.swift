@@ -1,8 +1,8 @@
 import Foundation
 
-/// Timing verdicts from repeated, interleaved runs of two builds (`cachebench ab`, SPEC §8): each
-/// run is one observation, each run's machine shift is removed, and a row is `regressed` only when
-/// the change is significant over every row (Holm) and beyond the threshold. Pure: rows in,
+/// Timing verdicts from repeated, interleaved runs of two builds (`cachebench ab`, docs/gate.md):
+/// each run is one observation, each run's machine shift is removed, and a row is `regressed` only
+/// when the change is significant over every row (Holm) and beyond the threshold. Pure: rows in,
 /// verdicts out.
 ///
 /// ```swift

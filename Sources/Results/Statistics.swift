@@ -1,5 +1,5 @@
 /// The statistics of one metric's samples, as the CSV's `n,min,p50,p90,p99,max,mean,stddev`
-/// columns carry them (SPEC §6).
+/// columns carry them (docs/csv.md).
 ///
 /// ```swift
 /// let summary = Summary([1, 2, 3, 4])!
@@ -16,9 +16,10 @@
 /// - `mean` is the arithmetic mean.
 /// - `stddev` is the sample standard deviation, `sqrt(Σ(x - mean)² / (n - 1))`.
 ///
-/// A single value (`n == 1`) fills every statistic with that value, `stddev` included, as SPEC §6
-/// says ("single values fill n=1 and every statistic with the value"): read `stddev` only where
-/// `n > 1`. (``Statistics/sampleStandardDeviation(_:)`` itself returns 0 for one sample.)
+/// A single value (`n == 1`) fills every statistic with that value, `stddev` included, as
+/// docs/csv.md says ("single values fill n=1 and every statistic with the value"): read `stddev`
+/// only where `n > 1`. (``Statistics/sampleStandardDeviation(_:)`` itself returns 0 for one
+/// sample.)
 public struct Summary: Sendable, Hashable {
   public var n: Int
   public var min: Double
@@ -45,7 +46,8 @@ public struct Summary: Sendable, Hashable {
     self.p99 = Statistics.percentile(99, ofSorted: sorted)
     self.max = sorted[sorted.count - 1]
     self.mean = Statistics.mean(sorted)
-    // SPEC §6: a single value fills every statistic, the spread included; read stddev where n > 1.
+    // docs/csv.md: a single value fills every statistic, the spread included; read stddev only
+    // where n > 1.
     self.stddev = sorted.count == 1 ? sorted[0] : Statistics.sampleStandardDeviation(sorted)
   }
 
@@ -54,7 +56,7 @@ public struct Summary: Sendable, Hashable {
     self.init(samples.map { Double($0) })
   }
 
-  /// One value: `n` is 1 and every statistic is `value`, `stddev` included, as SPEC §6 says
+  /// One value: `n` is 1 and every statistic is `value`, `stddev` included, as docs/csv.md says
   /// ("single values fill n=1 and every statistic with the value"); read stddev only where n > 1.
   public init(single value: Double) {
     self.init(

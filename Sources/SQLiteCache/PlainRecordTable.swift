@@ -2,9 +2,9 @@ import CSQLite
 import NormalizedCache
 import Synchronization
 
-/// The limit a SQLite cache is measured against (SPEC §5, `limit-sqlite`): each record's encoded
-/// bytes in one plain table, `records(key TEXT PRIMARY KEY, fields BLOB)`, written through one
-/// prepared `INSERT OR REPLACE` and read through one prepared `SELECT ... WHERE key = ?`.
+/// The limit a SQLite cache is measured against (docs/metrics.md, `limit-sqlite`): each record's
+/// encoded bytes in one plain table, `records(key TEXT PRIMARY KEY, fields BLOB)`, written through
+/// one prepared `INSERT OR REPLACE` and read through one prepared `SELECT ... WHERE key = ?`.
 ///
 /// It is not a cache: a merge replaces each record whole, without comparing or merging fields,
 /// and reports no changed keys. What a store costs beyond this table is what its layout and its

@@ -17,7 +17,7 @@ extension RecordStore {
     return records
   }
 
-  /// The most keys one statement looks up (SPEC §3).
+  /// The most keys one statement looks up (docs/stores.md).
   static let chunkSize = 500
 
   /// Loads records, in ``RecordCodec``'s encoding, at most ``chunkSize`` keys per statement;

@@ -7,7 +7,8 @@ import CSQLite
 import NormalizedCache
 
 extension RecordStore {
-  /// Merges records field by field (SPEC §2) in one transaction, rolled back if anything fails.
+  /// Merges records field by field (docs/records.md) in one transaction, rolled back if anything
+  /// fails.
   ///
   /// 1. The records of the incoming keys that exist are loaded (``load(_:_:_:)``, 500 keys a statement).
   /// 2. The incoming records merge into them with ``RecordCodec/merge(existing:new:)``, field by

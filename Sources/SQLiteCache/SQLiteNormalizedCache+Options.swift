@@ -1,7 +1,7 @@
 import NormalizedCache
 
 extension SQLiteNormalizedCache {
-  /// How records are laid out in the database (SPEC §3).
+  /// How records are laid out in the database (docs/stores.md).
   public enum Layout: String, Sendable, Hashable, CaseIterable {
     /// The project's own layout, tuned for speed and size: see ``SQLiteNormalizedCache``.
     case compact

@@ -2,7 +2,7 @@ import NormalizedCache
 import Synchronization
 
 /// Records in an SQLite database, through libsqlite3's C API: Apollo iOS's
-/// `SQLiteNormalizedCache`, with a faster and smaller layout besides Apollo's (SPEC §3).
+/// `SQLiteNormalizedCache`, with a faster and smaller layout besides Apollo's (docs/stores.md).
 ///
 /// ```swift
 /// let cache = try SQLiteNormalizedCache(path: "cache.sqlite")        // compact, WAL, synchronous NORMAL
@@ -139,7 +139,7 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
     func loadRecordsInOrder(forKeys keys: [CacheKey]) throws -> [Record?] { try store.pointee.loadInOrder(keys) }
   }
 
-  /// Merges records field by field (SPEC §2) in one transaction.
+  /// Merges records field by field (docs/records.md) in one transaction.
   ///
   /// - Returns: the changed keys `recordKey.fieldKey`, exactly as ``InMemoryNormalizedCache`` reports them.
   /// - Throws: ``SQLiteError``, or ``CacheBudgetError`` when a record alone is larger than the

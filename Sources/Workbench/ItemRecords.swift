@@ -1,9 +1,9 @@
 import Generator
 import NormalizedCache
 
-/// The records of the store-level benchmark: `Item:0` … `Item:N-1`, ten fields each, as the stores
-/// issue describes them: three strings, an Int, a Double, a Bool, a reference, a list of three
-/// strings, a list of two references, and a field with arguments holding a reference.
+/// The records of the store-level benchmark: `Item:0` … `Item:N-1`, ten fields each: three strings,
+/// an Int, a Double, a Bool, a reference, a list of three strings, a list of two references, and a
+/// field with arguments holding a reference.
 enum ItemRecords {
   static let words = [
     "amber", "birch", "cedar", "delta", "ember", "fjord", "grove", "haven", "islet", "jade", "karst", "lumen",

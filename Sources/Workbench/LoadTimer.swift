@@ -3,7 +3,7 @@ import NormalizedCache
 import Synchronization
 
 /// A store that adds up the time spent in its loads: the reader's "time inside store loads"
-/// (SPEC §5, `load_time`), taken during the timed reads.
+/// (docs/metrics.md, `load_time`), taken during the timed reads.
 ///
 /// Read latency pays two clock reads and one relaxed atomic add per load (tens of nanoseconds,
 /// against milliseconds per read), and no lock. Timing the loads in a second pass of the reads

@@ -1,8 +1,8 @@
 import Results
 import Workloads
 
-/// The metrics `cachebench run` reports (SPEC §5, §6), each defined once: the same operation is
-/// always behind the same name.
+/// The metrics `cachebench run` reports (docs/metrics.md, docs/csv.md), each defined once: the same
+/// operation is always behind the same name.
 extension Metric {
   // Parse, write and read, per response.
   /// Parsing one response's JSON: not part of the write, but what an app pays before it.
@@ -68,7 +68,7 @@ extension Metric {
   static let loadAllPerKey = Metric(.lookup, "load_all_per_key", unit: .ns, deterministic: false)
   static let loadAllocationsPerBatch = Metric(.lookup, "allocations_per_batch", unit: .count, deterministic: true)
 
-  // Traffic (SPEC §9): an app session's steps.
+  // Traffic (docs/bounded-and-concurrent.md): an app session's steps.
   /// Reads served whole, of all reads.
   static let trafficHitRatio = Metric(.traffic, "hit_ratio", unit: .ratio, better: .higher, deterministic: true)
   /// Reads that missed but found records below the operation's root (part of what they read), of all reads.
@@ -141,7 +141,7 @@ extension Metric {
   /// the allocation pass's reads, one right after each write.
   static let readBackMisses = Metric(.lookup, "read_back_misses", unit: .count, deterministic: true)
 
-  // Footprint (SPEC §5): the store's own rows, then bytes per record and the payload.
+  // Footprint (docs/metrics.md): the store's own rows, then bytes per record and the payload.
   static let bytesPerRecord = Metric(.footprint, "bytes_per_record", unit: .bytes, deterministic: true)
   static let bytesPerRecordCheckpointed = Metric(.footprint, "bytes_per_record_checkpointed", unit: .bytes, deterministic: true)
   static let dbBytesCheckpointed = Metric(.footprint, "db_bytes_checkpointed", unit: .bytes, deterministic: true)
@@ -164,8 +164,8 @@ extension MetricSamples {
     append(Double(value), to: metric)
   }
 
-  /// The footprint rows of one store (SPEC §5): the store's own, then bytes per record (after the
-  /// checkpoint too, where there is one) and the payload.
+  /// The footprint rows of one store (docs/metrics.md): the store's own, then bytes per record
+  /// (after the checkpoint too, where there is one) and the payload.
   mutating func append(_ footprint: Footprint) {
     for detail in footprint.details { append(detail.bytes, to: .footprint(detail.metric)) }
     if let settledBytes = footprint.settledBytes {

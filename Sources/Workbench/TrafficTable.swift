@@ -1,8 +1,8 @@
 import Results
 
-/// The traffic's lines (SPEC §9), one per store × key strategy (× variant) that ran a session:
-/// what the cache served, what the network sent, what the budget cost, and what garbage
-/// collection found after it. Empty without a traffic section.
+/// The traffic's lines (docs/bounded-and-concurrent.md), one per store × key strategy (× variant)
+/// that ran a session: what the cache served, what the network sent, what the budget cost, and what
+/// garbage collection found after it. Empty without a traffic section.
 ///
 /// ```
 /// Traffic, 2,000 steps (hit: reads served whole; ...)

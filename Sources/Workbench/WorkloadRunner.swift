@@ -64,7 +64,7 @@ public struct WorkloadResult: Sendable {
   }
 }
 
-/// Runs workloads: every variant × store × key strategy, as SPEC §5 says.
+/// Runs workloads: every variant × store × key strategy, as docs/metrics.md says.
 public enum WorkloadRunner {
   /// Runs one workload.
   ///
@@ -86,8 +86,8 @@ public enum WorkloadRunner {
     return WorkloadResult(workload: workload, configurations: configurations, hidden: hidden, run: run, keepSamples: options.keepSamples)
   }
 
-  /// Counts the instructions of every write, normalize, merge and read (SPEC §5, `instructions`),
-  /// in a process that runs under callgrind with `--collect-atstart=no` and
+  /// Counts the instructions of every write, normalize, merge and read (docs/metrics.md,
+  /// `instructions`), in a process that runs under callgrind with `--collect-atstart=no` and
   /// `--callgrind-out-file=outFile`. Only those rows; none for the store-level benchmark.
   ///
   /// - Throws: as ``run(_:options:run:)``, and ``MeasurementError`` when not under callgrind.

@@ -4,8 +4,8 @@ import NormalizedCache
 import SQLiteCache
 import Generator
 
-/// One workload file (SPEC §4): where the responses come from, which stores and key strategies to
-/// measure, and how.
+/// One workload file (docs/workloads.md): where the responses come from, which stores and key
+/// strategies to measure, and how.
 public struct Workload: Sendable {
   /// The file it was read from; paths inside are relative to its directory.
   public let file: String
@@ -27,13 +27,15 @@ public struct Workload: Sendable {
     public let provider: any FieldPolicyProvider
   }
   public let stores: [StoreSpec]
-  /// Measure the limit stores too (`"limits": true`, SPEC §5): `limit-dictionary` and `limit-sqlite`.
+  /// Measure the limit stores too (`"limits": true`, docs/metrics.md): `limit-dictionary` and
+  /// `limit-sqlite`.
   public var limits: Bool
   public let sweep: Sweep?
   public var repetitions: Int
   public var warmup: Int
   public var read: ReadSettings
-  /// An app session over the workload's operations (`"traffic"`, SPEC §9), or nil.
+  /// An app session over the workload's operations (`"traffic"`, docs/bounded-and-concurrent.md),
+  /// or nil.
   public var traffic: TrafficSettings?
   /// Reads on several threads while writes land (`"concurrency"`), or nil.
   public var concurrency: ConcurrencySettings? = nil
@@ -154,11 +156,12 @@ public struct Workload: Sendable {
   }
 }
 
-/// An app session over the workload's operations (SPEC §9, `traffic`): a deterministic sequence of
-/// steps drawn from the seed. Each step is a cache-first read of an operation chosen by
-/// popularity (Zipf over the operations, in an order drawn from the seed), written as a network
-/// fetch would when the read misses; or, with probability ``refetchShare``, a refetch of one (a
-/// write of it again, with a share ``churn`` of its values changed by the server).
+/// An app session over the workload's operations (docs/bounded-and-concurrent.md, `traffic`): a
+/// deterministic sequence of steps drawn from the seed. Each step is a cache-first read of an
+/// operation chosen by popularity (Zipf over the operations, in an order drawn from the seed),
+/// written as a network fetch would when the read misses; or, with probability ``refetchShare``, a
+/// refetch of one (a write of it again, with a share ``churn`` of its values changed by the
+/// server).
 public struct TrafficSettings: Sendable {
   public var steps = 20_000
   /// The skew of popularity: 0 reads every operation alike; 1 reads the k-th most popular about

@@ -252,7 +252,7 @@ private struct WorkloadDecoder {
     return .object(result)
   }
 
-  /// `traffic`: an app session's steps (SPEC §9).
+  /// `traffic`: an app session's steps (docs/bounded-and-concurrent.md).
   mutating func decodeTraffic(source: Workload.Source) throws(WorkloadError) -> TrafficSettings? {
     guard var object = try root.object("traffic") else { return nil }
     if case .storeRecords = source { throw root.error("traffic", "the store-level benchmark reads no operations") }

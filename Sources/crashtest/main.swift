@@ -3,7 +3,7 @@ import NormalizedCache
 import SQLiteCache
 
 // `make crash-test`: kills a process merging into each SQLite layout x journal mode (WAL,
-// DELETE) at random moments, reopens the database and checks it (SPEC §3: every merge is one
+// DELETE) at random moments, reopens the database and checks it (docs/stores.md: every merge is one
 // transaction).
 //
 //   crashtest run [--kills N] [--seed S]      the whole test; exit 0 when every check passed

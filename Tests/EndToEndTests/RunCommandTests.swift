@@ -28,7 +28,7 @@ struct RunCommandTests {
   static let stores = ["memory", "sqlite", "sqlite-apollo", "sqlite-memory"]
   static let strategies = ["path", "typePolicy", "programmatic"]
 
-  @Test("quick.json writes rows for every store × key strategy, with every metric of SPEC §6")
+  @Test("quick.json writes rows for every store × key strategy, with every metric of docs/csv.md")
   func everyMetric() throws {
     let (run, path, _) = Self.runs[0]
     #expect(run.status == 0, "\(run.stderr)")
@@ -60,7 +60,7 @@ struct RunCommandTests {
     }
     // Reads after all the writes hit every record they ask for.
     for row in csv.rows where row["metric"] == "hit_ratio" { #expect(row["p50"] == "1") }
-    // A single value fills every statistic (SPEC §6).
+    // A single value fills every statistic (docs/csv.md).
     for row in csv.rows where row["n"] == "1" {
       #expect(Set(["min", "p50", "p90", "p99", "max", "mean", "stddev"].map { row[$0]! }).count == 1)
     }

@@ -68,7 +68,7 @@ struct FieldKeyTests {
       ("f: a(n: 42, m: -7)", "a(m:-7,n:42)"),
       ("f: a(price: 1.99, height: 175.2, big: 1e21, one: 1.0)", "a(big:1e+21,height:175.2,one:1.0,price:1.99)"),
       ("f: a(yes: true, no: false, nothing: null)", "a(no:false,nothing:null,yes:true)"),
-      // Nested input objects: brackets inside brackets (SPEC §1's example).
+      // Nested input objects: brackets inside brackets (docs/keys.md's example).
       ("f: f(input: {x: 2, inner: {a: 1}})", "f([input:[inner:a:1],x:2])"),
       (#"f: a(input: {z: 1, a: {y: "b", x: [true]}})"#, "a([input:[a:x:[true],y:b],z:1])"),
       // A list of input objects: every object's sorted fields, joined by "," with no brackets.

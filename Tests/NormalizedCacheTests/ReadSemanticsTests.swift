@@ -3,8 +3,8 @@ import Testing
 
 @testable import NormalizedCache
 
-/// Reading as Apollo iOS's executor does (SPEC §1, "Reading"): non-null fields, dependent keys,
-/// and selection sets read from a record key.
+/// Reading as Apollo iOS's executor does (docs/keys.md, "Reading"): non-null fields, dependent
+/// keys, and selection sets read from a record key.
 @Suite("Reading: non-null, dependent keys, reads by key")
 struct ReadSemanticsTests {
   static let schemaText = """

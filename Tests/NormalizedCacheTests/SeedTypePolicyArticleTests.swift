@@ -30,8 +30,8 @@ struct SeedTypePolicyArticleTests {
                        {"id": "456", "title": "The Martian Chronicles", "author": "Ray Bradbury"}]}
     """
 
-  /// The article writes `QUERY_ROOT.book` for `book(id: "123")`; SPEC §1 keeps the arguments in the
-  /// field key, so the path is `QUERY_ROOT.book(id:123)`.
+  /// The article writes `QUERY_ROOT.book` for `book(id: "123")`; docs/keys.md keeps the arguments
+  /// in the field key, so the path is `QUERY_ROOT.book(id:123)`.
   @Test("without a type policy, one book fetched by two queries is stored twice, at two paths")
   func withoutTypePolicy() throws {
     let schema = try makeSchema(Self.schemaText)

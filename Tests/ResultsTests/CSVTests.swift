@@ -8,7 +8,7 @@ struct CSVTests {
     "run_id,timestamp,git_rev,host,workload,variant,store,keys,phase,metric,unit,better,"
     + "deterministic,n,min,p50,p90,p99,max,mean,stddev"
 
-  @Test("the header has SPEC §6's columns in SPEC §6's order")
+  @Test("the header has docs/csv.md's columns in docs/csv.md's order")
   func header() {
     #expect(CSV.document([MetricRow]()) == Self.header + "\n")
     #expect(MetricRow.columns.joined(separator: ",") == Self.header)

@@ -39,7 +39,7 @@ struct StatisticsTests {
     #expect(Summary([4, 1, 3, 2]) == Summary([1, 2, 3, 4]))
   }
 
-  @Test("a single value fills n=1 and every statistic with the value, stddev included (SPEC §6)")
+  @Test("a single value fills n=1 and every statistic with the value, stddev included (docs/csv.md)")
   func single() throws {
     let summary = try #require(Summary([812]))
     #expect(

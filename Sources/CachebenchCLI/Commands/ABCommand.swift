@@ -2,7 +2,7 @@ import Foundation
 import Results
 
 /// `cachebench ab`: two builds run in turns, each run one observation; timing verdicts that a
-/// shared machine cannot fake (SPEC §8).
+/// shared machine cannot fake (docs/gate.md).
 enum ABCommand: Command {
   static let spec = CommandSpec(
     name: "ab",

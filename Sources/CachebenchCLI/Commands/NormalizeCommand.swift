@@ -3,7 +3,7 @@ import NormalizedCache
 import Results
 import Workloads
 
-/// `cachebench normalize`: normalizes responses and prints the records (SPEC §7).
+/// `cachebench normalize`: normalizes responses and prints the records (docs/command-line.md).
 enum NormalizeCommand: Command {
   static let spec = CommandSpec(
     name: "normalize",

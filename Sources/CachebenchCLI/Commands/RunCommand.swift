@@ -3,7 +3,8 @@ import Results
 import Workbench
 import Workloads
 
-/// `cachebench run`: runs workloads, prints a table, writes the CSV (SPEC §6, §7).
+/// `cachebench run`: runs workloads, prints a table, writes the CSV (docs/csv.md,
+/// docs/command-line.md).
 enum RunCommand: Command {
   static let spec = CommandSpec(
     name: "run",
@@ -59,24 +60,7 @@ enum RunCommand: Command {
       try WorkloadChecker.check(arguments.has("quick") ? workload.quick() : workload, allowLarge: arguments.has("allow-large"))
       workloads.append(workload)
     }
-    var shard: Shard?
-    if let text = arguments.value("shard") {
-      guard let parsed = Shard(parsing: text) else {
-        throw UsageError(message: "The value '\(text)' is invalid for '--shard'; expected K/N with 1 <= K <= N, such as 2/3.", usage: spec.usage)
-      }
-      shard = parsed
-    }
-    if let shard {
-      guard workloads.count == 1 else {
-        throw UsageError(message: "--shard splits one workload: give one workload file, not \(workloads.count).", usage: spec.usage)
-      }
-      let configurations = try workloads[0].configurationCount
-      guard shard.count <= configurations else {
-        throw UsageError(
-          message: "--shard \(shard): \(workloads[0].name) has \(configurations) configuration\(configurations == 1 ? "" : "s"), so at most \(configurations) shards.",
-          usage: spec.usage)
-      }
-    }
+    let shard = try parseShard(arguments, workloads: workloads)
     let options = RunOptions(
       quick: arguments.has("quick"), keepSamples: arguments.value("samples") != nil,
       progress: !arguments.has("no-progress"), shard: shard)
@@ -105,8 +89,34 @@ enum RunCommand: Command {
       }
       results.append(result)
     }
-    // The files first, then the table: a standard output that fails (`> /dev/full`) or closes
-    // (`| head -1`) must not lose the results.
+    try writeOutputs(results, of: workloads, perWorkloadFiles: perWorkloadFiles, history: history, arguments: arguments)
+    return .success
+  }
+
+  /// `--shard K/N`, checked against the one workload it splits; nil without the option.
+  private static func parseShard(_ arguments: ParsedArguments, workloads: [Workload]) throws -> Shard? {
+    guard let text = arguments.value("shard") else { return nil }
+    guard let shard = Shard(parsing: text) else {
+      throw UsageError(message: "The value '\(text)' is invalid for '--shard'; expected K/N with 1 <= K <= N, such as 2/3.", usage: spec.usage)
+    }
+    guard workloads.count == 1 else {
+      throw UsageError(message: "--shard splits one workload: give one workload file, not \(workloads.count).", usage: spec.usage)
+    }
+    let configurations = try workloads[0].configurationCount
+    guard shard.count <= configurations else {
+      throw UsageError(
+        message: "--shard \(shard): \(workloads[0].name) has \(configurations) configuration\(configurations == 1 ? "" : "s"), so at most \(configurations) shards.",
+        usage: spec.usage)
+    }
+    return shard
+  }
+
+  /// The CSVs, the samples and the history, then the table: a standard output that fails
+  /// (`> /dev/full`) or closes (`| head -1`) must not lose the results.
+  private static func writeOutputs(
+    _ results: [WorkloadResult], of workloads: [Workload], perWorkloadFiles: Bool, history: ResultsHistory?,
+    arguments: ParsedArguments
+  ) throws {
     var written: [String] = []
     if perWorkloadFiles {
       for (workload, result) in zip(workloads, results) {
@@ -130,7 +140,6 @@ enum RunCommand: Command {
       written.append("appended \(allRows.count) rows to \(history.path)\n")
     }
     try writeStandardOutput(results.map(\.table).joined(separator: "\n") + written.joined())
-    return .success
   }
 
   /// The child of `--instructions`, under callgrind: instruction rows only, to `--out`.

@@ -102,7 +102,8 @@ public struct Schema: Sendable {
   /// Whether a fragment on `condition` applies to an object of type `objectType`.
   ///
   /// - Returns: `true` or `false` when the schema knows both types; `nil` when it does not know
-  ///   one of them, which callers treat leniently (SPEC §4: an unknown type condition matches).
+  ///   one of them, which callers treat leniently (docs/workloads.md: an unknown type condition
+  /// matches).
   public func typeCondition(_ condition: String, appliesTo objectType: String) -> Bool? {
     if condition == objectType { return true }
     guard let conditionType = types[condition], let object = types[objectType] else { return nil }

@@ -35,8 +35,8 @@ public struct CacheKeyInfo: Sendable, Hashable {
     (uniqueKeyGroup ?? typename) + ":" + id
   }
 
-  /// The key-field rendering of SPEC §1: String and ID raw, Int as digits, Float as `String(Double)`;
-  /// nil for anything else.
+  /// The key-field rendering of docs/keys.md: String and ID raw, Int as digits, Float as
+  /// `String(Double)`; nil for anything else.
   static func idString(_ value: JSONValue) -> String? {
     switch value {
     case .string(let string): string

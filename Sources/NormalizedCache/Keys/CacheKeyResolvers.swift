@@ -1,7 +1,7 @@
 import GraphQLLanguage
 
-/// A programmatic key function (SPEC §1): given a response object's concrete type and data, its
-/// cache key info, or nil to fall through to the type policy and then the path.
+/// A programmatic key function (docs/keys.md): given a response object's concrete type and data,
+/// its cache key info, or nil to fall through to the type policy and then the path.
 public typealias CacheKeyResolver = @Sendable (ObjectType, ObjectData) -> CacheKeyInfo?
 
 /// Key resolvers by name, so workloads and the command line can select them.
@@ -52,7 +52,7 @@ public struct CacheKeyResolvers: Sendable {
   }
 }
 
-/// The built-in resolvers of SPEC §1.
+/// The built-in resolvers of docs/keys.md.
 public enum BuiltInResolvers {
   /// Any object with a scalar `id` (String, Int or Float) is keyed `Typename:id`.
   public static let id: CacheKeyResolver = { _, object in

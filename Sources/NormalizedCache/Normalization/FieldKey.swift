@@ -1,8 +1,8 @@
 import GraphQLLanguage
 
 /// Renders the key a field is stored under in its record exactly as Apollo iOS's
-/// `CacheKeyForField` does (SPEC §1, "Field keys"): `name`, or `name(` + the arguments sorted by
-/// name + `)`.
+/// `CacheKeyForField` does (docs/keys.md, "Field keys"): `name`, or `name(` + the arguments sorted
+/// by name + `)`.
 ///
 /// ```swift
 /// try FieldKey.render(name: "hero", arguments: [Argument(name: "episode", value: .enumValue("JEDI"))], variables: .none)

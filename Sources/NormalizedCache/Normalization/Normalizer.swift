@@ -2,7 +2,7 @@ import GraphQLLanguage
 
 /// Turns a response into records, walking the operation's selections over it as Apollo iOS does:
 /// only selected fields are stored, under field keys rendered from the operation's arguments, and
-/// every object gets a record of its own, keyed by the strategy (SPEC §1).
+/// every object gets a record of its own, keyed by the strategy (docs/keys.md).
 ///
 /// ```swift
 /// let plan = try OperationPlan(document: document, schema: schema)
@@ -289,7 +289,7 @@ private struct PathKey {
   }
 }
 
-/// The cache ID of an object under a `@typePolicy` (SPEC §1).
+/// The cache ID of an object under a `@typePolicy` (docs/keys.md).
 public enum TypePolicyKey {
   /// The values of the key fields, in order, each escaped (`\` to `\\`, then `+` to `\+`), joined
   /// by `+`: `Ray+Bradbury`. Nil when a key field is missing or not a String, ID, Int or Float.

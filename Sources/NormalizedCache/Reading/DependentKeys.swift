@@ -1,5 +1,5 @@
-/// The keys `recordKey.fieldKey` a read looked at (SPEC §1, "Reading"): what Apollo iOS's watchers
-/// compare with a write's changed keys to know whether to read again.
+/// The keys `recordKey.fieldKey` a read looked at (docs/keys.md, "Reading"): what Apollo iOS's
+/// watchers compare with a write's changed keys to know whether to read again.
 ///
 /// ```swift
 /// let result = try reader.read(plan)

@@ -1,7 +1,7 @@
 import GraphQLLanguage
 
 /// The part of a response an operation selects, keyed by response key: what reading the operation
-/// back from the cache must return (SPEC §5: a read-back must equal it).
+/// back from the cache must return (docs/metrics.md: a read-back must equal it).
 public enum ResponseProjection {
   /// The selected data of a response (`{"data": ...}` or the data object).
   /// - Throws: ``NormalizationError`` where the response does not fit the operation.

@@ -1,6 +1,6 @@
 /// The key of a record in a normalized cache: `QUERY_ROOT`, `QUERY_ROOT.favoriteBook`, `Book:bk123`.
 ///
-/// A plain string, as in Apollo iOS; SPEC §1 fixes the formats.
+/// A plain string, as in Apollo iOS; docs/keys.md fixes the formats.
 public typealias CacheKey = String
 
 /// The keys of the three operation roots.

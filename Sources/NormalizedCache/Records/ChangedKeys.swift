@@ -1,5 +1,5 @@
-/// The fields a merge changed, as keys `recordKey.fieldKey` (SPEC §2): every field of a new record,
-/// and the fields of an existing record whose value changed.
+/// The fields a merge changed, as keys `recordKey.fieldKey` (docs/records.md): every field of a new
+/// record, and the fields of an existing record whose value changed.
 ///
 /// ```swift
 /// let changed = try cache.merge(records: recordSet)

@@ -1,7 +1,7 @@
 import GraphQLLanguage
 
 extension RecordValue {
-  /// The value in JSON (SPEC §2): a reference is `{"$reference": "Book:bk123"}`.
+  /// The value in JSON (docs/records.md): a reference is `{"$reference": "Book:bk123"}`.
   public var jsonValue: JSONValue {
     switch self {
     case .null: .null
@@ -51,7 +51,7 @@ extension Record {
   }
 }
 
-/// The two printed forms of records of `cachebench normalize` (SPEC §7).
+/// The two printed forms of records of `cachebench normalize` (docs/command-line.md).
 public enum RecordListing: String, Sendable, CaseIterable {
   /// `{"records": {KEY: {FIELD: VALUE}}}`, keys and fields sorted, two-space indent.
   case json

@@ -1,6 +1,6 @@
 import GraphQLLanguage
 
-/// One object of a normalized cache: a key and its fields (SPEC §2).
+/// One object of a normalized cache: a key and its fields (docs/records.md).
 ///
 /// ```swift
 /// let book = Record(key: "Book:bk123", ["id": "bk123", "title": "Les guerriers du silence",
@@ -118,7 +118,8 @@ public struct Record: Sendable, CustomStringConvertible {
 
   public var isEmpty: Bool { encodedFields.isEmpty }
 
-  /// Merges another record's fields into this one (SPEC §2): its fields overwrite, others stay.
+  /// Merges another record's fields into this one (docs/records.md): its fields overwrite, others
+  /// stay.
   ///
   /// - Returns: the names of the fields that changed; empty when nothing did.
   @discardableResult

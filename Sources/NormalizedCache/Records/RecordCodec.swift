@@ -262,8 +262,8 @@ public enum RecordCodec {
 
   // MARK: Merging
 
-  /// Merges the fields of `new` into `existing` (SPEC §2): fields of `new` overwrite, fields it does
-  /// not mention are kept, new fields go at the end.
+  /// Merges the fields of `new` into `existing` (docs/records.md): fields of `new` overwrite,
+  /// fields it does not mention are kept, new fields go at the end.
   ///
   /// - Returns: nil when nothing changes; else the merged encoding and the names of the changed fields.
   /// - Complexity: O(n × m) name comparisons for n existing and m new fields (records are small),

@@ -27,7 +27,8 @@ public struct RecordSet: Sendable, Sequence, Equatable, CustomStringConvertible 
 
   public func makeIterator() -> Array<Record>.Iterator { records.makeIterator() }
 
-  /// Merges one record: a new key is added; an existing record takes the new fields (SPEC §2).
+  /// Merges one record: a new key is added; an existing record takes the new fields
+  /// (docs/records.md).
   /// - Returns: the changed keys `recordKey.fieldKey`.
   @discardableResult
   public mutating func merge(record: Record) -> ChangedKeys {

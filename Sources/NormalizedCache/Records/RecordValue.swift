@@ -1,4 +1,5 @@
-/// A value of a record's field (SPEC §2): a scalar, a reference to another record, or a list.
+/// A value of a record's field (docs/records.md): a scalar, a reference to another record, or a
+/// list.
 ///
 /// `.bool(true)` is never equal to `.int(1)`.
 public enum RecordValue: Sendable, Hashable {

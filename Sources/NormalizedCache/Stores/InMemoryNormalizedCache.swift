@@ -121,7 +121,7 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerabl
     }
   }
 
-  /// Merges field by field (SPEC §2); with a budget, then evicts until within it.
+  /// Merges field by field (docs/records.md); with a budget, then evicts until within it.
   /// - Throws: ``CacheBudgetError``, before changing anything, when a record alone is larger than
   ///   the budget.
   @discardableResult

@@ -1,5 +1,5 @@
-/// A store of records (SPEC §3), as Apollo iOS's `NormalizedCache`: the in-memory store and the
-/// SQLite store both implement it, and the workbench measures them through it.
+/// A store of records (docs/stores.md), as Apollo iOS's `NormalizedCache`: the in-memory store and
+/// the SQLite store both implement it, and the workbench measures them through it.
 ///
 /// Implementations are safe to share between threads; a read of several loads sees one committed
 /// state through ``withConsistentRead(_:)``.
@@ -12,7 +12,7 @@ public protocol NormalizedCache: AnyObject, Sendable {
   /// reader's path, which spares building a dictionary.
   func loadRecordsInOrder(forKeys keys: [CacheKey]) throws -> [Record?]
 
-  /// Merges records field by field (SPEC §2), all at once.
+  /// Merges records field by field (docs/records.md), all at once.
   /// - Returns: the changed keys `recordKey.fieldKey`.
   @discardableResult
   func merge(records: RecordSet) throws -> ChangedKeys

@@ -5,7 +5,7 @@ import NormalizedCache
 import Results
 import Workloads
 
-/// Measures a cache under one key strategy on one variant's responses (SPEC §5):
+/// Measures a cache under one key strategy on one variant's responses (docs/metrics.md):
 /// 1. an allocation pass, untimed: allocations per write and per read, lookup counts, every
 ///    read-back checked against its response, and the keys written;
 /// 2. warm-up and measured repetitions on fresh stores, through the ``Harness``: write,
@@ -356,10 +356,10 @@ struct CacheBenchmark: Benchmark {
     if missesAllowed { sink.append(Double(counted.misses), to: .readBackMisses) }
   }
 
-  /// Every read-back must equal the selected part of its response (SPEC §5): checked right after
-  /// each write in the allocation pass, and again after all the writes unless the workload says
-  /// `"read": {"verify": false}` (for recorded responses that disagree on the entities they share,
-  /// where a later response rightly changes what an earlier one reads back).
+  /// Every read-back must equal the selected part of its response (docs/metrics.md): checked right
+  /// after each write in the allocation pass, and again after all the writes unless the workload
+  /// says `"read": {"verify": false}` (for recorded responses that disagree on the entities they
+  /// share, where a later response rightly changes what an earlier one reads back).
   private func verify(_ result: ReadResult, _ item: ResponseItem, strictly: Bool) throws {
     guard strictly else { return }
     let context = context(item)

@@ -3,11 +3,11 @@ import NormalizedCache
 import Results
 import Workloads
 
-/// Measures a limit store (SPEC §5, `"limits": true`) on one variant's responses under one key
-/// strategy: the records the normalizer makes of each response (normalized untimed) written into
-/// the store, timed as `merge` `latency`; then, per response, the records it wrote loaded by their
-/// keys, timed as `read` `latency`. A read must find every key. Then the footprint and records,
-/// as for a store.
+/// Measures a limit store (docs/metrics.md, `"limits": true`) on one variant's responses under one
+/// key strategy: the records the normalizer makes of each response (normalized untimed) written
+/// into the store, timed as `merge` `latency`; then, per response, the records it wrote loaded by
+/// their keys, timed as `read` `latency`. A read must find every key. Then the footprint and
+/// records, as for a store.
 ///
 /// The limit stores replace records whole: what a real store costs beyond them is its merge
 /// rules, its layout and, in a read, executing the operation.

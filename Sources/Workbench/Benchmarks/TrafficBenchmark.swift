@@ -4,8 +4,9 @@ import NormalizedCache
 import Results
 import Workloads
 
-/// An app session on a store (SPEC §9, `traffic`), then garbage collection on what it left and,
-/// for a store on database pages, what the file holds after it, after a clear and after a vacuum.
+/// An app session on a store (docs/bounded-and-concurrent.md, `traffic`), then garbage collection
+/// on what it left and, for a store on database pages, what the file holds after it, after a clear
+/// and after a vacuum.
 ///
 /// Every step is drawn from the seed alone (``TrafficSteps``), so every store and strategy sees
 /// the same session; the store's clock is the step. A read that misses is fetched (its response,

@@ -32,7 +32,7 @@ public struct MeasuredConfiguration: Sendable {
     return metric.unit == .ns ? summary.roundedToTenths : summary
   }
 
-  /// One row per metric, in order (SPEC §6).
+  /// One row per metric, in order (docs/csv.md).
   func rows(run: RunInfo, workload: String) -> [MetricRow] {
     samples.metrics.compactMap { metric in
       summary(metric).map { MetricRow(run: run, key: key(metric, workload: workload), metric: metric, summary: $0) }
@@ -52,9 +52,9 @@ public struct MeasuredConfiguration: Sendable {
   }
 }
 
-/// A store's timings against its limit store's (SPEC §5, `"limits": true`): for every timing both
-/// measured (same variant and key strategy), the limit's p50 over the store's: 1 is as fast as
-/// storing the bytes at all, 0.25 four times slower.
+/// A store's timings against its limit store's (docs/metrics.md, `"limits": true`): for every
+/// timing both measured (same variant and key strategy), the limit's p50 over the store's: 1 is as
+/// fast as storing the bytes at all, 0.25 four times slower.
 public struct LimitComparison: Sendable {
   public let scope: Scope
   public let limit: LimitStore

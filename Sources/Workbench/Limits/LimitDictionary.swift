@@ -2,9 +2,9 @@ import NormalizedCache
 import Synchronization
 import Workloads
 
-/// The limit an in-memory cache is measured against (SPEC §5, `limit-dictionary`): each record's
-/// encoded bytes in a plain `[CacheKey: [UInt8]]`, written with one subscript assignment and read
-/// with one lookup per key.
+/// The limit an in-memory cache is measured against (docs/metrics.md, `limit-dictionary`): each
+/// record's encoded bytes in a plain `[CacheKey: [UInt8]]`, written with one subscript assignment
+/// and read with one lookup per key.
 ///
 /// It is not a cache: a merge replaces each record whole, without comparing or merging fields,
 /// and reports no changed keys.

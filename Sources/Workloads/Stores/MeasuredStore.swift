@@ -27,7 +27,7 @@ extension MeasuredStore {
   public func settledBytes() throws -> Int? { nil }
 }
 
-/// What a store held after the writes (SPEC §5, footprint).
+/// What a store held after the writes (docs/metrics.md, footprint).
 public struct Footprint: Sendable {
   public var recordCount: Int
   /// Keys and encoded fields: the payload, before any overhead of the store.
@@ -65,8 +65,9 @@ protocol SQLiteFootprint: MeasuredStore {
 }
 
 extension SQLiteFootprint {
-  /// `db_bytes` is `page_count × page_size` plus the WAL file (SPEC §5). In WAL mode `page_count`
-  /// already counts the pages still in the WAL, so this is the disk in use, not the data.
+  /// `db_bytes` is `page_count × page_size` plus the WAL file (docs/metrics.md). In WAL mode
+  /// `page_count` already counts the pages still in the WAL, so this is the disk in use, not the
+  /// data.
   public func footprint(liveBytes _: Int) throws -> Footprint? {
     let statistics = try statistics()
     let databaseBytes = statistics.databaseBytes + statistics.walBytes

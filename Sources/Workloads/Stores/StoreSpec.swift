@@ -15,7 +15,7 @@ public struct StoreSpec: Sendable {
   public enum Role: Sendable {
     /// A cache, made by its kind's maker.
     case cache(StoreMaker)
-    /// A limit store (SPEC §5, `"limits": true`), which the workbench makes itself.
+    /// A limit store (docs/metrics.md, `"limits": true`), which the workbench makes itself.
     case limit(LimitStore)
   }
 
@@ -50,8 +50,8 @@ public struct StoreSpec: Sendable {
   }
 }
 
-/// The stores every store is measured against with `"limits": true` (SPEC §5): the cost of storing
-/// the same records' bytes at all.
+/// The stores every store is measured against with `"limits": true` (docs/metrics.md): the cost of
+/// storing the same records' bytes at all.
 public enum LimitStore: String, Sendable, CaseIterable {
   /// Each record's encoded bytes in a plain `[CacheKey: [UInt8]]`: the in-memory store's limit.
   case dictionary = "limit-dictionary"
@@ -126,7 +126,7 @@ public struct StoreEnvironment {
 }
 
 /// A store's budget as a workload file gives it (store options `maxSizeBytes`, `evictTo`,
-/// `policy`, `expireAfterSteps`; SPEC §9).
+/// `policy`, `expireAfterSteps`; docs/bounded-and-concurrent.md).
 public struct BudgetOption: Sendable, Hashable {
   public enum Size: Sendable, Hashable, CustomStringConvertible {
     /// `"maxSizeBytes": 5000000`.
