@@ -76,7 +76,8 @@ let package = Package(
     .executableTarget(name: "crashtest", dependencies: ["SQLiteCache", "NormalizedCache"]),
 
     .testTarget(name: "GraphQLLanguageTests", dependencies: ["GraphQLLanguage", "Generator"]),
-    .testTarget(name: "NormalizedCacheTests", dependencies: ["NormalizedCache", "GraphQLLanguage", "NormalizedCacheConformance"]),
+    .testTarget(
+      name: "NormalizedCacheTests", dependencies: ["NormalizedCache", "GraphQLLanguage", "NormalizedCacheConformance", "Generator"]),
     .testTarget(
       name: "SQLiteCacheTests",
       dependencies: ["SQLiteCache", "NormalizedCache", "GraphQLLanguage", "NormalizedCacheConformance", "Generator"]),

@@ -99,14 +99,14 @@ struct CompactRecordFormat: RecordFormat {
         // field := varint(nameLength) name varint(valueLength) value; the name with its length
         // is spelled exactly as the table's arena spells it.
         let nameStart = offset
-        let nameLength = Self.readLength(fields, &offset)
+        let nameLength = Int(Varint.read(fields, &offset))
         let name = UnsafeRawBufferPointer(rebasing: fields[offset..<offset + nameLength])
         offset += nameLength
         let prefixedName = UnsafeRawBufferPointer(rebasing: fields[nameStart..<offset])
-        let valueLength = Self.readLength(fields, &offset)
+        let valueLength = Int(Varint.read(fields, &offset))
         // Records of one type list the same fields in the same order: try the previous
         // record's number at this place before hashing.
-        var id: Int
+        let id: Int
         if index < recentIDs.count, names.entry(recentIDs[index], equals: prefixedName) {
           id = recentIDs[index]
         } else {
@@ -118,35 +118,12 @@ struct CompactRecordFormat: RecordFormat {
           if index < recentIDs.count { recentIDs[index] = id } else { recentIDs.append(id) }
         }
         index += 1
-        while id >= 0x80 {
-          output.storeBytes(of: UInt8(truncatingIfNeeded: id) | 0x80, toByteOffset: count, as: UInt8.self)
-          count += 1
-          id >>= 7
-        }
-        output.storeBytes(of: UInt8(id), toByteOffset: count, as: UInt8.self)
-        count += 1
+        count += Varint.write(UInt64(id), to: output + count)
         let valueEnd = offset + valueLength
         EncodedValue.compact(fields, &offset, into: output, &count)
         precondition(offset == valueEnd, "a RecordCodec value longer than its length")
       }
       try body(UnsafeRawBufferPointer(start: output, count: count))
-    }
-  }
-
-  /// A varint of ``RecordCodec``'s own bytes, which the store made and so trusts.
-  @inline(__always)
-  private static func readLength(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> Int {
-    let first = bytes[offset]
-    offset += 1
-    if first < 0x80 { return Int(first) }
-    var result = Int(first & 0x7F)
-    var shift = 7
-    while true {
-      let byte = bytes[offset]
-      offset += 1
-      result |= Int(byte & 0x7F) << shift
-      if byte < 0x80 { return result }
-      shift += 7
     }
   }
 
@@ -202,7 +179,7 @@ struct CompactRecordFormat: RecordFormat {
         var count = 0
         var offset = 0
         while offset < stored.count {
-          guard let id = EncodedValue.readVarint(stored, &offset), id >= 1 else { return .corrupt }
+          guard let id = Varint.readChecked(stored, &offset), id >= 1 else { return .corrupt }
           guard id < UInt64(starts.count) else { return .unknownName }
           let name = starts[Int(id) - 1]..<starts[Int(id)]
           guard scratch.count - count >= name.count + 1 else { return nil }
@@ -217,22 +194,8 @@ struct CompactRecordFormat: RecordFormat {
             var probe = valueStart
             return EncodedValue.skip(stored, &probe) ? nil : .corrupt
           }
-          var length = count - lengthAt - 1
-          if length < 0x80 {
-            output.storeBytes(of: UInt8(length), toByteOffset: lengthAt, as: UInt8.self)
-          } else {
-            var prefix: [UInt8] = []
-            while length >= 0x80 {
-              prefix.append(UInt8(truncatingIfNeeded: length) | 0x80)
-              length >>= 7
-            }
-            prefix.append(UInt8(length))
-            guard scratch.count - count >= prefix.count - 1 else { return nil }
-            let value = output + lengthAt + 1
-            (value + prefix.count - 1).copyMemory(from: value, byteCount: count - lengthAt - 1)
-            prefix.withUnsafeBytes { (output + lengthAt).copyMemory(from: $0.baseAddress!, byteCount: prefix.count) }
-            count += prefix.count - 1
-          }
+          guard LengthPrefix.close(at: lengthAt, in: output, end: &count, capacity: scratch.count)
+          else { return nil }
         }
         return .decoded([UInt8](UnsafeRawBufferPointer(start: output, count: count)))
       }

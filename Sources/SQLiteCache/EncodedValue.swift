@@ -1,7 +1,9 @@
 import NormalizedCache
 
-/// Bounds-checked reading of ``RecordCodec``'s value encoding, for bytes that come from a database
-/// file and so cannot be trusted the way the store's own buffers are.
+/// The compact layout's stored form of a value (docs/stores.md): ``RecordCodec``'s encoding with
+/// short strings and references folded into their tag byte. ``compact(_:_:into:_:)`` turns the
+/// store's own (trusted) bytes into it; ``skip(_:_:)`` and ``expand(_:_:into:_:capacity:)`` read it
+/// back from a file, bounds-checked, with `RecordBytes.swift`'s checked varint.
 ///
 /// The tags are ``RecordCodec``'s own.
 enum EncodedValue {
@@ -19,41 +21,10 @@ enum EncodedValue {
   static let shortReferenceTag: UInt8 = 0x40
   static let shortLengthLimit = 32
 
-  /// Reads a varint at `offset` and moves past it; nil when it runs past the end or past 64 bits.
-  @inline(__always)
-  static func readVarint(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64? {
-    // Field numbers and lengths are mostly below 128: one byte, no loop.
-    if offset < bytes.count, bytes[offset] < 0x80 {
-      offset += 1
-      return UInt64(bytes[offset - 1])
-    }
-    return readLongVarint(bytes, &offset)
-  }
-
-  @inline(never)
-  private static func readLongVarint(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64? {
-    var result: UInt64 = 0
-    var shift: UInt64 = 0
-    while offset < bytes.count, shift < 64 {
-      let byte = bytes[offset]
-      offset += 1
-      result |= UInt64(byte & 0x7F) << shift
-      if byte < 0x80 { return result }
-      shift += 7
-    }
-    return nil
-  }
-
-  /// The number of bytes of a varint.
-  @inline(__always)
-  static func varintSize(_ value: UInt64) -> Int {
-    (64 - value.leadingZeroBitCount + 6) / 7 + (value == 0 ? 1 : 0)
-  }
-
   /// Reads a length at `offset` that must fit in the rest of the buffer.
   @inline(__always)
   static func readLength(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> Int? {
-    guard let length = readVarint(bytes, &offset), length <= UInt64(bytes.count - offset) else { return nil }
+    guard let length = Varint.readChecked(bytes, &offset), length <= UInt64(bytes.count - offset) else { return nil }
     return Int(length)
   }
 
@@ -103,7 +74,7 @@ enum EncodedValue {
       case nullTag, falseTag, trueTag:
         continue
       case intTag:
-        guard readVarint(bytes, &offset) != nil else { return false }
+        guard Varint.readChecked(bytes, &offset) != nil else { return false }
       case doubleTag:
         guard bytes.count - offset >= 8 else { return false }
         offset += 8
@@ -116,7 +87,7 @@ enum EncodedValue {
         offset += length
       case listTag:
         // Every element takes at least one byte.
-        guard let count = readVarint(bytes, &offset), count <= UInt64(bytes.count - offset) else { return false }
+        guard let count = Varint.readChecked(bytes, &offset), count <= UInt64(bytes.count - offset) else { return false }
         pending += count
       default:
         return false
@@ -148,7 +119,7 @@ enum EncodedValue {
         offset += 8
       case stringTag, referenceTag:
         let lengthStart = offset
-        let length = Int(readVarint(value, &offset)!)
+        let length = Int(Varint.read(value, &offset))
         if length < shortLengthLimit {
           output.storeBytes(
             of: (tag == stringTag ? shortStringTag : shortReferenceTag) | UInt8(length), toByteOffset: count,
@@ -161,7 +132,7 @@ enum EncodedValue {
         offset = lengthStart
         offset += Int(readLength(value, &offset)!)
       case listTag:
-        pending += Int(readVarint(value, &offset)!)
+        pending += Int(Varint.read(value, &offset))
       default:
         preconditionFailure("corrupt RecordCodec bytes: tag \(tag)")
       }
@@ -188,7 +159,7 @@ enum EncodedValue {
       case nullTag, falseTag, trueTag:
         break
       case intTag:
-        guard readVarint(stored, &offset) != nil else { return false }
+        guard Varint.readChecked(stored, &offset) != nil else { return false }
       case doubleTag:
         guard stored.count - offset >= 8 else { return false }
         offset += 8
@@ -205,7 +176,7 @@ enum EncodedValue {
         offset += length
         continue
       case listTag:
-        guard let elements = readVarint(stored, &offset), elements <= UInt64(stored.count - offset) else { return false }
+        guard let elements = Varint.readChecked(stored, &offset), elements <= UInt64(stored.count - offset) else { return false }
         pending += elements
       default:
         return false

@@ -68,7 +68,7 @@ struct FieldNameTable {
   mutating func insert(_ name: UnsafeRawBufferPointer) -> Int {
     let id = starts.count
     precondition(id < Int(Int32.max), "too many field names")
-    RecordCodec.appendVarint(UInt64(name.count), to: &arena)
+    Varint.append(UInt64(name.count), to: &arena)
     arena.append(contentsOf: name)
     starts.append(arena.count)
     longestEntry = max(longestEntry, arena.count - starts[starts.count - 2])
@@ -99,7 +99,7 @@ struct FieldNameTable {
   @inline(__always)
   private func nameRange(_ id: Int) -> Range<Int> {
     var offset = starts[id - 1]
-    let length = arena.withUnsafeBytes { Int(RecordCodec.readVarint($0, &offset)) }
+    let length = arena.withUnsafeBytes { Int(Varint.read($0, &offset)) }
     return offset..<offset + length
   }
 

@@ -15,6 +15,10 @@ extension RecordJSON {
 
   /// The ``RecordCodec`` encoding of the fields in a record's JSON text.
   ///
+  /// JSON text straight to bytes, without the ``RecordValue``s ``RecordWriter`` (the one encoder)
+  /// would take: each apollo-layout load runs it. Its bytes are checked against ``RecordWriter``'s
+  /// for the same values in RecordJSONTests.
+  ///
   /// Numbers follow `JSONParser`: an integer that fits in 64 bits is an Int, anything with a
   /// fraction or an exponent (or too large) a Double. An object is a reference when its only
   /// member is `"$reference"` with a string; any other object is an error, since a record value
@@ -74,20 +78,12 @@ extension RecordJSON {
           var name: [UInt8] = []
           try parseString(into: &name)
           try expect(UInt8(ascii: ":"))
-          RecordCodec.appendVarint(UInt64(name.count), to: &fields)
+          Varint.append(UInt64(name.count), to: &fields)
           fields.append(contentsOf: name)
-          // One length byte for the usual short value; widened when the value needs more.
           let lengthOffset = fields.count
           fields.append(0)
           try parseValue(into: &fields, depth: 0)
-          let length = fields.count - lengthOffset - 1
-          if length < 0x80 {
-            fields[lengthOffset] = UInt8(length)
-          } else {
-            var prefix: [UInt8] = []
-            RecordCodec.appendVarint(UInt64(length), to: &prefix)
-            fields.replaceSubrange(lengthOffset..<lengthOffset + 1, with: prefix)
-          }
+          LengthPrefix.close(at: lengthOffset, in: &fields)
         } while consume(UInt8(ascii: ","))
         try expect(UInt8(ascii: "}"))
       }
@@ -124,7 +120,7 @@ extension RecordJSON {
           try expect(UInt8(ascii: "]"))
         }
         out.append(EncodedValue.listTag)
-        RecordCodec.appendVarint(count, to: &out)
+        Varint.append(count, to: &out)
         out.append(contentsOf: elements)
       case UInt8(ascii: "{"):
         let start = position
@@ -159,7 +155,7 @@ extension RecordJSON {
     mutating func parseLengthPrefixedString(into out: inout [UInt8]) throws(ParseError) {
       var string: [UInt8] = []
       try parseString(into: &string)
-      RecordCodec.appendVarint(UInt64(string.count), to: &out)
+      Varint.append(UInt64(string.count), to: &out)
       out.append(contentsOf: string)
     }
 
@@ -277,7 +273,7 @@ extension RecordJSON {
       if isInteger, !overflow, magnitude <= limit {
         let int = negative ? Int64(bitPattern: 0 &- magnitude) : Int64(magnitude)
         out.append(EncodedValue.intTag)
-        RecordCodec.appendVarint(UInt64(bitPattern: (int << 1) ^ (int >> 63)), to: &out)
+        Varint.append(ZigZag.encode(Int(int)), to: &out)
         return
       }
       // strtod wants a terminated string: copy the number's few bytes.

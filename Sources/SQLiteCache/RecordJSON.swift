@@ -44,6 +44,9 @@ enum RecordJSON {
     json.append(UInt8(ascii: "}"))
   }
 
+  /// A value straight from its bytes to JSON text, without the ``RecordValue`` that
+  /// ``RecordCodec/readValue(_:_:)`` would allocate for each string and list (the apollo layout
+  /// writes every record this way); tested against ``RecordValue``'s own JSON in RecordJSONTests.
   private static func appendValue(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int, to json: inout [UInt8]) {
     let tag = bytes[offset]
     offset += 1
@@ -52,8 +55,7 @@ enum RecordJSON {
     case EncodedValue.falseTag: appendASCII("false", to: &json)
     case EncodedValue.trueTag: appendASCII("true", to: &json)
     case EncodedValue.intTag:
-      let zigzag = RecordCodec.readVarint(bytes, &offset)
-      appendASCII(String(Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1)))), to: &json)
+      appendASCII(String(ZigZag.decode(Varint.read(bytes, &offset))), to: &json)
     case EncodedValue.doubleTag:
       var bits: UInt64 = 0
       withUnsafeMutableBytes(of: &bits) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 8])) }
@@ -61,7 +63,7 @@ enum RecordJSON {
       let double = Double(bitPattern: UInt64(littleEndian: bits))
       appendASCII(double.isFinite ? String(double) : "null", to: &json)
     case EncodedValue.stringTag, EncodedValue.referenceTag:
-      let length = Int(RecordCodec.readVarint(bytes, &offset))
+      let length = Int(Varint.read(bytes, &offset))
       let string = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length])
       offset += length
       if tag == EncodedValue.referenceTag {
@@ -72,7 +74,7 @@ enum RecordJSON {
         appendString(string, to: &json)
       }
     case EncodedValue.listTag:
-      let count = Int(RecordCodec.readVarint(bytes, &offset))
+      let count = Int(Varint.read(bytes, &offset))
       json.append(UInt8(ascii: "["))
       for index in 0..<count {
         if index > 0 { json.append(UInt8(ascii: ",")) }

@@ -56,7 +56,7 @@ extension RecordStore {
   static func splitFieldCount(ofMarker stored: UnsafeRawBufferPointer) -> Int? {
     guard stored.count >= 2, stored[0] == 0 else { return nil }
     var offset = 1
-    guard let count = EncodedValue.readVarint(stored, &offset), offset == stored.count else { return nil }
+    guard let count = Varint.readChecked(stored, &offset), offset == stored.count else { return nil }
     return Int(count)
   }
 
@@ -219,7 +219,7 @@ extension RecordStore {
       var offset = 0
       while offset < bytes.count {
         let start = offset
-        guard let number = EncodedValue.readVarint(bytes, &offset), EncodedValue.skip(bytes, &offset) else { return nil }
+        guard let number = Varint.readChecked(bytes, &offset), EncodedValue.skip(bytes, &offset) else { return nil }
         if number == UInt64(id) { return start..<offset }
       }
       return nil
@@ -263,7 +263,7 @@ extension RecordStore {
         try format.encode(UnsafeRawBufferPointer(rebasing: fields[span.entry]), connection: connection) {
           data throws(SQLiteError) in
           var start = 0
-          let id = Int(EncodedValue.readVarint(data, &start) ?? 0)
+          let id = Int(Varint.readChecked(data, &start) ?? 0)
           let name = String(decoding: UnsafeRawBufferPointer(rebasing: fields[span.name]), as: UTF8.self)
           result.append((name, id, [UInt8](data)))
         }

@@ -77,7 +77,7 @@ struct RecordValidationTests {
     for _ in 0..<depth { value += [7, 1] }
     value.append(0)
     var bytes: [UInt8] = [1, UInt8(ascii: "a")]
-    RecordCodec.appendVarint(UInt64(value.count), to: &bytes)
+    Varint.append(UInt64(value.count), to: &bytes)
     bytes += value
     #expect(throws: RecordCodec.EncodingError.self) { try Record(key: "K", encodedFields: bytes) }
   }

@@ -64,12 +64,4 @@ struct CompactFormatTests {
       #expect(!EncodedValue.skip(buffer, &offset))
     }
   }
-
-  @Test("varint sizes", arguments: [(UInt64(0), 1), (127, 1), (128, 2), (16_383, 2), (16_384, 3), (.max, 10)])
-  func varintSize(_ value: UInt64, _ size: Int) {
-    #expect(EncodedValue.varintSize(value) == size)
-    var bytes: [UInt8] = []
-    RecordCodec.appendVarint(value, to: &bytes)
-    #expect(bytes.count == size)
-  }
 }

@@ -20,6 +20,18 @@ struct RecordJSONTests {
     #expect(parsed.fieldKeys == zoo.fieldKeys)
   }
 
+  /// The parser writes the encoding itself; its bytes must be the one encoder's (RecordWriter,
+  /// behind Record's initializer), a value of over 127 bytes (a widened length) included.
+  @Test("JSON text parses to the bytes the one encoder writes for the same values")
+  func sameBytesAsTheEncoder() throws {
+    let long = String(repeating: "long é ", count: 40)
+    let record = Record(key: "R", [
+      "s": .string(long), "n": .list((-70..<70).map { .int($0 * 1_000_003) }), "r": .reference("Book:1"),
+      "d": 1.5, "b": true, "z": .null, "nested": .list([.list([.string("a")]), .list([])]),
+    ])
+    #expect(try Self.parse(RecordJSON.string(of: record)).encodedFields == record.encodedFields)
+  }
+
   @Test("numbers read as JSONParser reads them", arguments: [
     ("0", RecordValue.int(0)), ("-0", .int(0)), ("-0.0", .double(-0.0)), ("1.0", .double(1)), ("1e2", .double(100)),
     ("9223372036854775807", .int(Int.max)), ("-9223372036854775808", .int(Int.min)),

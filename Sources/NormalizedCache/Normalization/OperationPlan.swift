@@ -39,7 +39,7 @@ public final class OperationPlan {
     document: ExecutableDocument, operationName: String?, schema: Schema, variables: JSONObject, shared: SharedPlans?
   ) throws {
     let operation = try document.operation(named: operationName)
-    try self.init(
+    self.init(
       operation: operation, document: document, schema: schema,
       variables: try VariableValues(operation: operation, given: variables), shared: shared)
   }

@@ -8,7 +8,9 @@ import Darwin
 /// so a child's record is complete, and taken out, before its parent's next field is written.
 /// Writes go straight to memory; each finished record is copied out once, at its exact size.
 ///
-/// It writes exactly what ``RecordCodec`` writes (the tests compare the two).
+/// The one encoder of the record encoding (docs/records.md): ``RecordCodec``'s array functions,
+/// ``Record/Builder`` and the field-name tables write through it; its varints, zigzag Ints and
+/// widened lengths are `RecordBytes.swift`'s.
 final class RecordWriter {
   private var base: UnsafeMutablePointer<UInt8>
   private var capacity: Int
@@ -17,6 +19,13 @@ final class RecordWriter {
   init(capacity: Int = 4096) {
     base = .allocate(capacity: capacity)
     self.capacity = capacity
+  }
+
+  /// What `body` writes, as an array of its size.
+  static func encoded(capacity: Int = 64, _ body: (RecordWriter) -> Void) -> [UInt8] {
+    let writer = RecordWriter(capacity: capacity)
+    body(writer)
+    return writer.take(from: 0)
   }
 
   deinit { base.deallocate() }
@@ -53,15 +62,8 @@ final class RecordWriter {
 
   @inline(__always)
   func appendVarint(_ value: UInt64) {
-    reserve(10)
-    var value = value
-    while value >= 0x80 {
-      base[count] = UInt8(truncatingIfNeeded: value) | 0x80
-      count += 1
-      value >>= 7
-    }
-    base[count] = UInt8(value)
-    count += 1
+    reserve(Varint.maximumSize)
+    count += Varint.write(value, to: base + count)
   }
 
   /// The length, then the UTF-8, read in place.
@@ -84,7 +86,7 @@ final class RecordWriter {
   @inline(__always)
   func appendInt(_ int: Int) {
     append(RecordCodec.intTag)
-    appendVarint(RecordCodec.zigzag(int))
+    appendVarint(ZigZag.encode(int))
   }
 
   @inline(__always)
@@ -149,19 +151,10 @@ final class RecordWriter {
   /// Ends the field ``beginField(name:)`` started: writes its value's length.
   @inline(__always)
   func endField(_ lengthOffset: Int) {
-    let valueStart = lengthOffset + 1
-    let length = count - valueStart
-    if length < 0x80 {
-      base[lengthOffset] = UInt8(length)
-      return
+    if !LengthPrefix.close(at: lengthOffset, in: base, end: &count, capacity: capacity) {
+      reserve(Varint.maximumSize)
+      _ = LengthPrefix.close(at: lengthOffset, in: base, end: &count, capacity: capacity)
     }
-    var prefix: [UInt8] = []
-    RecordCodec.appendVarint(UInt64(length), to: &prefix)
-    let extra = prefix.count - 1
-    reserve(extra)
-    memmove(base + valueStart + extra, base + valueStart, length)
-    prefix.withUnsafeBufferPointer { (base + lengthOffset).update(from: $0.baseAddress!, count: $0.count) }
-    count += extra
   }
 
   /// Where the record that starts at `recordStart` already has a field of the name of the field

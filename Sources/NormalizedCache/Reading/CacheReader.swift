@@ -378,7 +378,7 @@ private struct Execution {
       return (runtimeType, try plan.selection(place, runtimeType: runtimeType))
     }
     var offset = found + 1
-    let length = Int(RecordCodec.readVarint(bytes, &offset))
+    let length = Int(Varint.read(bytes, &offset))
     let typename = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length])
     // Objects at one place are mostly of one type: the last one's, compared in place.
     if let lastType = place.lastType, let last = place.lastSelection,
@@ -505,7 +505,7 @@ private struct Execution {
     field: PlannedField, path: ResponsePath, next: inout [Pending]
   ) throws -> PendingValue {
     offset += 1
-    let count = Int(RecordCodec.readVarint(bytes, &offset))
+    let count = Int(Varint.read(bytes, &offset))
     var slots: [PendingValue] = []
     slots.reserveCapacity(count)
     for index in 0..<count {

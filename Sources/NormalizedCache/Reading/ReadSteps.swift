@@ -34,7 +34,7 @@ final class ReadSteps {
     for (index, field) in fields.enumerated() {
       // The prefix's length: its varint and the name.
       var end = offset
-      let nameLength = Int(RecordCodec.readVarint(UnsafeRawBufferPointer(prefixes), &end))
+      let nameLength = Int(Varint.read(UnsafeRawBufferPointer(prefixes), &end))
       end += nameLength
       let probe = RecordCodec.FieldName.Probe(prefix: UnsafeRawBufferPointer(rebasing: prefixes[offset..<end]))
       offset = end

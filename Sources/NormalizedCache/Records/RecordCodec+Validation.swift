@@ -63,18 +63,11 @@ extension RecordCodec {
     /// A minimal varint of at most 64 bits.
     mutating func varint(_ what: String) throws(EncodingError) -> UInt64 {
       let start = offset
-      var result: UInt64 = 0
-      var shift: UInt64 = 0
-      while true {
-        let byte = try self.byte(what)
-        guard shift < 64, shift < 63 || byte <= 1 else { throw error("\(what) longer than 64 bits", at: start) }
-        result |= UInt64(byte & 0x7F) << shift
-        if byte < 0x80 {
-          guard byte != 0 || offset - start == 1 else { throw error("\(what) not in its shortest form", at: start) }
-          return result
-        }
-        shift += 7
+      guard let value = Varint.readChecked(bytes, &offset) else {
+        throw offset >= bytes.count ? error("\(what) past the end") : error("\(what) longer than 64 bits", at: start)
       }
+      guard offset - start == Varint.size(value) else { throw error("\(what) not in its shortest form", at: start) }
+      return value
     }
 
     /// A length that fits in what is left of the buffer.

@@ -19,123 +19,32 @@ import GraphQLLanguage
 /// ```
 /// Every value has one encoding, so two values are equal exactly when their bytes are.
 public enum RecordCodec {
-  public static let nullTag: UInt8 = 0
-  public static let falseTag: UInt8 = 1
-  public static let trueTag: UInt8 = 2
-  public static let intTag: UInt8 = 3
-  public static let doubleTag: UInt8 = 4
-  public static let stringTag: UInt8 = 5
-  public static let referenceTag: UInt8 = 6
-  public static let listTag: UInt8 = 7
-
-  // MARK: Varints
-
-  @inline(__always)
-  public static func appendVarint(_ value: UInt64, to bytes: inout [UInt8]) {
-    var value = value
-    while value >= 0x80 {
-      bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
-      value >>= 7
-    }
-    bytes.append(UInt8(value))
-  }
-
-  @inline(__always)
-  public static func readVarint(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64 {
-    // Lengths and field numbers are mostly below 128: one byte, no loop.
-    let first = bytes[offset]
-    if first < 0x80 {
-      offset += 1
-      return UInt64(first)
-    }
-    return readLongVarint(bytes, &offset)
-  }
-
-  @inline(never)
-  static func readLongVarint(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64 {
-    var result: UInt64 = 0
-    var shift: UInt64 = 0
-    while true {
-      let byte = bytes[offset]
-      offset += 1
-      result |= UInt64(byte & 0x7F) << shift
-      if byte < 0x80 { return result }
-      shift += 7
-    }
-  }
-
-  static func varintSize(_ value: UInt64) -> Int {
-    var size = 1
-    var value = value
-    while value >= 0x80 {
-      size += 1
-      value >>= 7
-    }
-    return size
-  }
+  package static let nullTag: UInt8 = 0
+  package static let falseTag: UInt8 = 1
+  package static let trueTag: UInt8 = 2
+  package static let intTag: UInt8 = 3
+  package static let doubleTag: UInt8 = 4
+  package static let stringTag: UInt8 = 5
+  package static let referenceTag: UInt8 = 6
+  package static let listTag: UInt8 = 7
 
   // MARK: Encoding
 
-  /// An Int as the varint encodes it: small magnitudes of either sign in few bytes.
-  @inline(__always)
-  static func zigzag(_ int: Int) -> UInt64 { UInt64(bitPattern: Int64((int << 1) ^ (int >> 63))) }
-
-  /// Appends one value.
-  public static func appendValue(_ value: RecordValue, to bytes: inout [UInt8]) {
-    switch value {
-    case .null: bytes.append(nullTag)
-    case .bool(let flag): bytes.append(flag ? trueTag : falseTag)
-    case .int(let int):
-      bytes.append(intTag)
-      appendVarint(zigzag(int), to: &bytes)
-    case .double(let double):
-      bytes.append(doubleTag)
-      withUnsafeBytes(of: double.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
-    case .string(let string):
-      bytes.append(stringTag)
-      appendString(string, to: &bytes)
-    case .reference(let reference):
-      bytes.append(referenceTag)
-      appendString(reference.key, to: &bytes)
-    case .list(let values):
-      bytes.append(listTag)
-      appendVarint(UInt64(values.count), to: &bytes)
-      for element in values { appendValue(element, to: &bytes) }
-    }
+  /// Appends one value, as ``RecordWriter`` (the one encoder) writes it.
+  package static func appendValue(_ value: RecordValue, to bytes: inout [UInt8]) {
+    bytes.append(contentsOf: RecordWriter.encoded { $0.appendValue(value) })
   }
 
-  /// The length, then the UTF-8 bytes, copied at once (appending the `utf8` view goes a byte at a
-  /// time, which cost a third of a write).
-  @inline(__always)
-  static func appendString(_ string: String, to bytes: inout [UInt8]) {
-    string.withUTF8InPlace { utf8 in
-      appendVarint(UInt64(utf8.count), to: &bytes)
-      bytes.append(contentsOf: utf8)
-    }
-  }
-
-  /// Appends one field: its name, then its value with the value's length in front.
-  public static func appendField(_ name: String, _ value: RecordValue, to bytes: inout [UInt8]) {
-    appendString(name, to: &bytes)
-    // Most values are short: reserve one length byte, and shift only when the value needs more.
-    let lengthOffset = bytes.count
-    bytes.append(0)
-    let valueStart = bytes.count
-    appendValue(value, to: &bytes)
-    let length = bytes.count - valueStart
-    if length < 0x80 {
-      bytes[lengthOffset] = UInt8(length)
-    } else {
-      var prefix: [UInt8] = []
-      appendVarint(UInt64(length), to: &prefix)
-      bytes.replaceSubrange(lengthOffset..<valueStart, with: prefix)
-    }
+  /// Appends one field, as ``RecordWriter`` (the one encoder) writes it: its name, then its value
+  /// with the value's length in front.
+  package static func appendField(_ name: String, _ value: RecordValue, to bytes: inout [UInt8]) {
+    bytes.append(contentsOf: RecordWriter.encoded { $0.appendField(name: name, value) })
   }
 
   // MARK: Decoding
 
   /// Decodes the value that starts at `offset` and moves `offset` past it.
-  public static func readValue(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> RecordValue {
+  package static func readValue(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> RecordValue {
     let tag = bytes[offset]
     offset += 1
     switch tag {
@@ -143,8 +52,7 @@ public enum RecordCodec {
     case falseTag: return .bool(false)
     case trueTag: return .bool(true)
     case intTag:
-      let zigzag = readVarint(bytes, &offset)
-      return .int(Int(Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1)))))
+      return .int(ZigZag.decode(Varint.read(bytes, &offset)))
     case doubleTag:
       var bits: UInt64 = 0
       withUnsafeMutableBytes(of: &bits) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 8])) }
@@ -155,7 +63,7 @@ public enum RecordCodec {
     case referenceTag:
       return .reference(CacheReference(readString(bytes, &offset)))
     case listTag:
-      let count = Int(readVarint(bytes, &offset))
+      let count = Int(Varint.read(bytes, &offset))
       var values: [RecordValue] = []
       values.reserveCapacity(count)
       for _ in 0..<count { values.append(readValue(bytes, &offset)) }
@@ -186,7 +94,7 @@ public enum RecordCodec {
       return nil
     case listTag:
       offset += 1
-      let count = Int(readVarint(bytes, &offset))
+      let count = Int(Varint.read(bytes, &offset))
       var elements: [JSONValue] = []
       elements.reserveCapacity(count)
       for _ in 0..<count {
@@ -204,29 +112,29 @@ public enum RecordCodec {
   }
 
   @inline(__always)
-  static func readString(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> String {
-    let length = Int(readVarint(bytes, &offset))
+  package static func readString(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> String {
+    let length = Int(Varint.read(bytes, &offset))
     let string = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]), as: UTF8.self)
     offset += length
     return string
   }
 
   /// One field's place in an encoding: its name and its value as byte ranges.
-  public struct FieldSpan {
-    public var name: Range<Int>
-    public var value: Range<Int>
+  package struct FieldSpan {
+    package var name: Range<Int>
+    package var value: Range<Int>
     /// The whole field, name and length included.
-    public var entry: Range<Int>
+    package var entry: Range<Int>
   }
 
   /// Reads the field that starts at `offset` and moves `offset` past it.
   @inline(__always)
-  public static func readField(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> FieldSpan {
+  package static func readField(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> FieldSpan {
     let start = offset
-    let nameLength = Int(readVarint(bytes, &offset))
+    let nameLength = Int(Varint.read(bytes, &offset))
     let name = offset..<offset + nameLength
     offset += nameLength
-    let valueLength = Int(readVarint(bytes, &offset))
+    let valueLength = Int(Varint.read(bytes, &offset))
     let value = offset..<offset + valueLength
     offset += valueLength
     return FieldSpan(name: name, value: value, entry: start..<offset)
@@ -317,15 +225,14 @@ extension RecordCodec {
   /// A field name as it starts a field in the encoding (`varint(nameLength) name`), ready to be
   /// compared with the bytes where a field starts (``Probe``). A reader looks for the same few
   /// names in thousands of records.
-  public final class FieldName: @unchecked Sendable {
+  package final class FieldName: @unchecked Sendable {
     /// The comparison, plain values only: copying it counts no reference. Valid while the
     /// ``FieldName`` lives, which owns the bytes it points to.
-    public let probe: Probe
+    package let probe: Probe
     private let prefix: UnsafeMutableRawBufferPointer
 
-    public init(_ name: String) {
-      var encoded: [UInt8] = []
-      appendString(name, to: &encoded)
+    package init(_ name: String) {
+      let encoded = Self.prefixes(of: [name])
       prefix = .allocate(byteCount: encoded.count, alignment: 8)
       prefix.copyBytes(from: encoded)
       probe = Probe(prefix: UnsafeRawBufferPointer(prefix))
@@ -334,15 +241,15 @@ extension RecordCodec {
     deinit { prefix.deallocate() }
 
     /// The encoded prefixes of `names`, one after another: what ``Probe/init(prefix:)`` reads.
-    public static func prefixes(of names: some Sequence<String>) -> [UInt8] {
-      var encoded: [UInt8] = []
-      for name in names { appendString(name, to: &encoded) }
-      return encoded
+    package static func prefixes(of names: some Sequence<String>) -> [UInt8] {
+      RecordWriter.encoded { writer in
+        for name in names { writer.appendString(name) }
+      }
     }
 
     /// A name's encoded prefix: up to 16 bytes compared as two masked words, longer ones (or near
     /// the end of a record) with `memcmp`.
-    public struct Probe: Sendable {
+    package struct Probe: Sendable {
       /// The prefix's length.
       let count: Int
       /// Its first 16 bytes as two words (zero beyond the prefix), and the masks keeping them.
@@ -353,7 +260,7 @@ extension RecordCodec {
       nonisolated(unsafe) let prefix: UnsafeRawPointer
 
       /// The probe of the encoded prefix at `prefix`, which must outlive it.
-      public init(prefix: UnsafeRawBufferPointer) {
+      package init(prefix: UnsafeRawBufferPointer) {
         var words: (UInt64, UInt64) = (0, 0)
         var masks: (UInt64, UInt64) = (0, 0)
         withUnsafeMutableBytes(of: &words) { words in
@@ -394,7 +301,7 @@ extension RecordCodec {
   static func find(_ name: FieldName.Probe, in bytes: UnsafeRawBufferPointer, hint: inout Int) -> Int? {
     var offset = hint
     if offset < bytes.count, name.matches(bytes, at: &offset) {
-      let length = Int(readVarint(bytes, &offset))
+      let length = Int(Varint.read(bytes, &offset))
       hint = offset + length
       return offset
     }
@@ -413,14 +320,14 @@ extension RecordCodec {
       while offset < end {
         var field = offset
         if name.matches(bytes, at: &field) {
-          let length = Int(readVarint(bytes, &field))
+          let length = Int(Varint.read(bytes, &field))
           hint = field + length
           return field
         }
         // Past the name and the value.
-        let nameLength = Int(readVarint(bytes, &offset))
+        let nameLength = Int(Varint.read(bytes, &offset))
         offset &+= nameLength
-        let valueLength = Int(readVarint(bytes, &offset))
+        let valueLength = Int(Varint.read(bytes, &offset))
         offset &+= valueLength
       }
       if wrapped { return nil }

@@ -1,0 +1,163 @@
+/// The byte-level pieces of the record encoding (docs/records.md), each written once, for every
+/// writer and reader of it in the package: ``RecordCodec``, the normalizer's ``RecordWriter``, the
+/// SQLite layouts (`CompactRecordFormat`, `RecordJSON`, `EncodedValue`), the checked decoder
+/// (``RecordCodec/validate(_:)``). Package-internal: a user of cachebench sees ``Record`` and its
+/// validating initializer, never a pointer.
+///
+/// Invariants, each with its test (`RecordBytesTests`):
+/// 1. A varint is LEB128, least significant 7 bits first, and every writer writes its shortest
+///    form, so that equal values have equal bytes (merges compare values by their bytes).
+/// 2. ``Varint/read(_:_:)`` trusts its buffer: it is for bytes this package wrote and kept in
+///    memory. Bytes from a file or a user go through ``Varint/readChecked(_:_:)``, which never
+///    reads past the end and refuses more than 64 bits.
+/// 3. An Int is stored as its zigzag form (`0, -1, 1, -2` as `0, 1, 2, 3`), so small magnitudes of
+///    either sign take one byte; ``ZigZag/decode(_:)`` inverts ``ZigZag/encode(_:)`` on every Int.
+/// 4. A length written in front of bytes not yet written takes one reserved byte; closing it
+///    widens it in place (moving the bytes up) when the length needs more, so that the result is
+///    the shortest form of invariant 1 (``LengthPrefix``).
+package enum Varint {
+  /// The largest number of bytes of a 64-bit varint.
+  package static let maximumSize = 10
+
+  /// The number of bytes of `value`'s varint.
+  @inline(__always)
+  package static func size(_ value: UInt64) -> Int {
+    (64 - value.leadingZeroBitCount + 6) / 7 + (value == 0 ? 1 : 0)
+  }
+
+  /// Writes `value` at `output` (which must have ``maximumSize`` bytes of room) and returns how
+  /// many bytes it took.
+  @inline(__always)
+  package static func write(_ value: UInt64, to output: UnsafeMutableRawPointer) -> Int {
+    var value = value
+    var count = 0
+    while value >= 0x80 {
+      output.storeBytes(of: UInt8(truncatingIfNeeded: value) | 0x80, toByteOffset: count, as: UInt8.self)
+      count += 1
+      value >>= 7
+    }
+    output.storeBytes(of: UInt8(value), toByteOffset: count, as: UInt8.self)
+    return count + 1
+  }
+
+  @inline(__always)
+  package static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+    if value < 0x80 {
+      bytes.append(UInt8(value))
+      return
+    }
+    withUnsafeTemporaryAllocation(byteCount: maximumSize, alignment: 1) { buffer in
+      let count = write(value, to: buffer.baseAddress!)
+      bytes.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+    }
+  }
+
+  /// Reads the varint at `offset` of bytes this package wrote (invariant 2) and moves past it.
+  @inline(__always)
+  package static func read(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64 {
+    // Lengths and field numbers are mostly below 128: one byte, no loop.
+    let first = bytes[offset]
+    if first < 0x80 {
+      offset += 1
+      return UInt64(first)
+    }
+    return readLong(bytes, &offset)
+  }
+
+  @inline(never)
+  static func readLong(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64 {
+    var result: UInt64 = 0
+    var shift: UInt64 = 0
+    while true {
+      let byte = bytes[offset]
+      offset += 1
+      result |= UInt64(byte & 0x7F) << shift
+      if byte < 0x80 { return result }
+      shift += 7
+    }
+  }
+
+  /// Reads the varint at `offset` of bytes from outside (invariant 2) and moves past it; nil when
+  /// it runs past the end or past 64 bits. It need not be the shortest form: the validator checks
+  /// that on its own (``RecordCodec/validate(_:)``).
+  @inline(__always)
+  package static func readChecked(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64? {
+    if offset < bytes.count, bytes[offset] < 0x80 {
+      offset += 1
+      return UInt64(bytes[offset - 1])
+    }
+    return readLongChecked(bytes, &offset)
+  }
+
+  @inline(never)
+  static func readLongChecked(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64? {
+    var result: UInt64 = 0
+    var shift: UInt64 = 0
+    while offset < bytes.count {
+      let byte = bytes[offset]
+      // The tenth byte holds the 64th bit alone.
+      guard shift < 63 || byte <= 1 else { return nil }
+      offset += 1
+      result |= UInt64(byte & 0x7F) << shift
+      if byte < 0x80 { return result }
+      shift += 7
+    }
+    return nil
+  }
+}
+
+/// An Int as the varint stores it (invariant 3).
+package enum ZigZag {
+  @inline(__always)
+  package static func encode(_ int: Int) -> UInt64 { UInt64(bitPattern: Int64((int << 1) ^ (int >> 63))) }
+
+  @inline(__always)
+  package static func decode(_ zigzag: UInt64) -> Int { Int(Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1)))) }
+}
+
+/// The length in front of a value written after it (invariant 4): reserve one byte, write the
+/// value, close the length.
+package enum LengthPrefix {
+  /// Writes the length of the bytes from `lengthOffset + 1` to `end` into the byte reserved at
+  /// `lengthOffset`, widening it when the length needs more (moving the bytes up, `end` with
+  /// them). False, and nothing changed, when `capacity` has no room for the wider length.
+  @inline(__always)
+  package static func close(
+    at lengthOffset: Int, in base: UnsafeMutableRawPointer, end: inout Int, capacity: Int
+  ) -> Bool {
+    let length = end - lengthOffset - 1
+    if length < 0x80 {
+      base.storeBytes(of: UInt8(length), toByteOffset: lengthOffset, as: UInt8.self)
+      return true
+    }
+    return widen(at: lengthOffset, in: base, end: &end, capacity: capacity)
+  }
+
+  @inline(never)
+  static func widen(at lengthOffset: Int, in base: UnsafeMutableRawPointer, end: inout Int, capacity: Int) -> Bool {
+    let length = end - lengthOffset - 1
+    let extra = Varint.size(UInt64(length)) - 1
+    guard capacity - end >= extra else { return false }
+    // copyMemory moves: the two ranges overlap.
+    (base + lengthOffset + 1 + extra).copyMemory(from: base + lengthOffset + 1, byteCount: length)
+    _ = Varint.write(UInt64(length), to: base + lengthOffset)
+    end += extra
+    return true
+  }
+
+  /// ``close(at:in:end:capacity:)`` for a value at the end of an array.
+  @inline(__always)
+  package static func close(at lengthOffset: Int, in bytes: inout [UInt8]) {
+    let length = bytes.count - lengthOffset - 1
+    if length < 0x80 {
+      bytes[lengthOffset] = UInt8(length)
+      return
+    }
+    let extra = Varint.size(UInt64(length)) - 1
+    bytes.append(contentsOf: repeatElement(0, count: extra))
+    bytes.withUnsafeMutableBytes { buffer in
+      var end = buffer.count - extra
+      _ = widen(at: lengthOffset, in: buffer.baseAddress!, end: &end, capacity: buffer.count)
+    }
+  }
+}
