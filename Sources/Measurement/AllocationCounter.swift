@@ -1,5 +1,5 @@
 /// Counts the allocations a piece of code makes: how many requests it sent to jemalloc, and how
-/// many bytes it allocated (docs/metrics.md, "allocations").
+/// many bytes it allocated (docs/metrics.md#allocations).
 ///
 /// ```swift
 /// let counter = try AllocationCounter()

@@ -1,6 +1,6 @@
 import NormalizedCache
 
-/// The contract of ``NormalizedCache`` (docs/records-and-stores.md, sections 1 and 3) as checks a
+/// The contract of ``NormalizedCache`` (docs/stores.md and docs/records.md) as checks a
 /// store of yours can run, without a test framework: each check gets a fresh, empty store and
 /// returns what it found wrong, nothing when the store conforms. cachebench runs them against the
 /// in-memory store and every SQLite configuration; `Examples/AppTeam` runs them against its own.

@@ -8,7 +8,7 @@ public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
   case success = 0
   /// A failure at run time: a store error, a read-back that did not match its response.
   case failure = 1
-  /// `compare` found a regression.
+  /// `compare` or `ab` found a regression.
   case regression = 2
   /// Wrong usage: an unknown command or option, a missing or malformed argument.
   case usage = 64

@@ -30,7 +30,8 @@ public struct RunInfo: Sendable, Hashable {
   public var runID: String
   /// When the run started, ISO 8601 in UTC (see ``RunInfo/timestamp(_:)``).
   public var timestamp: String
-  /// The commit the binary was built from (`git rev-parse --short HEAD`), or empty.
+  /// The revision of the current directory's checkout when the run started (`git rev-parse
+  /// --short=12 HEAD`, `-dirty` when tracked files changed), `unknown` outside git.
   public var gitRev: String
   /// The machine's host name.
   public var host: String

@@ -1,5 +1,5 @@
 import CSQLite
-import NormalizedCache
+@_spi(RecordBytes) import NormalizedCache
 
 /// The `compact` layout: the project's own, tuned for the speed of merges and loads and for the
 /// size of the file.

@@ -1,4 +1,4 @@
-import NormalizedCache
+@_spi(RecordBytes) import NormalizedCache
 
 /// The compact layout's stored form of a value (docs/stores.md): ``RecordCodec``'s encoding with
 /// short strings and references folded into their tag byte. ``compact(_:_:into:_:)`` turns the

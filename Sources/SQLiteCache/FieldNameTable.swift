@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-import NormalizedCache
+@_spi(RecordBytes) import NormalizedCache
 
 /// The compact layout's field names and their numbers: the `fields` table, held in memory.
 ///

@@ -1,4 +1,4 @@
-import NormalizedCache
+@_spi(RecordBytes) import NormalizedCache
 
 #if canImport(Glibc)
 import Glibc

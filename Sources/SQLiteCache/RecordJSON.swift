@@ -1,5 +1,5 @@
 import GraphQLLanguage
-import NormalizedCache
+@_spi(RecordBytes) import NormalizedCache
 
 #if canImport(Glibc)
 import Glibc

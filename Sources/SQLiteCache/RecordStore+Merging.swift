@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CSQLite
-import NormalizedCache
+@_spi(RecordBytes) import NormalizedCache
 
 extension RecordStore {
   /// Merges records field by field (docs/records.md) in one transaction, rolled back if anything

@@ -1,4 +1,4 @@
-import NormalizedCache
+@_spi(RecordBytes) import NormalizedCache
 
 /// Large records of the compact layout, stored in chunks of 64 fields.
 ///

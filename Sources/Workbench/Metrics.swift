@@ -127,7 +127,7 @@ extension Metric {
   static let readsPerSecondWriting = Metric(
     .concurrency, "reads_per_second_writing", unit: .perSecond, better: .higher, deterministic: false)
   static let concurrentReadLatencyWriting = Metric(.concurrency, "read_latency_writing", unit: .ns, deterministic: false)
-  /// A merge (with its normalization) by a writer while the readers read.
+  /// A merge by a writer while the readers read (normalized before the clock starts).
   static let concurrentWriteLatency = Metric(.concurrency, "write_latency", unit: .ns, deterministic: false)
   /// Merges the writers landed per second while the readers read.
   static let writesPerSecond = Metric(.concurrency, "writes_per_second", unit: .perSecond, better: .higher, deterministic: false)

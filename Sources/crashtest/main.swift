@@ -11,8 +11,8 @@ import SQLiteCache
 //                                             merge returns, appends its number to LOG (fsync'd)
 //
 // A batch b is 20 records `B<b>:<j>` holding b, plus the record `counter` set to b, plus a field
-// `b<b>` = b of the record `wide` (which grows past 64 fields and so is stored a field per row in
-// the compact layout). After a kill: PRAGMA integrity_check is ok; every batch LOG reports
+// `b<b>` = b of the record `wide` (which grows past 64 fields and so is stored in chunks of 64
+// fields in the compact layout). After a kill: PRAGMA integrity_check is ok; every batch LOG reports
 // committed is there whole; any other batch (the one in flight) is there whole or not at all;
 // `counter` is the last batch there; `wide` holds a field for exactly the batches there.
 

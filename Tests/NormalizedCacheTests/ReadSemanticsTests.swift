@@ -3,7 +3,7 @@ import Testing
 
 @testable import NormalizedCache
 
-/// Reading as Apollo iOS's executor does (docs/keys.md, "Reading"): non-null fields, dependent
+/// Reading as Apollo iOS's executor does (docs/keys.md#reading): non-null fields, dependent
 /// keys, and selection sets read from a record key.
 @Suite("Reading: non-null, dependent keys, reads by key")
 struct ReadSemanticsTests {

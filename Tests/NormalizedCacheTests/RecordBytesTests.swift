@@ -1,7 +1,7 @@
 import Generator
 import Testing
 
-@testable import NormalizedCache
+@testable @_spi(RecordBytes) import NormalizedCache
 
 /// The invariants written at the top of `RecordBytes.swift`, one test each.
 @Suite("Record bytes: varints, zigzag Ints, length prefixes")

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import NormalizedCache
+@testable @_spi(RecordBytes) import NormalizedCache
 
 @Suite("Records from outside bytes are checked")
 struct RecordValidationTests {

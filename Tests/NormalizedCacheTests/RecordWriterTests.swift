@@ -1,6 +1,6 @@
 import Testing
 
-@testable import NormalizedCache
+@testable @_spi(RecordBytes) import NormalizedCache
 
 @Suite("The normalizer's record writer")
 struct RecordWriterTests {

@@ -128,7 +128,7 @@ struct SeedNormalizedCacheDocumentTests {
   /// The seed's listing shows "BOOK:bk123" (a typo: the key is `Book:bk123`) and keeps
   /// `"author": "-> #QUERY_ROOT.favoriteBook.author"`, written before the key was configured. With
   /// the key configured from the start, the author's path restarts below the book: `Book:bk123.author`
-  /// (docs/keys.md, "Two details of the seeds").
+  /// (docs/keys.md#two-details-of-the-seeds).
   @Test(
     "Book:bk123 shared by two paths, keyed by a programmatic id rule or by @typePolicy",
     arguments: ["programmatic", "typePolicy"])

@@ -1,4 +1,4 @@
-import NormalizedCache
+@_spi(RecordBytes) import NormalizedCache
 import Testing
 
 @testable import SQLiteCache

@@ -4,7 +4,7 @@ import Testing
 
 @testable import SQLiteCache
 
-/// The contract of ``NormalizedCache`` (docs/records-and-stores.md), run against every store
+/// The contract of ``NormalizedCache`` (docs/stores.md), run against every store
 /// configuration: the SQLite store must answer exactly as the in-memory store does.
 @Suite("NormalizedCache conformance")
 struct ConformanceTests {

@@ -170,7 +170,7 @@ struct LimitStoreTests {
     let store = LimitDictionary()
     let records = [Record(key: "Book:1", ["title": "Emma", "pages": 474]), Record(key: "Book:2", ["title": "Dune"])]
     #expect(store.merge(records: RecordSet(records: records)).isEmpty)
-    store.merge(records: RecordSet(records: [Record(key: "Book:1", ["title": "Persuasion"])]))
+    _ = store.merge(records: RecordSet(records: [Record(key: "Book:1", ["title": "Persuasion"])]))
     let loaded = store.loadRecordsInOrder(forKeys: ["Book:2", "Book:3", "Book:1"])
     #expect(loaded.map { $0?.key } == ["Book:2", nil, "Book:1"])
     #expect(loaded[2]?.encodedFields == Record(key: "Book:1", ["title": "Persuasion"]).encodedFields)

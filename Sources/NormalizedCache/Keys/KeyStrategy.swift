@@ -1,4 +1,4 @@
-/// How the normalizer keys objects (docs/keys.md, "Strategies").
+/// How the normalizer keys objects (docs/keys.md#strategies).
 public enum KeyStrategy: Sendable {
   /// Every object by its response path; every policy ignored.
   case path

@@ -1,7 +1,7 @@
 import GraphQLLanguage
 
 /// Renders the key a field is stored under in its record exactly as Apollo iOS's
-/// `CacheKeyForField` does (docs/keys.md, "Field keys"): `name`, or `name(` + the arguments sorted
+/// `CacheKeyForField` does (docs/keys.md#field-keys): `name`, or `name(` + the arguments sorted
 /// by name + `)`.
 ///
 /// ```swift

@@ -307,17 +307,19 @@ public enum TypePolicyKey {
     return parts.joined(separator: "+")
   }
 
-  /// `typename:id`, made in one buffer of its size (`+` twice made an intermediate string).
+  /// `typename:id`, made in one buffer of its size (`+` twice made an intermediate string), by
+  /// `String(decoding:)` as ``PathKey`` makes path keys: see there why.
   @inline(__always)
   static func join(_ typename: String, _ id: String) -> String {
     typename.withUTF8InPlace { typename in
       id.withUTF8InPlace { id in
-        String(unsafeUninitializedCapacity: typename.count + 1 + id.count) { buffer in
+        let length = typename.count + 1 + id.count
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: length) { buffer in
           let base = buffer.baseAddress!
           if let start = typename.baseAddress { base.initialize(from: start, count: typename.count) }
           base[typename.count] = UInt8(ascii: ":")
           if let start = id.baseAddress { (base + typename.count + 1).initialize(from: start, count: id.count) }
-          return typename.count + 1 + id.count
+          return String(decoding: UnsafeBufferPointer(start: base, count: length), as: UTF8.self)
         }
       }
     }

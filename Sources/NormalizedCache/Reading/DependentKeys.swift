@@ -1,4 +1,4 @@
-/// The keys `recordKey.fieldKey` a read looked at (docs/keys.md, "Reading"): what Apollo iOS's
+/// The keys `recordKey.fieldKey` a read looked at (docs/keys.md#reading): what Apollo iOS's
 /// watchers compare with a write's changed keys to know whether to read again.
 ///
 /// ```swift

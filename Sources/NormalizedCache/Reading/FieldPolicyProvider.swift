@@ -41,7 +41,7 @@ extension FieldPolicyProvider {
   public func cacheKeyList(for field: FieldPolicyField, inputData: JSONObject, path: [String]) -> [CacheKeyInfo]? { nil }
 }
 
-/// The keys `@fieldPolicy(forField:keyArgs:)` gives a field (docs/keys.md, "Field policies").
+/// The keys `@fieldPolicy(forField:keyArgs:)` gives a field (docs/keys.md#field-policies).
 enum FieldPolicyKeys {
   enum Result {
     case single(CacheKey)

@@ -1,8 +1,11 @@
 /// The byte-level pieces of the record encoding (docs/records.md), each written once, for every
 /// writer and reader of it in the package: ``RecordCodec``, the normalizer's ``RecordWriter``, the
 /// SQLite layouts (`CompactRecordFormat`, `RecordJSON`, `EncodedValue`), the checked decoder
-/// (``RecordCodec/validate(_:)``). Package-internal: a user of cachebench sees ``Record`` and its
-/// validating initializer, never a pointer.
+/// (``RecordCodec/validate(_:)``). Behind `@_spi(RecordBytes)`: the package's modules import it
+/// as `@_spi(RecordBytes) import NormalizedCache`, a user of cachebench sees ``Record`` and its
+/// validating initializer, never a pointer. Public (to that SPI) and `@inlinable`, because the
+/// SQLite layouts' loops call them per byte from another module: `package` functions were not
+/// inlined there, which cost +3..6.6% instructions on SQLite merges and reads (`make gate`).
 ///
 /// Invariants, each with its test (`RecordBytesTests`):
 /// 1. A varint is LEB128, least significant 7 bits first, and every writer writes its shortest
@@ -15,20 +18,20 @@
 /// 4. A length written in front of bytes not yet written takes one reserved byte; closing it
 ///    widens it in place (moving the bytes up) when the length needs more, so that the result is
 ///    the shortest form of invariant 1 (``LengthPrefix``).
-package enum Varint {
+@_spi(RecordBytes) public enum Varint {
   /// The largest number of bytes of a 64-bit varint.
-  package static let maximumSize = 10
+  @inlinable public static var maximumSize: Int { 10 }
 
   /// The number of bytes of `value`'s varint.
-  @inline(__always)
-  package static func size(_ value: UInt64) -> Int {
+  @inlinable @inline(__always)
+  public static func size(_ value: UInt64) -> Int {
     (64 - value.leadingZeroBitCount + 6) / 7 + (value == 0 ? 1 : 0)
   }
 
   /// Writes `value` at `output` (which must have ``maximumSize`` bytes of room) and returns how
   /// many bytes it took.
-  @inline(__always)
-  package static func write(_ value: UInt64, to output: UnsafeMutableRawPointer) -> Int {
+  @inlinable @inline(__always)
+  public static func write(_ value: UInt64, to output: UnsafeMutableRawPointer) -> Int {
     var value = value
     var count = 0
     while value >= 0x80 {
@@ -40,8 +43,8 @@ package enum Varint {
     return count + 1
   }
 
-  @inline(__always)
-  package static func append(_ value: UInt64, to bytes: inout [UInt8]) {
+  @inlinable @inline(__always)
+  public static func append(_ value: UInt64, to bytes: inout [UInt8]) {
     if value < 0x80 {
       bytes.append(UInt8(value))
       return
@@ -53,8 +56,8 @@ package enum Varint {
   }
 
   /// Reads the varint at `offset` of bytes this package wrote (invariant 2) and moves past it.
-  @inline(__always)
-  package static func read(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64 {
+  @inlinable @inline(__always)
+  public static func read(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64 {
     // Lengths and field numbers are mostly below 128: one byte, no loop.
     let first = bytes[offset]
     if first < 0x80 {
@@ -64,7 +67,7 @@ package enum Varint {
     return readLong(bytes, &offset)
   }
 
-  @inline(never)
+  @usableFromInline @inline(never)
   static func readLong(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64 {
     var result: UInt64 = 0
     var shift: UInt64 = 0
@@ -80,8 +83,8 @@ package enum Varint {
   /// Reads the varint at `offset` of bytes from outside (invariant 2) and moves past it; nil when
   /// it runs past the end or past 64 bits. It need not be the shortest form: the validator checks
   /// that on its own (``RecordCodec/validate(_:)``).
-  @inline(__always)
-  package static func readChecked(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64? {
+  @inlinable @inline(__always)
+  public static func readChecked(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64? {
     if offset < bytes.count, bytes[offset] < 0x80 {
       offset += 1
       return UInt64(bytes[offset - 1])
@@ -89,7 +92,7 @@ package enum Varint {
     return readLongChecked(bytes, &offset)
   }
 
-  @inline(never)
+  @usableFromInline @inline(never)
   static func readLongChecked(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> UInt64? {
     var result: UInt64 = 0
     var shift: UInt64 = 0
@@ -107,22 +110,22 @@ package enum Varint {
 }
 
 /// An Int as the varint stores it (invariant 3).
-package enum ZigZag {
-  @inline(__always)
-  package static func encode(_ int: Int) -> UInt64 { UInt64(bitPattern: Int64((int << 1) ^ (int >> 63))) }
+@_spi(RecordBytes) public enum ZigZag {
+  @inlinable @inline(__always)
+  public static func encode(_ int: Int) -> UInt64 { UInt64(bitPattern: Int64((int << 1) ^ (int >> 63))) }
 
-  @inline(__always)
-  package static func decode(_ zigzag: UInt64) -> Int { Int(Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1)))) }
+  @inlinable @inline(__always)
+  public static func decode(_ zigzag: UInt64) -> Int { Int(Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1)))) }
 }
 
 /// The length in front of a value written after it (invariant 4): reserve one byte, write the
 /// value, close the length.
-package enum LengthPrefix {
+@_spi(RecordBytes) public enum LengthPrefix {
   /// Writes the length of the bytes from `lengthOffset + 1` to `end` into the byte reserved at
   /// `lengthOffset`, widening it when the length needs more (moving the bytes up, `end` with
   /// them). False, and nothing changed, when `capacity` has no room for the wider length.
-  @inline(__always)
-  package static func close(
+  @inlinable @inline(__always)
+  public static func close(
     at lengthOffset: Int, in base: UnsafeMutableRawPointer, end: inout Int, capacity: Int
   ) -> Bool {
     let length = end - lengthOffset - 1
@@ -133,7 +136,7 @@ package enum LengthPrefix {
     return widen(at: lengthOffset, in: base, end: &end, capacity: capacity)
   }
 
-  @inline(never)
+  @usableFromInline @inline(never)
   static func widen(at lengthOffset: Int, in base: UnsafeMutableRawPointer, end: inout Int, capacity: Int) -> Bool {
     let length = end - lengthOffset - 1
     let extra = Varint.size(UInt64(length)) - 1
@@ -146,8 +149,8 @@ package enum LengthPrefix {
   }
 
   /// ``close(at:in:end:capacity:)`` for a value at the end of an array.
-  @inline(__always)
-  package static func close(at lengthOffset: Int, in bytes: inout [UInt8]) {
+  @inlinable @inline(__always)
+  public static func close(at lengthOffset: Int, in bytes: inout [UInt8]) {
     let length = bytes.count - lengthOffset - 1
     if length < 0x80 {
       bytes[lengthOffset] = UInt8(length)

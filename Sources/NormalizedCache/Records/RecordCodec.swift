@@ -19,14 +19,14 @@ import GraphQLLanguage
 /// ```
 /// Every value has one encoding, so two values are equal exactly when their bytes are.
 public enum RecordCodec {
-  package static let nullTag: UInt8 = 0
-  package static let falseTag: UInt8 = 1
-  package static let trueTag: UInt8 = 2
-  package static let intTag: UInt8 = 3
-  package static let doubleTag: UInt8 = 4
-  package static let stringTag: UInt8 = 5
-  package static let referenceTag: UInt8 = 6
-  package static let listTag: UInt8 = 7
+  @_spi(RecordBytes) public static let nullTag: UInt8 = 0
+  @_spi(RecordBytes) public static let falseTag: UInt8 = 1
+  @_spi(RecordBytes) public static let trueTag: UInt8 = 2
+  @_spi(RecordBytes) public static let intTag: UInt8 = 3
+  @_spi(RecordBytes) public static let doubleTag: UInt8 = 4
+  @_spi(RecordBytes) public static let stringTag: UInt8 = 5
+  @_spi(RecordBytes) public static let referenceTag: UInt8 = 6
+  @_spi(RecordBytes) public static let listTag: UInt8 = 7
 
   // MARK: Encoding
 
@@ -44,7 +44,7 @@ public enum RecordCodec {
   // MARK: Decoding
 
   /// Decodes the value that starts at `offset` and moves `offset` past it.
-  package static func readValue(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> RecordValue {
+  @_spi(RecordBytes) public static func readValue(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> RecordValue {
     let tag = bytes[offset]
     offset += 1
     switch tag {
@@ -120,16 +120,16 @@ public enum RecordCodec {
   }
 
   /// One field's place in an encoding: its name and its value as byte ranges.
-  package struct FieldSpan {
-    package var name: Range<Int>
-    package var value: Range<Int>
+  @_spi(RecordBytes) public struct FieldSpan {
+    public var name: Range<Int>
+    public var value: Range<Int>
     /// The whole field, name and length included.
-    package var entry: Range<Int>
+    public var entry: Range<Int>
   }
 
   /// Reads the field that starts at `offset` and moves `offset` past it.
   @inline(__always)
-  package static func readField(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> FieldSpan {
+  @_spi(RecordBytes) public static func readField(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> FieldSpan {
     let start = offset
     let nameLength = Int(Varint.read(bytes, &offset))
     let name = offset..<offset + nameLength
