@@ -97,3 +97,26 @@ struct RecordBytesTests {
     #expect(raw == [0] + [UInt8](repeating: 0x11, count: 129))
   }
 }
+
+/// docs/records.md's worked example, byte for byte.
+@Suite("docs/records.md's worked example")
+struct RecordsDocExampleTests {
+  static func bytes(_ hex: String) -> [UInt8] {
+    let digits = Array(hex.filter { !$0.isWhitespace })
+    return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(digits[$0...$0 + 1]), radix: 16)! }
+  }
+
+  @Test("Book:bk123's six fields encode to the 80 bytes the page lists")
+  func encoding() {
+    let record = Record(key: "Book:bk123", [
+      "title": "Dune", "year": 1965, "inPrint": true, "rating": 4.5,
+      "author": .reference("Author:7"), "tags": ["sf", nil],
+    ])
+    let expected = Self.bytes("""
+      057469746C6506050444756E6504796561720303DA1E07696E5072696E74010206726174696E6709040000000000001240
+      06617574686F720A0608417574686F723A3704746167730707020502736600
+      """)
+    #expect(expected.count == 80)
+    #expect(record.encodedFields == expected)
+  }
+}
