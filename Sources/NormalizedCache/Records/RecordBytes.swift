@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The byte-level pieces of the record encoding (docs/records.md), each written once, for every
 /// writer and reader of it in the package: ``RecordCodec``, the normalizer's ``RecordWriter``, the
 /// SQLite layouts (`CompactRecordFormat`, `RecordJSON`, `EncodedValue`), the checked decoder
@@ -18,6 +24,12 @@
 /// 4. A length written in front of bytes not yet written takes one reserved byte; closing it
 ///    widens it in place (moving the bytes up) when the length needs more, so that the result is
 ///    the shortest form of invariant 1 (``LengthPrefix``).
+/// 5. A ``RecordCodec/FieldName/Probe`` points into bytes its ``RecordCodec/FieldName`` owns and
+///    is used only while that object lives (the reader's steps hold both); it reads 16 bytes at
+///    once, unaligned, only where 16 bytes remain in the record, else compares with `memcmp`
+///    (RecordCodecTests: every name found from every hint, up to a record's last byte).
+/// 6. Comparing and finding by name read only inside the record: a field's ranges come from
+///    ``RecordCodec/readField(_:_:)`` on bytes of invariant 2.
 @_spi(RecordBytes) public enum Varint {
   /// The largest number of bytes of a 64-bit varint.
   @inlinable public static var maximumSize: Int { 10 }
@@ -161,6 +173,153 @@
     bytes.withUnsafeMutableBytes { buffer in
       var end = buffer.count - extra
       _ = widen(at: lengthOffset, in: buffer.baseAddress!, end: &end, capacity: buffer.count)
+    }
+  }
+}
+
+// MARK: Comparing and finding field names (invariants 5 and 6)
+
+extension RecordCodec {
+  /// Whether the bytes in `range` spell `name`.
+  @inline(__always)
+  static func bytes(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, equal name: UnsafeRawBufferPointer) -> Bool {
+    guard range.count == name.count else { return false }
+    if range.isEmpty { return true }
+    return memcmp(bytes.baseAddress! + range.lowerBound, name.baseAddress!, range.count) == 0
+  }
+
+  @inline(__always)
+  static func ranges(
+    _ a: UnsafeRawBufferPointer, _ ra: Range<Int>, _ b: UnsafeRawBufferPointer, _ rb: Range<Int>
+  ) -> Bool {
+    guard ra.count == rb.count else { return false }
+    if ra.isEmpty { return true }
+    return memcmp(a.baseAddress! + ra.lowerBound, b.baseAddress! + rb.lowerBound, ra.count) == 0
+  }
+
+  /// Finds a field by name.
+  @inline(__always)
+  static func find(_ name: UnsafeRawBufferPointer, in bytes: UnsafeRawBufferPointer) -> FieldSpan? {
+    var offset = 0
+    while offset < bytes.count {
+      let span = readField(bytes, &offset)
+      if Self.bytes(bytes, span.name, equal: name) { return span }
+    }
+    return nil
+  }
+}
+
+extension RecordCodec {
+  /// A field name as it starts a field in the encoding (`varint(nameLength) name`), ready to be
+  /// compared with the bytes where a field starts (``Probe``). A reader looks for the same few
+  /// names in thousands of records.
+  package final class FieldName: @unchecked Sendable {
+    /// The comparison, plain values only: copying it counts no reference. Valid while the
+    /// ``FieldName`` lives, which owns the bytes it points to.
+    package let probe: Probe
+    private let prefix: UnsafeMutableRawBufferPointer
+
+    package init(_ name: String) {
+      let encoded = Self.prefixes(of: [name])
+      prefix = .allocate(byteCount: encoded.count, alignment: 8)
+      prefix.copyBytes(from: encoded)
+      probe = Probe(prefix: UnsafeRawBufferPointer(prefix))
+    }
+
+    deinit { prefix.deallocate() }
+
+    /// The encoded prefixes of `names`, one after another: what ``Probe/init(prefix:)`` reads.
+    package static func prefixes(of names: some Sequence<String>) -> [UInt8] {
+      RecordWriter.encoded { writer in
+        for name in names { writer.appendString(name) }
+      }
+    }
+
+    /// A name's encoded prefix: up to 16 bytes compared as two masked words, longer ones (or near
+    /// the end of a record) with `memcmp`.
+    package struct Probe: Sendable {
+      /// The prefix's length.
+      let count: Int
+      /// Its first 16 bytes as two words (zero beyond the prefix), and the masks keeping them.
+      let word0: UInt64
+      let word1: UInt64
+      let mask0: UInt64
+      let mask1: UInt64
+      nonisolated(unsafe) let prefix: UnsafeRawPointer
+
+      /// The probe of the encoded prefix at `prefix`, which must outlive it.
+      package init(prefix: UnsafeRawBufferPointer) {
+        var words: (UInt64, UInt64) = (0, 0)
+        var masks: (UInt64, UInt64) = (0, 0)
+        withUnsafeMutableBytes(of: &words) { words in
+          withUnsafeMutableBytes(of: &masks) { masks in
+            for index in 0..<min(prefix.count, 16) {
+              words[index] = prefix[index]
+              masks[index] = 0xFF
+            }
+          }
+        }
+        count = prefix.count
+        (word0, word1) = words
+        (mask0, mask1) = masks
+        self.prefix = prefix.baseAddress!
+      }
+
+      /// Whether the field starting at `offset` has this name; if so, moves `offset` to its value's length.
+      @inline(__always)
+      func matches(_ bytes: UnsafeRawBufferPointer, at offset: inout Int) -> Bool {
+        if count <= 16, offset + 16 <= bytes.count {
+          let start = bytes.baseAddress! + offset
+          guard start.loadUnaligned(as: UInt64.self) & mask0 == word0,
+            (start + 8).loadUnaligned(as: UInt64.self) & mask1 == word1
+          else { return false }
+        } else {
+          guard offset + count <= bytes.count, memcmp(bytes.baseAddress! + offset, prefix, count) == 0 else { return false }
+        }
+        offset += count
+        return true
+      }
+    }
+  }
+
+  /// The offset of the value of the field named `name`, looking from `hint` first (an offset where
+  /// a field starts), which a found field moves past it: a reader asking for fields in the order
+  /// they were written finds each at the first comparison.
+  @inline(__always)
+  static func find(_ name: FieldName.Probe, in bytes: UnsafeRawBufferPointer, hint: inout Int) -> Int? {
+    var offset = hint
+    if offset < bytes.count, name.matches(bytes, at: &offset) {
+      let length = Int(Varint.read(bytes, &offset))
+      hint = offset + length
+      return offset
+    }
+    return scan(for: name, in: bytes, hint: &hint)
+  }
+
+  /// ``find(_:in:hint:)`` where the field at the hint is another: every field from the hint on, then
+  /// those before it.
+  @inline(never)
+  static func scan(for name: FieldName.Probe, in bytes: UnsafeRawBufferPointer, hint: inout Int) -> Int? {
+    let start = hint <= bytes.count ? hint : 0
+    var offset = start
+    var end = bytes.count
+    var wrapped = false
+    while true {
+      while offset < end {
+        var field = offset
+        if name.matches(bytes, at: &field) {
+          let length = Int(Varint.read(bytes, &field))
+          hint = field + length
+          return field
+        }
+        // Past the name and the value.
+        let nameLength = Int(Varint.read(bytes, &offset))
+        offset &+= nameLength
+        let valueLength = Int(Varint.read(bytes, &offset))
+        offset &+= valueLength
+      }
+      if wrapped { return nil }
+      (offset, end, wrapped) = (0, start, true)
     }
   }
 }
