@@ -191,7 +191,7 @@ struct SignTest: Sendable {
     let n = sorted.count
     guard n > 0 else { return nil }
     var depth = 0
-    while depth + 1 <= n / 2, Binomial.lowerTail(depth, trials: n) <= (1 - level) / 2 { depth += 1 }
+    while depth + 1 <= n / 2, Binomial.lowerTail(depth + 1, trials: n) <= (1 - level) / 2 { depth += 1 }
     guard depth >= 1 else { return nil }
     return sorted[depth - 1]...sorted[n - depth]
   }

@@ -15,7 +15,7 @@ enum ABCommand: Command {
       OptionSpec(
         "paired",
         help: "Start both builds as workers on one workload and time them step by step in turns (falls back to runs when a build has no worker mode)."),
-      OptionSpec("seconds", value: "S", help: "With --paired: the most time spent timing pairs, after preparing and warming up. Default: 120."),
+      OptionSpec("seconds", value: "S", help: "With --paired: the most time spent timing pairs, after preparing and warming up. Default: 90."),
       OptionSpec("rounds", value: "N", help: "Runs of each side, taken in turns. Default: 5."),
       OptionSpec("threshold", value: "PCT", help: "The smallest timing change that can count, in percent. Default: 5 (3 with --paired)."),
       OptionSpec(
@@ -65,7 +65,7 @@ enum ABCommand: Command {
     if !paired, arguments.value("seconds") != nil {
       throw UsageError(message: "--seconds needs --paired.", usage: spec.usage)
     }
-    let seconds = try integer(arguments.value("seconds"), option: "seconds", default: 120, range: 1...86_400)
+    let seconds = try integer(arguments.value("seconds"), option: "seconds", default: 90, range: 1...86_400)
     for command in [base, current] { try checkIsCachebench(command) }
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-ab-\(UUID().uuidString)")
     try AtomicFile.createDirectory(directory.path, for: directory.path)

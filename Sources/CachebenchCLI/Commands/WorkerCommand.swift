@@ -24,14 +24,15 @@ enum WorkerCommand: Command {
       values changed), read (operation i) and lookup (the i-th written key in a seeded order).
 
       CACHEBENCH_INJECT_SLOWDOWN=STORE:STEP:FRACTION (such as memory:merge:0.05) makes the matching
-      steps that much slower, to check the paired verdicts; off when unset.
+      steps that much slower, to check the paired verdicts; off when unset or empty.
 
       Exit codes: 0 after quit or at the end of input, 1 a step that failed, 64 wrong usage,
       65 a bad workload.
       """)
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-    let slowdown = try ProcessInfo.processInfo.environment[InjectedSlowdown.variable].map(InjectedSlowdown.init(parsing:))
+    let setting = ProcessInfo.processInfo.environment[InjectedSlowdown.variable].flatMap { $0.isEmpty ? nil : $0 }
+    let slowdown = try setting.map(InjectedSlowdown.init(parsing:))
     var worker: StepWorker?
     while let request = readLine() {
       let fields = request.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
