@@ -41,6 +41,7 @@ struct PairedRun {
 
   func run(directory: URL) throws -> Outcome {
     let arguments = [workload] + (quick ? ["--quick"] : [])
+    AddressLayout.fixForChildren()
     let workers = try [("base", base), ("current", current)].map { side, command in
       try WorkerProcess(command: command, arguments: arguments, side: side, directory: directory)
     }
