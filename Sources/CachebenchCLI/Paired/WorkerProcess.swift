@@ -31,7 +31,9 @@ final class WorkerProcess {
     let input = Pipe()
     let output = Pipe()
     errorFile = directory.appendingPathComponent("\(side)-worker.err")
-    FileManager.default.createFile(atPath: errorFile.path, contents: nil)
+    guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else {
+      throw CommandError("cannot create \(errorFile.path) for the \(side) worker's errors", .cantCreate)
+    }
     process.executableURL = URL(fileURLWithPath: command)
     process.arguments = ["worker"] + arguments
     // One hash seed for both workers: Swift seeds its hashing per process, so two processes of one
@@ -55,10 +57,14 @@ final class WorkerProcess {
   private var handles: [FileHandle] = []
 
   deinit {
-    if process.isRunning {
-      process.terminate()
-      process.waitUntilExit()
-    }
+    stop()
+  }
+
+  /// Ends the worker now. SIGKILL, not SIGTERM: a child started from a thread that blocks
+  /// signals (a test runner's, Dispatch's) inherits the block and would never see a SIGTERM.
+  private func stop() {
+    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    process.waitUntilExit()
   }
 
   /// Sends one request and returns the reply's line (without its newline), nil when the worker
@@ -101,8 +107,7 @@ final class WorkerProcess {
   /// Why the worker stopped answering: its `error` reply or its standard error, and its exit.
   func failure(reply: String?) -> String {
     if let reply, reply.hasPrefix("error\t") { return String(reply.dropFirst(6)) }
-    if process.isRunning { process.terminate() }
-    process.waitUntilExit()
+    stop()
     let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
     let text = errors.trimmingCharacters(in: .whitespacesAndNewlines)
     let reply = reply.map { "answered '\($0)'" } ?? "exited \(process.terminationStatus)"
