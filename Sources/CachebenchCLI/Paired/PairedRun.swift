@@ -42,8 +42,9 @@ struct PairedRun {
   func run(directory: URL) throws -> Outcome {
     let arguments = [workload] + (quick ? ["--quick"] : [])
     AddressLayout.fixForChildren()
-    let workers = try [("base", base), ("current", current)].map { side, command in
-      try WorkerProcess(command: command, arguments: arguments, side: side, directory: directory)
+    let padding = WorkerProcess.padding(for: [base, current])
+    let workers = try [("base", base, padding[0]), ("current", current, padding[1])].map { side, command, padding in
+      try WorkerProcess(command: command, arguments: arguments, side: side, directory: directory, padding: padding)
     }
     for worker in workers {
       let reply = try worker.request(["hello"])
