@@ -118,5 +118,10 @@ struct PairedABTests {
     let seconds = try cachebench(["ab", "--base", binary.path, "--current", binary.path, "Workloads/quick.json", "--seconds", "5"])
     #expect(seconds.status == 64)
     #expect(seconds.stderr.hasPrefix("Error: --seconds needs --paired.\n"))
+    let help = try cachebench(["worker", "--help"])
+    #expect(help.status == 0)
+    #expect(help.stdout.hasPrefix("OVERVIEW: Load a workload once and time single steps on request"))
+    #expect(help.stdout.contains("\nUSAGE: cachebench worker <workload> [--quick]\n"))
   }
+
 }
