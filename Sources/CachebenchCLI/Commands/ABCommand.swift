@@ -8,7 +8,7 @@ enum ABCommand: Command {
     name: "ab",
     abstract: "Run two builds in turns (A B A B ...) and judge timings from the runs; exit 2 on a regression.",
     usage:
-      "ab --base <CMD> --current <CMD> <workload>... [--paired [--seconds <S>]] [--rounds <N>] [--threshold <PCT>] [--shift-from <STORE>] [--quick] [--out <FILE.csv>] [--format text|markdown] [--markdown <FILE.md>]",
+      "ab --base <CMD> --current <CMD> <workload>... [--paired [--seconds <S>] [--full-time]] [--rounds <N>] [--threshold <PCT>] [--shift-from <STORE>] [--quick] [--out <FILE.csv>] [--format text|markdown] [--markdown <FILE.md>]",
     options: [
       OptionSpec("base", value: "CMD", help: "The baseline: an executable that behaves as cachebench (another build, a wrapper script)."),
       OptionSpec("current", value: "CMD", help: "The build under test, likewise."),
@@ -16,6 +16,9 @@ enum ABCommand: Command {
         "paired",
         help: "Start both builds as workers on one workload and time them step by step in turns (falls back to runs when a build has no worker mode)."),
       OptionSpec("seconds", value: "S", help: "With --paired: the most time spent timing pairs, after preparing and warming up. Default: 90."),
+      OptionSpec(
+        "full-time",
+        help: "With --paired: take pairs for all of --seconds even when every row is decided sooner (to see what the time can detect)."),
       OptionSpec("rounds", value: "N", help: "Runs of each side, taken in turns. Default: 5."),
       OptionSpec("threshold", value: "PCT", help: "The smallest timing change that can count, in percent. Default: 5 (3 with --paired)."),
       OptionSpec(
@@ -62,8 +65,8 @@ enum ABCommand: Command {
     if paired, arguments.positionals.count != 1 {
       throw UsageError(message: "--paired measures one workload: give one workload file, not \(arguments.positionals.count).", usage: spec.usage)
     }
-    if !paired, arguments.value("seconds") != nil {
-      throw UsageError(message: "--seconds needs --paired.", usage: spec.usage)
+    for option in ["seconds", "full-time"] where !paired && arguments.has(option) {
+      throw UsageError(message: "--\(option) needs --paired.", usage: spec.usage)
     }
     let seconds = try integer(arguments.value("seconds"), option: "seconds", default: 90, range: 1...86_400)
     for command in [base, current] { try checkIsCachebench(command) }
@@ -73,6 +76,7 @@ enum ABCommand: Command {
     if paired {
       let run = PairedRun(
         base: base, current: current, workload: arguments.positionals[0], quick: arguments.has("quick"), seconds: Double(seconds),
+        stopsEarly: !arguments.has("full-time"),
         options: .init(threshold: try percent(arguments.value("threshold"), default: 3), looks: PairedRun.looks.count + 1))
       do {
         return try runPaired(run, arguments: arguments, format: format, directory: directory)

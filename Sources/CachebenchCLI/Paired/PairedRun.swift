@@ -21,6 +21,8 @@ struct PairedRun {
   let workload: String
   let quick: Bool
   let seconds: Double
+  /// Whether a look where every row is decided ends the run.
+  var stopsEarly = true
   let options: PairedComparison.Options
 
   static let warmupRounds = 5
@@ -119,7 +121,7 @@ struct PairedRun {
       let decided = comparison.rows.count(where: \.decided)
       writeStandardError(
         "cachebench ab --paired: \(Int(elapsed())) s, \(rounds) pairs a row, \(decided) of \(common.count) rows decided\n")
-      if comparison.allDecided {
+      if stopsEarly, comparison.allDecided {
         stoppedEarly = true
         break
       }
