@@ -48,61 +48,16 @@ struct PairedRun {
     let workers = try [("base", base, padding[0]), ("current", current, padding[1])].map { side, command, padding in
       try WorkerProcess(command: command, arguments: arguments, side: side, directory: directory, padding: padding)
     }
-    for worker in workers {
-      let reply = try worker.request(["hello"])
-      let fields = reply?.split(separator: "\t").map(String.init) ?? []
-      guard fields.count >= 2, fields[0] == WorkerProtocol.greeting else {
-        throw NoWorkerMode(side: worker.side, detail: worker.failure(reply: reply))
-      }
-      guard fields[1] == String(WorkerProtocol.version) else {
-        throw NoWorkerMode(side: worker.side, detail: "it speaks worker protocol \(fields[1]), this build \(WorkerProtocol.version)")
-      }
-    }
+    for worker in workers { try handshake(worker) }
     writeStandardError("cachebench ab --paired: preparing both workers\n")
-    for worker in workers where !worker.send(WorkerProtocol.line(["prepare"])) {
-      throw CommandError("the \(worker.side) worker ('\(worker.command)') failed: \(worker.failure(reply: nil))", .failure)
+    let pairing = try prepare(workers)
+    var schedule = try warmUp(pairing)
+    var samples = pairing.rows.map { row in
+      PairedSamples(
+        key: MetricKey(
+          workload: pairing.workload, variant: row.variant, store: row.store, keys: row.keys, phase: row.kind.phase, metric: "step"),
+        base: [], current: [])
     }
-    let listings = try workers.map(readRows)
-    let baseIndex = Dictionary(listings[0].rows.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-    let currentIndex = Dictionary(listings[1].rows.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-    let common = listings[1].rows.filter { baseIndex[$0] != nil }
-    let unmatched = (listings[0].rows + listings[1].rows).filter { baseIndex[$0] == nil || currentIndex[$0] == nil }
-      .map { "\($0.store) × \($0.keys) \($0.kind.rawValue)" }
-    guard !common.isEmpty else { throw CommandError("the two builds have no timing row in common on \(workload)", .failure) }
-    let sides = [common.map { baseIndex[$0]! }, common.map { currentIndex[$0]! }]
-
-    func pair(_ step: PairedSchedule.Step) throws -> (base: Double, current: Double) {
-      var times = [0.0, 0.0]
-      for side in step.baseFirst ? [0, 1] : [1, 0] {
-        let worker = workers[side]
-        let reply = try worker.request(["step", String(sides[side][step.row]), String(step.index), String(step.count)])
-        let fields = reply?.split(separator: "\t").map(String.init) ?? []
-        guard fields.count == 2, fields[0] == "ns", let ns = Double(fields[1]) else {
-          throw CommandError("the \(worker.side) worker ('\(worker.command)') failed: \(worker.failure(reply: reply))", .failure)
-        }
-        times[side] = ns / Double(step.count)
-      }
-      return (times[0], times[1])
-    }
-
-    var schedule = PairedSchedule(
-      seed: listings[0].seed, sizes: common.map(\.size), counts: Array(repeating: 1, count: common.count))
-    var perStep = Array(repeating: [Double](), count: common.count)
-    for round in 0..<Self.warmupRounds {
-      for step in schedule.nextRound() {
-        let times = try pair(step)
-        if round >= Self.warmupRounds - 3 { perStep[step.row].append((times.base + times.current) / 2) }
-      }
-    }
-    schedule.counts = perStep.map { times in
-      let typical = max(1, Statistics.median(times))
-      return max(1, min(100_000, Int((Self.targetNanoseconds / typical).rounded(.up))))
-    }
-
-    let keys = common.map { row in
-      MetricKey(workload: listings[0].name, variant: row.variant, store: row.store, keys: row.keys, phase: row.kind.phase, metric: "step")
-    }
-    var samples = keys.map { PairedSamples(key: $0, base: [], current: []) }
     let start = DispatchTime.now().uptimeNanoseconds
     func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
     var looks = Self.looks.map { $0 * seconds }
@@ -110,7 +65,7 @@ struct PairedRun {
     var stoppedEarly = false
     while elapsed() < seconds {
       for step in schedule.nextRound() {
-        let times = try pair(step)
+        let times = try pairing.pair(step)
         samples[step.row].base.append(times.base)
         samples[step.row].current.append(times.current)
       }
@@ -120,7 +75,7 @@ struct PairedRun {
       let comparison = PairedComparison(samples, options: options)
       let decided = comparison.rows.count(where: \.decided)
       writeStandardError(
-        "cachebench ab --paired: \(Int(elapsed())) s, \(rounds) pairs a row, \(decided) of \(common.count) rows decided\n")
+        "cachebench ab --paired: \(Int(elapsed())) s, \(rounds) pairs a row, \(decided) of \(samples.count) rows decided\n")
       if stopsEarly, comparison.allDecided {
         stoppedEarly = true
         break
@@ -130,7 +85,56 @@ struct PairedRun {
     for worker in workers { worker.quit() }
     return Outcome(
       comparison: PairedComparison(samples, options: options), rounds: rounds, elapsed: total, stoppedEarly: stoppedEarly,
-      unmatched: unmatched)
+      unmatched: pairing.unmatched)
+  }
+
+  /// `hello`, answered by a worker of this protocol's version; ``NoWorkerMode`` otherwise.
+  private func handshake(_ worker: WorkerProcess) throws {
+    let reply = try worker.request(["hello"])
+    let fields = reply?.split(separator: "\t").map(String.init) ?? []
+    guard fields.count >= 2, fields[0] == WorkerProtocol.greeting else {
+      throw NoWorkerMode(side: worker.side, detail: worker.failure(reply: reply))
+    }
+    guard fields[1] == String(WorkerProtocol.version) else {
+      throw NoWorkerMode(side: worker.side, detail: "it speaks worker protocol \(fields[1]), this build \(WorkerProtocol.version)")
+    }
+  }
+
+  /// Both workers prepare at once; the rows they share are judged.
+  private func prepare(_ workers: [WorkerProcess]) throws -> Pairing {
+    for worker in workers where !worker.send(WorkerProtocol.line(["prepare"])) {
+      throw CommandError("the \(worker.side) worker ('\(worker.command)') failed: \(worker.failure(reply: nil))", .failure)
+    }
+    let listings = try workers.map(readRows)
+    let indices = listings.map { listing in
+      Dictionary(listing.rows.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+    let common = listings[1].rows.filter { indices[0][$0] != nil }
+    guard !common.isEmpty else { throw CommandError("the two builds have no timing row in common on \(workload)", .failure) }
+    let unmatched = (listings[0].rows + listings[1].rows).filter { indices[0][$0] == nil || indices[1][$0] == nil }
+      .map { "\($0.store) × \($0.keys) \($0.kind.rawValue)" }
+    return Pairing(
+      workers: workers, rows: common, positions: indices.map { index in common.map { index[$0]! } },
+      workload: listings[0].name, seed: listings[0].seed, unmatched: unmatched)
+  }
+
+  /// ``warmupRounds`` rounds of single steps, untimed but for the last three, which size each
+  /// row's steps to about ``targetNanoseconds`` a side; returns the schedule with those sizes.
+  private func warmUp(_ pairing: Pairing) throws -> PairedSchedule {
+    var schedule = PairedSchedule(
+      seed: pairing.seed, sizes: pairing.rows.map(\.size), counts: Array(repeating: 1, count: pairing.rows.count))
+    var perStep = Array(repeating: [Double](), count: pairing.rows.count)
+    for round in 0..<Self.warmupRounds {
+      for step in schedule.nextRound() {
+        let times = try pairing.pair(step)
+        if round >= Self.warmupRounds - 3 { perStep[step.row].append((times.base + times.current) / 2) }
+      }
+    }
+    schedule.counts = perStep.map { times in
+      let typical = max(1, Statistics.median(times))
+      return max(1, min(100_000, Int((Self.targetNanoseconds / typical).rounded(.up))))
+    }
+    return schedule
   }
 
   /// The `ready` line and the rows after it.
@@ -149,5 +153,31 @@ struct PairedRun {
       rows.append(row)
     }
     return (fields[1], seed, rows)
+  }
+}
+
+/// The two workers and the rows both have: each row's position in each worker's listing.
+private struct Pairing {
+  let workers: [WorkerProcess]
+  let rows: [StepRow]
+  /// `positions[side][row]`: the row's number in that worker.
+  let positions: [[Int]]
+  let workload: String
+  let seed: UInt64
+  let unmatched: [String]
+
+  /// Both workers perform one step, in the step's order; nanoseconds per operation of each.
+  func pair(_ step: PairedSchedule.Step) throws -> (base: Double, current: Double) {
+    var times = [0.0, 0.0]
+    for side in step.baseFirst ? [0, 1] : [1, 0] {
+      let worker = workers[side]
+      let reply = try worker.request(["step", String(positions[side][step.row]), String(step.index), String(step.count)])
+      let fields = reply?.split(separator: "\t").map(String.init) ?? []
+      guard fields.count == 2, fields[0] == "ns", let ns = Double(fields[1]) else {
+        throw CommandError("the \(worker.side) worker ('\(worker.command)') failed: \(worker.failure(reply: reply))", .failure)
+      }
+      times[side] = ns / Double(step.count)
+    }
+    return (times[0], times[1])
   }
 }
