@@ -110,7 +110,7 @@ struct PairedABTests {
     #expect(run.stderr.contains("round 2/2, current"))
   }
 
-  @Test("--paired takes one workload, and --seconds needs --paired")
+  @Test("--paired takes one workload that has responses, and --seconds needs --paired")
   func usage() throws {
     let two = try cachebench(["ab", "--paired", "--base", binary.path, "--current", binary.path, "Workloads/quick.json", "Workloads/calendar.json"])
     #expect(two.status == 64)
@@ -118,6 +118,11 @@ struct PairedABTests {
     let seconds = try cachebench(["ab", "--base", binary.path, "--current", binary.path, "Workloads/quick.json", "--seconds", "5"])
     #expect(seconds.status == 64)
     #expect(seconds.stderr.hasPrefix("Error: --seconds needs --paired.\n"))
+    let missing = try cachebench(["ab", "--paired", "--base", binary.path, "--current", binary.path, "/nonexistent/w.json"])
+    #expect(missing.status == 66)
+    let records = try cachebench(["ab", "--paired", "--base", binary.path, "--current", binary.path, "Workloads/store-records.json"])
+    #expect(records.status == 65)
+    #expect(records.stderr.hasPrefix("Error: Workloads/store-records.json is a storeRecords workload: it has no responses to merge and read step by step; run ab without --paired\n"))
     let help = try cachebench(["worker", "--help"])
     #expect(help.status == 0)
     #expect(help.stdout.hasPrefix("OVERVIEW: Load a workload once and time single steps on request"))

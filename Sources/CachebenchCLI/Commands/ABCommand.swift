@@ -1,5 +1,6 @@
 import Foundation
 import Results
+import Workloads
 
 /// `cachebench ab`: two builds run in turns, each run one observation; timing verdicts that a
 /// shared machine cannot fake (SPEC §8).
@@ -74,6 +75,13 @@ enum ABCommand: Command {
     try AtomicFile.createDirectory(directory.path, for: directory.path)
     defer { try? FileManager.default.removeItem(at: directory) }
     if paired {
+      // A missing or malformed workload is the user's to fix (66, 65), before any worker starts.
+      let workload = try Workload.load(arguments.positionals[0], registry: context.registry)
+      if case .storeRecords = workload.source {
+        throw CommandError(
+          "\(arguments.positionals[0]) is a storeRecords workload: it has no responses to merge and read step by step; run ab without --paired",
+          .dataError)
+      }
       let run = PairedRun(
         base: base, current: current, workload: arguments.positionals[0], quick: arguments.has("quick"), seconds: Double(seconds),
         stopsEarly: !arguments.has("full-time"),
