@@ -49,7 +49,8 @@ enum ABCommand: Command {
       the run stops at a look where every row is regressed, improved, or has its interval within
       the threshold. Prints every row's change, interval, p and smallest detectable change.
 
-      Exit codes: 0 no regression, 2 a regression, 1 a run that failed, 64 wrong usage.
+      Exit codes: 0 no regression, 2 a regression, 1 a run or worker that failed, 64 wrong usage,
+      65 a workload --paired cannot step (storeRecords) or cannot load, 66 a workload file missing.
 
       EXAMPLE:
         cachebench ab --base /tmp/main/cachebench --current .build/release/cachebench Workloads/quick.json
