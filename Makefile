@@ -30,6 +30,9 @@ build: deps
 # checkout is: instruction counts follow that image's layout, and the gate compares counts made
 # in one checkout with a baseline made in another.
 PREFIX_MAP := -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)=/src -Xcc -ffile-prefix-map=$(CURDIR)=/src
+# The same for the base of make regress, built in a work tree of its own: one source, one binary.
+BASE_PREFIX_MAP := -Xswiftc -file-prefix-map -Xswiftc $(CURDIR)/.build/regress-base=/src \
+  -Xcc -ffile-prefix-map=$(CURDIR)/.build/regress-base=/src
 
 release: deps
 	$(SWIFT) build -c release --product cachebench $(PREFIX_MAP)
@@ -55,16 +58,21 @@ gate: release
 baseline: release
 	scripts/gate baseline
 
-# Timing verdicts against another revision: builds BASE in a work tree of its own, then runs both
-# builds in turns with cachebench ab (ROUNDS runs each, default 5) on WORKLOAD.
+# Timing verdicts against another revision: builds BASE in a work tree of its own, then measures
+# both builds on WORKLOAD with cachebench ab --paired (both as workers, step by step in turns, for
+# at most PAIRED_SECONDS, default 90). A BASE from before the worker mode fails the handshake, and
+# ab falls back to whole runs in turns (ROUNDS each, default 5); PAIRED=0 asks for those directly.
 ROUNDS ?= 5
+PAIRED ?= 1
+PAIRED_SECONDS ?= 90
 regress: release
-	@test -n "$(BASE)" || { echo "usage: make regress BASE=<git ref> [WORKLOAD=...] [ROUNDS=5]" >&2; exit 64; }
+	@test -n "$(BASE)" || { echo "usage: make regress BASE=<git ref> [WORKLOAD=...] [PAIRED_SECONDS=90] [PAIRED=0 ROUNDS=5]" >&2; exit 64; }
 	rm -rf .build/regress-base && git worktree prune
 	git worktree add --detach .build/regress-base $(BASE)
-	cd .build/regress-base && $(SWIFT) build -c release --product cachebench
+	cd .build/regress-base && $(SWIFT) build -c release --product cachebench $(BASE_PREFIX_MAP)
 	.build/release/cachebench ab --base .build/regress-base/.build/release/cachebench \
-	  --current .build/release/cachebench $(WORKLOAD) --rounds $(ROUNDS); \
+	  --current .build/release/cachebench $(WORKLOAD) --rounds $(ROUNDS) \
+	  $(if $(filter 1,$(PAIRED)),--paired --seconds $(PAIRED_SECONDS)); \
 	  status=$$?; git worktree remove --force .build/regress-base; exit $$status
 
 # Plots every results CSV in results/ (with its samples, when results/NAME-samples.csv exists) and

@@ -1,0 +1,132 @@
+import Foundation
+import Testing
+
+/// Runs `cachebench worker ARGUMENTS` with `input` on its standard input.
+private func worker(_ arguments: [String], input: String) throws -> Run {
+  let process = Process()
+  process.executableURL = binary
+  process.arguments = ["worker"] + arguments
+  process.currentDirectoryURL = projectRoot
+  let stdin = Pipe()
+  let out = Pipe()
+  let err = Pipe()
+  process.standardInput = stdin
+  process.standardOutput = out
+  process.standardError = err
+  try process.run()
+  stdin.fileHandleForWriting.write(Data(input.utf8))
+  try stdin.fileHandleForWriting.close()
+  let outData = out.fileHandleForReading.readDataToEndOfFile()
+  let errData = err.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return Run(
+    status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+    stderr: String(decoding: errData, as: UTF8.self))
+}
+
+/// The tiny workload with a memory and a SQLite store, in a fresh directory.
+private func tinyFile() throws -> (directory: String, path: String) {
+  let directory = try temporaryDirectory()
+  let path = directory + "/tiny.json"
+  try tinyWorkload(stores: #"[{"kind": "memory"}, {"kind": "sqlite", "label": "sqlite"}]"#)
+    .write(toFile: path, atomically: true, encoding: .utf8)
+  return (directory, path)
+}
+
+@Suite("cachebench ab --paired and its workers")
+struct PairedABTests {
+  @Test("a worker answers hello, lists its rows after prepare, times a step, and quits")
+  func protocolByHand() throws {
+    let (directory, path) = try tinyFile()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let run = try worker([path], input: "hello\nprepare\nstep\t0\t0\t3\nstep\t5\t2\t1\nquit\n")
+    #expect(run.status == 0, "\(run.stderr)")
+    let lines = run.stdout.split(separator: "\n").map(String.init)
+    #expect(lines[0].hasPrefix("cachebench-worker\t1\t"))
+    #expect(lines[1] == "ready\ttiny\t2\t6")
+    #expect(lines[2] == "row\t\tmemory\ttypePolicy\tmerge\t3")
+    #expect(lines[5] == "row\t\tsqlite\ttypePolicy\tmerge\t3")
+    #expect(lines.count == 10)
+    for line in lines[8...] {
+      let fields = line.split(separator: "\t")
+      #expect(fields.count == 2 && fields[0] == "ns" && UInt64(fields[1]) != nil)
+    }
+  }
+
+  @Test("a request a worker does not know is an error line and exit 64; a step before prepare too")
+  func badRequests() throws {
+    let (directory, path) = try tinyFile()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let unknown = try worker([path], input: "hello\nfrobnicate\n")
+    #expect(unknown.status == 64)
+    #expect(unknown.stdout.hasSuffix("error\tunknown request 'frobnicate'; expected hello, prepare, step or quit\n"))
+    let early = try worker([path], input: "step\t0\t0\t1\n")
+    #expect(early.status == 64)
+    #expect(early.stdout == "error\t'step' before 'prepare'\n")
+    let slowdown = try cachebench(["worker", path], environment: ["CACHEBENCH_INJECT_SLOWDOWN": "fast"])
+    #expect(slowdown.status == 64)
+    #expect(slowdown.stderr.hasPrefix("Error: CACHEBENCH_INJECT_SLOWDOWN='fast' is invalid; expected STORE:STEP:FRACTION"))
+  }
+
+  @Test("ab --paired drives two workers for a few seconds and prints every row's change, interval and detectable change")
+  func pairedRun() throws {
+    let (directory, path) = try tinyFile()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let out = directory + "/paired.csv"
+    let run = try cachebench(["ab", "--paired", "--base", binary.path, "--current", binary.path, path, "--seconds", "2", "--out", out])
+    // Two seconds of one build against itself: no verdict is asserted, only that it judged.
+    #expect(run.status == 0 || run.status == 2, "\(run.stderr)")
+    #expect(run.stderr.contains("cachebench ab --paired: preparing both workers"))
+    for store in ["memory", "sqlite"] {
+      for step in ["merge", "read", "lookup"] {
+        #expect(run.stdout.contains(try Regex("\(store) +typePolicy +\(step) ")), "\(store) \(step)")
+      }
+    }
+    #expect(run.stdout.contains("pairs a row in"))
+    let csv = try CSVFile(path: out)
+    #expect(csv.rows.count == 6)
+    #expect(csv.rows.allSatisfy { $0["metric"] == "step" && $0["unit"] == "ns" })
+  }
+
+  @Test("a base without a worker mode fails the handshake, and ab falls back to runs in turns")
+  func fallback() throws {
+    let (directory, path) = try tinyFile()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    // An older build: cachebench in every way but the worker command.
+    let old = directory + "/old-cachebench"
+    try """
+      #!/bin/bash
+      if [ "$1" = worker ]; then echo "Error: Unknown command 'worker'." >&2; exit 64; fi
+      exec '\(binary.path)' "$@"
+
+      """.write(toFile: old, atomically: true, encoding: .utf8)
+    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: old)
+    let run = try cachebench(["ab", "--paired", "--base", old, "--current", binary.path, path, "--rounds", "2"])
+    #expect(run.status == 0 || run.status == 2, "\(run.stderr)")
+    #expect(
+      run.stderr.contains(
+        "cachebench ab --paired: the base build has no worker mode (exited 64: Error: Unknown command 'worker'.); falling back to 2 runs of each side in turns"
+      ), "\(run.stderr)")
+    #expect(run.stderr.contains("round 2/2, current"))
+  }
+
+  @Test("--paired takes one workload that has responses, and --seconds needs --paired")
+  func usage() throws {
+    let two = try cachebench(["ab", "--paired", "--base", binary.path, "--current", binary.path, "Workloads/quick.json", "Workloads/calendar.json"])
+    #expect(two.status == 64)
+    #expect(two.stderr.hasPrefix("Error: --paired measures one workload: give one workload file, not 2.\n"))
+    let seconds = try cachebench(["ab", "--base", binary.path, "--current", binary.path, "Workloads/quick.json", "--seconds", "5"])
+    #expect(seconds.status == 64)
+    #expect(seconds.stderr.hasPrefix("Error: --seconds needs --paired.\n"))
+    let missing = try cachebench(["ab", "--paired", "--base", binary.path, "--current", binary.path, "/nonexistent/w.json"])
+    #expect(missing.status == 66)
+    let records = try cachebench(["ab", "--paired", "--base", binary.path, "--current", binary.path, "Workloads/store-records.json"])
+    #expect(records.status == 65)
+    #expect(records.stderr.hasPrefix("Error: Workloads/store-records.json is a storeRecords workload: it has no responses to merge and read step by step; run ab without --paired\n"))
+    let help = try cachebench(["worker", "--help"])
+    #expect(help.status == 0)
+    #expect(help.stdout.hasPrefix("OVERVIEW: Load a workload once and time single steps on request"))
+    #expect(help.stdout.contains("\nUSAGE: cachebench worker <workload> [--quick]\n"))
+  }
+
+}
