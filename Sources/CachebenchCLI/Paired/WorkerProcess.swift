@@ -129,7 +129,8 @@ final class WorkerProcess {
     if let reply, reply.hasPrefix("error\t") { return String(reply.dropFirst(6)) }
     stop()
     let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
-    let text = errors.trimmingCharacters(in: .whitespacesAndNewlines)
+    // The message, not the usage lines cachebench prints after it.
+    let text = String(errors.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").first ?? "")
     let reply = reply.map { "answered '\($0)'" } ?? "exited \(process.terminationStatus)"
     return text.isEmpty ? reply : "\(reply): \(Reporter.shortened(text))"
   }
