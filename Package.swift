@@ -81,7 +81,7 @@ let package = Package(
     .testTarget(
       name: "SQLiteCacheTests",
       dependencies: ["SQLiteCache", "NormalizedCache", "GraphQLLanguage", "NormalizedCacheConformance", "Generator"]),
-    .testTarget(name: "ResultsTests", dependencies: ["Results"]),
+    .testTarget(name: "ResultsTests", dependencies: ["Results", "Generator"]),
     .testTarget(name: "MeasurementTests", dependencies: ["Measurement", "Results"]),
     .testTarget(name: "GeneratorTests", dependencies: ["Generator", "Results", "GraphQLLanguage", "NormalizedCache"]),
     .testTarget(

@@ -1,24 +1,8 @@
 import Foundation
+import Generator
 import Testing
 
 @testable import Results
-
-/// A seeded generator for the simulations (SplitMix64), and normal draws by Box-Muller.
-private struct Random {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-  mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
-  mutating func normal() -> Double {
-    let u = max(uniform(), 1e-300)
-    return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * uniform())
-  }
-}
 
 /// How a shared machine treats a paired run, as simulated here.
 private struct Machine {
@@ -39,7 +23,7 @@ private struct Machine {
 /// One paired run of 30 rows (10 per store of three), `pairs` pairs a row, through `machine`;
 /// `slowdown` multiplies the current side's true time of a row.
 private func simulatedPairs(
-  pairs: Int, machine: Machine = Machine(), random: inout Random, slowdown: (MetricKey) -> Double = { _ in 1 }
+  pairs: Int, machine: Machine = Machine(), random: inout SplitMix64, slowdown: (MetricKey) -> Double = { _ in 1 }
 ) -> [PairedSamples] {
   let keys = ["memory", "sqlite", "sqlite-apollo"].flatMap { store in
     (0..<10).map { MetricKey(workload: "sim", store: store, keys: "path", phase: .merge, metric: "step\($0)") }
@@ -109,7 +93,7 @@ struct PairedComparisonTests {
 
   @Test("A/A under drift, outliers and bursts on one side: a run with any row regressed at most 5 times in 100")
   func aaFalseAlarms() {
-    var random = Random(state: 22)
+    var random = SplitMix64(seed: 22)
     var alarms = 0
     for _ in 0..<100 {
       let comparison = PairedComparison(simulatedPairs(pairs: 400, random: &random), options: .init(looks: 4))
@@ -120,7 +104,7 @@ struct PairedComparisonTests {
 
   @Test("A/A judged at four looks and stopped at the first where every row is decided: still at most 5 in 100")
   func aaWithLooks() {
-    var random = Random(state: 7)
+    var random = SplitMix64(seed: 7)
     var alarms = 0
     for _ in 0..<100 {
       let pairs = simulatedPairs(pairs: 480, random: &random)
@@ -137,7 +121,7 @@ struct PairedComparisonTests {
 
   @Test("the drift shared by both sides cancels: a machine that doubles its times over the run flags nothing")
   func driftCancels() {
-    var random = Random(state: 3)
+    var random = SplitMix64(seed: 3)
     var machine = Machine()
     machine.drift = 0.2
     let comparison = PairedComparison(simulatedPairs(pairs: 400, machine: machine, random: &random), options: .init(looks: 4))
@@ -146,7 +130,7 @@ struct PairedComparisonTests {
 
   @Test("a 5% slowdown of the memory rows is caught in at least 9 runs of 10, and no other store is flagged")
   func knownSlowdown() {
-    var random = Random(state: 5)
+    var random = SplitMix64(seed: 5)
     var caught = 0
     for _ in 0..<10 {
       let rows = simulatedPairs(pairs: 400, random: &random) { $0.store == "memory" ? 1.05 : 1 }
@@ -160,7 +144,7 @@ struct PairedComparisonTests {
 
   @Test("the smallest detectable change: shrinks as blocks grow, none with fewer than 4 blocks")
   func detectableChange() throws {
-    var random = Random(state: 9)
+    var random = SplitMix64(seed: 9)
     let spread = (0..<400).map { _ in 0.02 * random.normal() }
     let few = try #require(PairedComparison.detectableChange(Array(spread[..<25]), level: 0.05 / 30))
     let many = try #require(PairedComparison.detectableChange(spread, level: 0.05 / 30))

@@ -1,31 +1,15 @@
 import Foundation
+import Generator
 import Testing
 
 @testable import Results
-
-/// A seeded generator for the simulations (SplitMix64), and normal draws by Box-Muller.
-private struct Random {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-  mutating func uniform() -> Double { Double(next() >> 11) / Double(1 << 53) }
-  mutating func normal() -> Double {
-    let u = max(uniform(), 1e-300)
-    return (-2 * log(u)).squareRoot() * cos(2 * Double.pi * uniform())
-  }
-}
 
 /// Runs of 40 timing rows (10 per store of four), as a shared machine gives them: every run shifted
 /// as a whole (lognormal, σ 0.25: a quarter either way), every row noisy (lognormal, σ 0.1, about
 /// the spread of calendar.json's rows here once each run's shift is removed), and, with
 /// `outliers`, one observation in twenty 1.5 times slower.
 private func simulatedRuns(
-  rounds: Int, random: inout Random, outliers: Bool = false, slowdown: (MetricKey) -> Double = { _ in 1 }
+  rounds: Int, random: inout SplitMix64, outliers: Bool = false, slowdown: (MetricKey) -> Double = { _ in 1 }
 ) -> (base: [[MetricRow]], current: [[MetricRow]]) {
   let stores = ["memory", "sqlite", "sqlite-apollo", "sqlite-memory"]
   let keys = stores.flatMap { store in
@@ -71,7 +55,7 @@ struct RepeatedComparisonTests {
 
   @Test("a whole current side 20% slower in every row is a machine shift, not a regression")
   func shiftRemoved() throws {
-    var random = Random(state: 1)
+    var random = SplitMix64(seed: 1)
     let runs = simulatedRuns(rounds: 5, random: &random) { _ in 1.2 }
     let comparison = try RepeatedComparison(base: runs.base, current: runs.current)
     #expect(!comparison.hasRegressions)
@@ -79,7 +63,7 @@ struct RepeatedComparisonTests {
 
   @Test("simulated A/A (whole-run shifts of 25%, lognormal noise): no false alarm in at least 95 of 100")
   func simulatedAA() throws {
-    var random = Random(state: 42)
+    var random = SplitMix64(seed: 42)
     var alarms = 0
     for _ in 0..<100 {
       let runs = simulatedRuns(rounds: 5, random: &random)
@@ -90,7 +74,7 @@ struct RepeatedComparisonTests {
 
   @Test("a 50% slowdown of one row over 5 rounds is caught in at least 90 of 100, and only that row")
   func simulatedSlowdown() throws {
-    var random = Random(state: 7)
+    var random = SplitMix64(seed: 7)
     var caught = 0
     var others = 0
     let slow = MetricKey(workload: "sim", store: "sqlite", keys: "path", phase: .write, metric: "latency3")
@@ -106,7 +90,7 @@ struct RepeatedComparisonTests {
 
   @Test("ab's markdown lists the regressed row with its interval and p, and the smallest detectable change")
   func markdown() throws {
-    var random = Random(state: 7)
+    var random = SplitMix64(seed: 7)
     let slow = MetricKey(workload: "sim", store: "sqlite", keys: "path", phase: .write, metric: "latency3")
     let runs = simulatedRuns(rounds: 5, random: &random) { $0 == slow ? 1.5 : 1 }
     let comparison = try RepeatedComparison(base: runs.base, current: runs.current)
@@ -122,7 +106,7 @@ struct RepeatedComparisonTests {
 
   @Test("with outliers besides (one run in twenty slowed by half): at most 5 false alarms in 100; a 50% slowdown caught at least 80 times in 100 with 5 rounds, 90 with 7")
   func simulatedOutliers() throws {
-    var random = Random(state: 99)
+    var random = SplitMix64(seed: 99)
     var alarms = 0
     for _ in 0..<100 {
       let runs = simulatedRuns(rounds: 5, random: &random, outliers: true)
@@ -143,7 +127,7 @@ struct RepeatedComparisonTests {
 
   @Test("when a change slows most rows, the rows it cannot touch estimate the shift")
   func shiftFromUntouchedRows() throws {
-    var random = Random(state: 11)
+    var random = SplitMix64(seed: 11)
     let runs = simulatedRuns(rounds: 5, random: &random) { $0.store.hasPrefix("sqlite") ? 1.5 : 1 }
     let comparison = try RepeatedComparison(
       base: runs.base, current: runs.current, options: .init(shiftStores: ["memory"]))
