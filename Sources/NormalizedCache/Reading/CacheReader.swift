@@ -179,7 +179,10 @@ private struct Execution {
     let miss: CacheMiss
   }
 
-  let reader: CacheReader
+  /// The reader's settings, not the reader: holding it would count a reference to the store,
+  /// which every thread reading the store writes.
+  let useFieldPolicies: Bool
+  let fieldPolicyProvider: (any FieldPolicyProvider)?
   /// The one committed state of the store that every level's load reads.
   let snapshot: any RecordSnapshot
   /// The records of the level being filled, lent by the snapshot; its room serves every level.
@@ -229,7 +232,8 @@ private struct Execution {
     reader: CacheReader, snapshot: any RecordSnapshot, plan: OperationPlan, rootKey: CacheKey, rootSelection: SelectionPlan,
     rootTypeName: String?
   ) {
-    self.reader = reader
+    useFieldPolicies = reader.useFieldPolicies
+    fieldPolicyProvider = reader.fieldPolicyProvider
     self.snapshot = snapshot
     hasPolicyProvider = reader.fieldPolicyProvider != nil
     typenameProbe = Self.typename.probe
@@ -352,7 +356,7 @@ private struct Execution {
     }
     let parentType = runtimeType ?? place.staticType
     let policies =
-      reader.useFieldPolicies
+      useFieldPolicies
       && (hasPolicyProvider || selection.hasFieldPolicies(on: parentType, schema: plan.schema))
     let steps = selection.readSteps()
     for position in steps.indices {
@@ -449,7 +453,7 @@ private struct Execution {
       switch json {
       case .null, .array:
         let field = step.pointee.field.takeUnretainedValue()
-        if let type = field.definition?.type {
+        if let type = step.pointee.type {
           try checkNulls(json, type: type, record: record, field: field, parent: pending.path)
         }
       default:
@@ -470,7 +474,7 @@ private struct Execution {
     case RecordCodec.nullTag:
       if step.pointee.checksNulls {
         let field = step.pointee.field.takeUnretainedValue()
-        if let type = field.definition?.type, case .nonNull = type {
+        if let type = step.pointee.type, case .nonNull = type {
           throw nullError(record: record, field: field, type: type, path: components(pending.path) + [field.responseKey])
         }
       }
@@ -485,7 +489,7 @@ private struct Execution {
       let field = step.pointee.field.takeUnretainedValue()
       let fieldPath = path(pending.path, .key(step.pointee.field))
       let slot = try list(
-        bytes, &offset, type: field.definition.flatMap { Self.elementType(of: $0.type) }, plan: child.takeUnretainedValue(),
+        bytes, &offset, type: step.pointee.elementType, plan: child.takeUnretainedValue(),
         record: record, field: field, path: fieldPath, next: &next)
       hold(slot, as: step.pointee.responseKey, node: pending.node, in: &members)
     default:
@@ -579,13 +583,7 @@ private struct Execution {
   }
 
   /// The type of a list's elements; nil when the type is not a list.
-  static func elementType(of type: TypeReference) -> TypeReference? {
-    switch type {
-    case .nonNull(let inner): elementType(of: inner)
-    case .list(let element): element
-    case .named: nil
-    }
-  }
+  static func elementType(of type: TypeReference) -> TypeReference? { ReadSteps.elementType(of: type) }
 
   /// The key or keys a field policy gives this field, provider first, then the directive.
   private func policyKeys(for field: PlannedField, parentType: String?, path parentPath: ResponsePath) throws -> FieldPolicyKeys.Result? {
@@ -598,7 +596,7 @@ private struct Execution {
     for argument in field.arguments {
       if let value = try plan.variables.resolve(argument.value) { arguments.append(key: argument.name, value: value) }
     }
-    if let provider = reader.fieldPolicyProvider {
+    if let provider = fieldPolicyProvider {
       let path = components(parentPath) + [field.responseKey]
       let policyField = FieldPolicyField(
         parentType: parentType, name: field.name, returnTypeName: returnTypeName, returnsList: returnsList)

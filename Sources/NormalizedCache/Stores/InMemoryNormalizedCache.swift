@@ -80,15 +80,17 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerabl
   /// sees one state.
   public func withConsistentRead<Result>(_ body: (any RecordSnapshot) throws -> Result) throws -> Result {
     if isBounded { return try state.withWriteLockedPointer(as: .read) { state in try body(BoundedSnapshot(state: state)) } }
-    return try state.withReadLockedPointer { state in try body(Snapshot(state: state)) }
+    return try state.withReadLockedPointer { state in
+      try state.pointee.records.withLender { lender in try body(Snapshot(table: lender)) }
+    }
   }
 
-  /// The state under the read lock: a read is lent the buffers the table holds, which no merge
-  /// can replace before the lock is released.
+  /// The table under the read lock: a read is lent the buffers it holds, which no merge can
+  /// replace before the lock is released. Small enough for an existential's inline buffer.
   private struct Snapshot: RecordSnapshot {
-    let state: UnsafePointer<State>
-    func loadRecordsInOrder(forKeys keys: [CacheKey]) -> [Record?] { state.pointee.records.load(keys) }
-    func lendRecords(forKeys keys: [CacheKey], to lent: inout LentRecords) { state.pointee.records.lend(keys, to: &lent) }
+    let table: RecordTable.Lender
+    func loadRecordsInOrder(forKeys keys: [CacheKey]) -> [Record?] { table.load(keys, hashes: nil) }
+    func lendRecords(forKeys keys: [CacheKey], to lent: inout LentRecords) { table.lend(keys, to: &lent) }
   }
 
   /// A bounded store's state under the lock alone: a load touches the ledger.
