@@ -210,6 +210,8 @@ private struct Execution {
   var fixups: [Fixup] = []
   /// The response paths of the objects placed: each its parent's number and its own component.
   var paths: [(parent: ResponsePath, component: PathComponent)] = []
+  /// The walk of a field's objects under way (``fillObjects``), the execution its visitor.
+  var objects = ObjectsWalk()
 
   /// The path of `component` under `parent`.
   mutating func path(_ parent: ResponsePath, _ component: PathComponent) -> ResponsePath {
@@ -372,7 +374,9 @@ private struct Execution {
         throw miss(record, step.pointee.field, parent: pending.path)
       }
       if let child = step.pointee.child {
-        try fillObjects(step, child: child, bytes, &offset, record: record, pending: pending, members: &members, next: &next)
+        try fillObjects(
+          step, child: child, bytes, &offset, record: record, parent: pending.path, node: pending.node, members: &members,
+          next: &next)
       } else {
         try fillLeaf(step, bytes, &offset, record: record, pending: pending, members: &members)
       }
@@ -464,37 +468,35 @@ private struct Execution {
   }
 
   /// A field with a selection, at `offset` in the record: null, a reference to an object for the
-  /// next level, or a list of them.
+  /// next level, or a list of them, walked with the execution as the visitor (``ObjectsWalk``).
   @inline(__always)
   private mutating func fillObjects(
     _ step: UnsafePointer<ReadSteps.Step>, child: Unmanaged<SelectionPlan>, _ bytes: UnsafeRawBufferPointer, _ offset: inout Int,
-    record: LentRecord, pending: Pending, members: inout [JSONObject.Member], next: inout [Pending]
+    record: LentRecord, parent: ResponsePath, node: Int, members: inout [JSONObject.Member], next: inout [Pending]
   ) throws {
-    switch bytes[offset] {
-    case RecordCodec.nullTag:
-      if step.pointee.checksNulls {
-        let field = step.pointee.field.takeUnretainedValue()
-        if let type = step.pointee.type, case .nonNull = type {
-          throw nullError(record: record, field: field, type: type, path: components(pending.path) + [field.responseKey])
-        }
-      }
+    let slot: PendingValue
+    objects.begin(step: step, child: child, parent: parent)
+    // The next level's objects move into the walk and back: no copy.
+    swap(&objects.next, &next)
+    defer { swap(&objects.next, &next) }
+    do throws(ObjectsWalk.Failure) {
+      slot = try RecordValueWalk.walk(bytes, &offset, &self)
+    } catch {
+      throw failure(error, record: record, field: step.pointee.field.takeUnretainedValue())
+    }
+    if case .null = slot {
       members.append(JSONObject.Member(key: step.pointee.responseKey, value: .null))
-    case RecordCodec.referenceTag:
-      offset += 1
-      let key = RecordCodec.readString(bytes, &offset)
-      let fieldPath = path(pending.path, .key(step.pointee.field))
-      let slot = placeholder(for: key, plan: child.takeUnretainedValue(), path: fieldPath, next: &next)
-      hold(slot, as: step.pointee.responseKey, node: pending.node, in: &members)
-    case RecordCodec.listTag:
-      let field = step.pointee.field.takeUnretainedValue()
-      let fieldPath = path(pending.path, .key(step.pointee.field))
-      let slot = try list(
-        bytes, &offset, type: step.pointee.elementType, plan: child.takeUnretainedValue(),
-        record: record, field: field, path: fieldPath, next: &next)
-      hold(slot, as: step.pointee.responseKey, node: pending.node, in: &members)
-    default:
-      // A scalar where the operation selects an object: the cache cannot answer this field.
-      throw miss(record, step.pointee.field, parent: pending.path)
+    } else {
+      hold(slot, as: step.pointee.responseKey, node: node, in: &members)
+    }
+  }
+
+  /// The error of a walk of a field's objects that failed, now that the record is known.
+  @inline(never)
+  private func failure(_ failure: ObjectsWalk.Failure, record: LentRecord, field: PlannedField) -> any Error {
+    switch failure {
+    case .null(let type, let path): nullError(record: record, field: field, type: type, path: path)
+    case .scalar(let path): Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: path))
     }
   }
 
@@ -509,45 +511,6 @@ private struct Execution {
     nodes.append([])
     next.append(Pending(key: key, plan: Unmanaged.passUnretained(child), node: number, path: path))
     return .object(number)
-  }
-
-  /// The list that starts at `offset` (its tag) in a field with a selection, read from the
-  /// encoding: nulls, objects to load at the next level, and lists. `type` is the schema's type of
-  /// the elements (nil without a schema): a null where it is non-null fails the read.
-  private mutating func list(
-    _ bytes: UnsafeRawBufferPointer, _ offset: inout Int, type: TypeReference?, plan child: SelectionPlan, record: LentRecord,
-    field: PlannedField, path: ResponsePath, next: inout [Pending]
-  ) throws -> PendingValue {
-    offset += 1
-    let count = Int(Varint.read(bytes, &offset))
-    var slots: [PendingValue] = []
-    slots.reserveCapacity(count)
-    for index in 0..<count {
-      switch bytes[offset] {
-      case RecordCodec.nullTag:
-        offset += 1
-        if let type, case .nonNull = type {
-          let elementPath = self.path(path, .index(index))
-          throw nullError(record: record, field: field, type: type, path: components(elementPath))
-        }
-        slots.append(.null)
-      case RecordCodec.referenceTag:
-        offset += 1
-        let key = RecordCodec.readString(bytes, &offset)
-        slots.append(placeholder(for: key, plan: child, path: self.path(path, .index(index)), next: &next))
-      case RecordCodec.listTag:
-        let elementPath = self.path(path, .index(index))
-        slots.append(
-          try list(
-            bytes, &offset, type: type.flatMap(Self.elementType(of:)), plan: child, record: record, field: field,
-            path: elementPath, next: &next))
-      default:
-        // A scalar where the operation selects an object: the cache cannot answer this field.
-        let elementPath = self.path(path, .index(index))
-        throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: components(elementPath)))
-      }
-    }
-    return .list(slots)
   }
 
   /// Fails the read where a leaf value holds null at a position its type declares non-null: the
@@ -612,4 +575,146 @@ private struct Execution {
     return FieldPolicyKeys.keys(
       policy: directive, arguments: arguments, returnTypeName: returnTypeName, returnsList: returnsList)
   }
+}
+
+/// A field with a selection, read from its record's bytes by the walk of the value grammar
+/// (invariant 7 of `RecordBytes.swift`): null, a reference to an object (placed for the next
+/// level), or a list of them, nested. A null where the schema says non-null fails the read; a
+/// scalar where the operation selects objects is a miss. The execution is the visitor (it places
+/// the objects); this is where the walk is. The paths of a list's elements are spelled only where
+/// an object or an error needs one.
+private struct ObjectsWalk {
+  /// What fails the read, spelled out for the caller, which knows the record: a null where the
+  /// schema says non-null (its type and path), or a scalar where objects are selected (a miss).
+  enum Failure: Error {
+    case null(TypeReference, path: [String])
+    case scalar(path: [String])
+  }
+
+  /// A list being read: its slots so far, and where the walk was around it.
+  struct List {
+    var slots: [PendingValue]
+    let outer: Place
+  }
+
+  /// Where the walk is: in the field's value itself, or in a list of it, reading one element.
+  struct Place {
+    var inList = false
+    /// The list's path.
+    var listPath: ResponsePath = 0
+    /// The type of the list's elements as the schema gives it.
+    var elementType: TypeReference?
+    /// The element being read.
+    var index = 0
+  }
+
+  /// The field's step and the plan of its objects; nil between walks.
+  var step: UnsafePointer<ReadSteps.Step>?
+  var child: Unmanaged<SelectionPlan>?
+  /// The path of the object whose field this is.
+  var parent: ResponsePath = -1
+  var place = Place()
+  /// The objects of the next level, moved in for the walk.
+  var next: [Execution.Pending] = []
+
+  /// A walk of another field begins (field by field, so that nothing is released and made again).
+  @inline(__always)
+  mutating func begin(step: UnsafePointer<ReadSteps.Step>, child: Unmanaged<SelectionPlan>, parent: ResponsePath) {
+    self.step = step
+    self.child = child
+    self.parent = parent
+    place.inList = false
+  }
+}
+
+extension Execution: RecordValueVisitor {
+  typealias Value = PendingValue
+  typealias List = ObjectsWalk.List
+  typealias Failure = ObjectsWalk.Failure
+
+  static var source: RecordValueSource { .trusted }
+
+  /// The path of the value being read, made now (it costs an entry in ``paths``).
+  @inline(__always)
+  private mutating func walkPath() -> ResponsePath {
+    guard objects.place.inList else { return path(objects.parent, .key(objects.step!.pointee.field)) }
+    return path(objects.place.listPath, .index(objects.place.index))
+  }
+
+  /// The path of the value being read, spelled out: for an error.
+  private mutating func spelledWalkPath() -> [String] {
+    guard objects.place.inList else { return components(objects.parent) + [objects.step!.pointee.responseKey] }
+    // The path made first: `components` reads the paths after it was added.
+    let path = walkPath()
+    return components(path)
+  }
+
+  @inline(__always)
+  mutating func null(_ token: Range<Int>) throws(Failure) -> PendingValue {
+    guard objects.place.inList else {
+      let step = objects.step!
+      if step.pointee.checksNulls, let type = step.pointee.type, case .nonNull = type {
+        throw .null(type, path: spelledWalkPath())
+      }
+      return .null
+    }
+    if case .nonNull? = objects.place.elementType { throw .null(objects.place.elementType!, path: spelledWalkPath()) }
+    return .null
+  }
+
+  @inline(__always)
+  mutating func reference(_ key: UnsafeRawBufferPointer, _ token: Range<Int>) -> PendingValue {
+    // As ``placeholder(for:plan:path:next:)`` does, into the walk's next level.
+    let path = walkPath()
+    let number = nodes.count
+    nodes.append([])
+    objects.next.append(Pending(key: String(decoding: key, as: UTF8.self), plan: objects.child!, node: number, path: path))
+    return .object(number)
+  }
+
+  @inline(__always)
+  mutating func beginList(count: Int, _ token: Range<Int>) -> List {
+    let elementType =
+      if objects.place.inList {
+        objects.place.elementType.flatMap(Self.elementType(of:))
+      } else {
+        // The step's own copy of the type: reading the schema's would write its reference counts.
+        objects.step!.pointee.elementType
+      }
+    // The list's own path, where the walk is around it.
+    let path = walkPath()
+    var slots: [PendingValue] = []
+    slots.reserveCapacity(count)
+    defer { objects.place = ObjectsWalk.Place(inList: true, listPath: path, elementType: elementType) }
+    return List(slots: slots, outer: objects.place)
+  }
+
+  @inline(__always)
+  mutating func append(_ element: consuming PendingValue, to list: inout List) {
+    list.slots.append(element)
+    objects.place.index += 1
+  }
+
+  @inline(__always)
+  mutating func endList(_ list: consuming List) -> PendingValue {
+    objects.place = list.outer
+    return .list(list.slots)
+  }
+
+  // A scalar where the operation selects an object: the cache cannot answer this field.
+  mutating func bool(_ value: Bool, _ token: Range<Int>) throws(Failure) -> PendingValue {
+    throw .scalar(path: spelledWalkPath())
+  }
+  mutating func int(_ value: Int, _ token: Range<Int>) throws(Failure) -> PendingValue {
+    throw .scalar(path: spelledWalkPath())
+  }
+  mutating func double(_ value: Double, _ token: Range<Int>) throws(Failure) -> PendingValue {
+    throw .scalar(path: spelledWalkPath())
+  }
+  mutating func string(_ utf8: UnsafeRawBufferPointer, _ token: Range<Int>) throws(Failure) -> PendingValue {
+    throw .scalar(path: spelledWalkPath())
+  }
+
+  /// Trusted bytes: never called.
+  func malformed(_ value: MalformedValue) -> Failure { .scalar(path: []) }
 }
