@@ -92,7 +92,7 @@ let package = Package(
       name: "WorkbenchTests",
       dependencies: ["Workbench", "Workloads", "Measurement", "Results", "NormalizedCache", "SQLiteCache", "GraphQLLanguage"]
     ),
-    .testTarget(name: "EndToEndTests", dependencies: ["cachebench", "crashtest"], exclude: ["Fixtures"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["cachebench", "crashtest", "Results"], exclude: ["Fixtures"]),
   ],
   swiftLanguageModes: [.v6]
 )

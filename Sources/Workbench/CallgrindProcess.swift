@@ -12,9 +12,12 @@ public enum CallgrindProcess {
   ///   - quick: whether the run is `--quick`.
   ///   - shard: the run's `--shard`, which the counting run takes too.
   ///   - executable: this `cachebench`.
-  /// - Throws: ``RunError`` when valgrind cannot be started or the counting run fails, with its
-  ///   error output.
-  public static func instructionRows(workload: String, quick: Bool, shard: Shard? = nil, executable: String) throws -> [MetricRow] {
+  ///   - timeout: how long the counting run may take before it is ended.
+  /// - Throws: ``RunError`` when valgrind cannot be started, the counting run fails (with its
+  ///   error output) or outlives `timeout`.
+  public static func instructionRows(
+    workload: String, quick: Bool, shard: Shard? = nil, executable: String, timeout: Duration
+  ) throws -> [MetricRow] {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-callgrind-\(UUID().uuidString)")
     try AtomicFile.createDirectory(directory.path, for: directory.path)
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -48,10 +51,6 @@ public enum CallgrindProcess {
     if quick { arguments.append("--quick") }
     if let shard { arguments += ["--shard", shard.description] }
     guard let valgrind = valgrindPath else { throw RunError("--instructions needs valgrind, which is not on the PATH") }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: valgrind)
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
     // Swift seeds its hashing per process, which moves instruction counts by some 0.5%; jemalloc
     // returns memory to the system on a clock (decay), which moves the instructions of the
     // allocations that happen to do it.
@@ -60,21 +59,20 @@ public enum CallgrindProcess {
       "SWIFT_DETERMINISTIC_HASHING": "1", "MALLOC_CONF": "dirty_decay_ms:-1,muzzy_decay_ms:-1",
     ]
     if let temporary = ProcessInfo.processInfo.environment["TMPDIR"] { environment["TMPDIR"] = temporary }
-    process.environment = environment
-    let errors = Pipe()
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
+    let outcome: ChildProcess.Outcome
     do {
-      try process.run()
+      outcome = try ChildProcess.run(
+        valgrind, arguments, environment: environment, directory: directory.path, output: .discard, timeout: timeout,
+        captureLimit: 1 << 20)
     } catch {
-      throw RunError("cannot start valgrind for --instructions: \(error.localizedDescription)")
+      throw RunError("cannot start valgrind for --instructions: \(error)")
     }
-    let output = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      let text = String(decoding: output, as: UTF8.self)
-      let lines = text.split(separator: "\n").filter { !$0.hasPrefix("==") }.suffix(5).joined(separator: "\n")
-      throw RunError("counting instructions under callgrind failed (exit \(process.terminationStatus)): \(lines)")
+    guard !outcome.timedOut else {
+      throw RunError("counting instructions under callgrind took more than \(timeout) and was ended")
+    }
+    guard outcome.termination.succeeded else {
+      let lines = outcome.errorText.split(separator: "\n").filter { !$0.hasPrefix("==") }.suffix(5).joined(separator: "\n")
+      throw RunError("counting instructions under callgrind failed (\(outcome.termination)): \(lines)")
     }
     return try ResultsFile.read(MetricRow.self, from: rows)
   }

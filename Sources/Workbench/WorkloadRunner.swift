@@ -122,47 +122,14 @@ extension RunInfo {
     return dirty ? revision + "-dirty" : revision
   }
 
-  /// Runs `git` with `arguments` and returns its standard output, nil when it fails.
-  ///
-  /// Through `posix_spawnp` and `waitpid` on this thread: Foundation's `Process` watches its child
-  /// from a thread of its own, which could still be running (and allocating) when the
-  /// measurements start, and jemalloc's live bytes and callgrind's instruction counts are the
-  /// whole process's.
+  /// Runs `git` with `arguments` and returns its standard output, nil when it fails or takes
+  /// more than 30 seconds. On this thread (``ChildProcess``): a watcher thread could still be
+  /// running (and allocating) when the measurements start, and jemalloc's live bytes and
+  /// callgrind's instruction counts are the whole process's.
   private static func git(_ arguments: [String]) -> String? {
-    var pipeEnds: [Int32] = [0, 0]
-    guard pipe(&pipeEnds) == 0 else { return nil }
-    let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addclose(&actions, readEnd)
-    posix_spawn_file_actions_addclose(&actions, writeEnd)
-    let argv = (["git"] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var child: pid_t = 0
-    let spawned = posix_spawnp(&child, "git", &actions, nil, argv, environ)
-    close(writeEnd)
-    guard spawned == 0 else {
-      close(readEnd)
-      return nil
-    }
-    var output: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress!, $0.count) }
-      if count > 0 {
-        output += buffer[..<count]
-      } else if count == 0 || errno != EINTR {
-        break
-      }
-    }
-    close(readEnd)
-    var status: Int32 = 0
-    while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-    // Exited (low 7 bits zero) with status 0.
-    guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { return nil }
-    return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard let outcome = try? ChildProcess.run("git", arguments, searchPath: true, errors: .discard, timeout: .seconds(30)),
+      outcome.termination.succeeded
+    else { return nil }
+    return outcome.outputText.trimmingCharacters(in: .whitespacesAndNewlines)
   }
 }

@@ -4,7 +4,7 @@ import Testing
 /// The sample GitHub Actions workflow (Examples/ci/cachebench.yml), its `run:` commands run here
 /// in order: each shard of the matrix, then the merge job; and what `merge` writes against the
 /// unsplit run.
-@Suite("Results in CI")
+@Suite("Results in CI", .timeLimit(.minutes(5)))
 struct ResultsInCITests {
   /// A workflow's jobs, each its `run:` commands in order, and the matrix of shards.
   struct Workflow {
@@ -35,22 +35,6 @@ struct ResultsInCITests {
         }
       }
     }
-  }
-
-  static func shell(_ command: String, in directory: String, environment: [String: String]) throws -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = ["-c", command]
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = out
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let text = String(decoding: data, as: UTF8.self)
-    return Run(status: process.terminationStatus, stdout: text, stderr: text)
   }
 
   /// The deterministic rows' keys and values, in order.
@@ -87,8 +71,8 @@ struct ResultsInCITests {
         // `make release` builds the binary, which the test has.
         for command in commands where command != "make release" {
           let expanded = command.replacingOccurrences(of: "${{ matrix.shard }}", with: String(shard))
-          let run = try Self.shell(expanded, in: directory, environment: environment)
-          #expect(run.status == 0, "\(job) \(shard): \(expanded)\n\(run.stdout)")
+          let run = try shell(expanded, in: directory, environment: environment)
+          #expect(run.status == 0, "\(job) \(shard): \(expanded)\n\(run.stdout)\(run.stderr)")
         }
       }
     }
@@ -136,7 +120,7 @@ struct ResultsInCITests {
   }
 }
 
-@Suite("The new commands' help and version")
+@Suite("The new commands' help and version", .timeLimit(.minutes(1)))
 struct NewCommandsHelpTests {
   @Test("export, merge and report print OVERVIEW, USAGE and OPTIONS; --version prints the version", arguments: ["export", "merge", "report"])
   func help(command: String) throws {

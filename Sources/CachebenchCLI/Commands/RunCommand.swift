@@ -71,6 +71,8 @@ enum RunCommand: Command {
     if instructions, !CallgrindProcess.isAvailable {
       throw CommandError("--instructions needs valgrind, which is not installed here (make deps installs it)", .failure)
     }
+    // However the run ends, the counting run under valgrind ends with it.
+    if instructions { ChildProcess.endChildrenOnSignals() }
     // Every output checked before the run: an unwritable --samples must not be found after --out
     // was written and minutes were spent.
     let perWorkloadFiles = arguments.value("out") == nil
@@ -83,8 +85,10 @@ enum RunCommand: Command {
       let info = RunInfo.current(seed: workload.seed, shard: shard)
       var result = try WorkloadRunner.run(workload, options: options, run: info)
       if instructions {
+        // Valgrind runs it some 30 times slower than natively.
         let counted = try CallgrindProcess.instructionRows(
-          workload: arguments.positionals[index], quick: options.quick, shard: shard, executable: try executablePath())
+          workload: arguments.positionals[index], quick: options.quick, shard: shard, executable: try executablePath(),
+          timeout: RunTimeout.default(for: options.quick ? workload.quick() : workload) * 30)
         result = result.adding(counted.map { var row = $0; row.run = info; return row })
       }
       results.append(result)
