@@ -108,9 +108,8 @@ public final class StepWorker {
   ///
   /// - Throws: ``RunError`` for a row that does not exist; the store's errors; a read's errors.
   public func step(row: Int, index: Int, count: Int) throws -> UInt64 {
-    guard rows.indices.contains(row), index >= 0, count >= 1 else {
-      throw RunError("no step \(index) (count \(count)) of row \(row): the worker has rows 0 to \(rows.count - 1)")
-    }
+    guard rows.indices.contains(row) else { throw RunError("no row \(row): the worker has rows 0 to \(rows.count - 1)") }
+    guard index >= 0, count >= 1 else { throw RunError("no step \(index) (count \(count)): steps start at 0, counts at 1") }
     let kind = rows[row].kind
     let configuration = configurations[rowConfiguration[row]]
     let start = MonotonicClock.now()
