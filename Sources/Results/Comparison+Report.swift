@@ -40,7 +40,7 @@ extension Comparison {
 
   /// One line per verdict; the variant column only when some metric has a variant.
   static func table(_ verdicts: [Verdict]) -> TextTable {
-    let showVariant = verdicts.contains { !$0.key.variant.isEmpty }
+    let showVariant = verdicts.contains { !$0.key.variantColumn.isEmpty }
     var columns: [TextTable.Column] = ["workload"]
     if showVariant { columns.append("variant") }
     columns += [
@@ -51,7 +51,7 @@ extension Comparison {
     ]
     let rows = verdicts.map { verdict in
       var row = [verdict.key.workload]
-      if showVariant { row.append(verdict.key.variant) }
+      if showVariant { row.append(verdict.key.variantColumn) }
       row += [
         verdict.key.store, verdict.key.keys, verdict.key.phase.rawValue, verdict.key.metric,
         verdict.statistic.rawValue,
@@ -91,7 +91,7 @@ extension Verdict: CSVRepresentable {
 
   public var csvFields: [String] {
     [
-      key.workload, key.variant, key.store, key.keys, key.phase.rawValue, key.metric,
+      key.workload, key.variantColumn, key.store, key.keys, key.phase.rawValue, key.metric,
       unit.rawValue, better.rawValue, deterministic ? "true" : "false",
       baseline.map(CSVNumber.format) ?? "", current.map(CSVNumber.format) ?? "",
       ratio.map(CSVNumber.format) ?? "", ciLow.map(CSVNumber.format) ?? "", ciHigh.map(CSVNumber.format) ?? "",

@@ -38,7 +38,7 @@ public enum MarkdownVerdicts {
     let rows = verdicts.filter { shown.contains($0.status) }.sorted { order($0.status) < order($1.status) }
     if !rows.isEmpty {
       let repeated = rows.contains { $0.ciLow != nil || $0.pValue != nil }
-      let variants = rows.contains { !$0.key.variant.isEmpty }
+      let variants = rows.contains { !$0.key.variantColumn.isEmpty }
       var header = ["", "workload"] + (variants ? ["variant"] : []) + ["store", "keys", "phase", "metric", "statistic", "baseline", "current", "change"]
       var alignment = Array(repeating: "---", count: header.count - 3) + ["--:", "--:", "--:"]
       if repeated {
@@ -48,7 +48,7 @@ public enum MarkdownVerdicts {
       text += "\n| " + header.joined(separator: " | ") + " |\n|" + alignment.joined(separator: "|") + "|\n"
       for verdict in rows.prefix(limit) {
         var cells = ["\(symbol(verdict.status)) \(verdict.status.rawValue)", verdict.key.workload]
-        if variants { cells.append(verdict.key.variant) }
+        if variants { cells.append(verdict.key.variantColumn) }
         cells += [
           verdict.key.store, verdict.key.keys, verdict.key.phase.rawValue, verdict.key.metric, verdict.statistic.rawValue,
           verdict.baseline.map { HumanFormat.value($0, unit: verdict.unit) } ?? "",

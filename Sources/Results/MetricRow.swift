@@ -64,10 +64,13 @@ public struct MetricKey: Sendable, Hashable, CustomStringConvertible {
   public var phase: Phase
   /// The metric's name (`latency`, `allocations`, `hit_ratio`, ...).
   public var metric: String
+  /// The concurrency phase's reader threads, nil for every other row. Written into the CSV's
+  /// `variant` column after the sweep point (``variantColumn``), and read back from it there only.
+  public var readers: Int?
 
   public init(
     workload: String, variant: String = "", store: String, keys: String, phase: Phase,
-    metric: String
+    metric: String, readers: Int? = nil
   ) {
     self.workload = workload
     self.variant = variant
@@ -75,11 +78,34 @@ public struct MetricKey: Sendable, Hashable, CustomStringConvertible {
     self.keys = keys
     self.phase = phase
     self.metric = metric
+    self.readers = readers
+  }
+
+  /// The configuration the row belongs to (a concurrency row's: the one it ran on).
+  public var configuration: ConfigurationID { ConfigurationID(variant: variant, store: store, keys: keys) }
+
+  /// The CSV's `variant` column: the sweep point, then `readers=N` for a concurrency row
+  /// (`duplication=0.5 readers=2`, docs/csv.md).
+  public var variantColumn: String {
+    guard let readers else { return variant }
+    return (variant.isEmpty ? "" : variant + " ") + "readers=\(readers)"
+  }
+
+  /// The sweep point and the reader count of a `variant` column: its last word when that is
+  /// `readers=N`. The one place the column is taken apart.
+  public static func parse(variantColumn column: String) -> (variant: String, readers: Int?) {
+    var words = column.split(separator: " ", omittingEmptySubsequences: false)
+    guard let last = words.last, last.hasPrefix("readers="), let count = Int(last.dropFirst("readers=".count)), count > 0,
+      String(count) == last.dropFirst("readers=".count)
+    else { return (column, nil) }
+    words.removeLast()
+    return (words.joined(separator: " "), count)
   }
 
   /// `workload[variant]/store/keys/phase/metric`, e.g. `books[duplication=0.5]/memory/path/write/latency`.
   public var description: String {
-    let variantPart = variant.isEmpty ? "" : "[\(variant)]"
+    let column = variantColumn
+    let variantPart = column.isEmpty ? "" : "[\(column)]"
     return "\(workload)\(variantPart)/\(store)/\(keys)/\(phase.rawValue)/\(metric)"
   }
 }

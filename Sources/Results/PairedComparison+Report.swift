@@ -17,7 +17,7 @@ extension PairedComparison {
     ]
     let table = zip(rows, verdicts).map { row, verdict -> [String] in
       [
-        row.key.variant, row.key.store, row.key.keys, row.key.phase.rawValue,
+        row.key.variantColumn, row.key.store, row.key.keys, row.key.phase.rawValue,
         verdict.baseline.map(HumanFormat.nanoseconds) ?? "",
         HumanFormat.change(ratio: row.ratio),
         row.interval.map { "\(HumanFormat.change(ratio: $0.lowerBound))..\(HumanFormat.change(ratio: $0.upperBound))" } ?? "",

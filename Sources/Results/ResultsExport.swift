@@ -25,7 +25,7 @@ public enum ResultsExport {
 
   /// The benchmark a row belongs to: `workload[variant]/store/keys/phase`.
   public static func benchmarkName(_ key: MetricKey) -> String {
-    let variant = key.variant.isEmpty ? "" : "[\(key.variant)]"
+    let variant = key.variantColumn.isEmpty ? "" : "[\(key.variantColumn)]"
     return "\(key.workload)\(variant)/\(key.store)/\(key.keys)/\(key.phase.rawValue)"
   }
 

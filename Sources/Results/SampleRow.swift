@@ -34,7 +34,7 @@ extension SampleRow: CSVRepresentable {
 
   public var csvFields: [String] {
     [
-      runID, key.workload, key.variant, key.store, key.keys, key.phase.rawValue,
+      runID, key.workload, key.variantColumn, key.store, key.keys, key.phase.rawValue,
       key.metric, unit.rawValue, String(index), CSVNumber.format(value),
     ]
   }

@@ -11,27 +11,19 @@ import Workloads
 /// memory  typePolicy        2   61.2 k/s  1.93    29 µs    120 µs     0 ns      | 40.1 k/s  310 µs    2.58      420 µs    1.9 k/s   12 µs
 /// ```
 enum ConcurrencyTable {
-  /// Whether a configuration is a concurrency run's (its rows are all of that phase).
+  /// Whether a configuration is a concurrency run's (it ran with a number of readers).
   static func isConcurrency(_ configuration: MeasuredConfiguration) -> Bool {
-    !configuration.samples.metrics.isEmpty && configuration.samples.metrics.allSatisfy { $0.phase == .concurrency }
-  }
-
-  /// The reader count and the variant without it: `duplication=0.5 readers=2` is (`duplication=0.5`, 2).
-  static func readers(of variant: String) -> (base: String, readers: Int)? {
-    let parts = variant.split(separator: " ")
-    guard let last = parts.last, last.hasPrefix("readers="), let count = Int(last.dropFirst("readers=".count)) else { return nil }
-    return (parts.dropLast().joined(separator: " "), count)
+    configuration.scope.readers != nil
   }
 
   static func render(_ configurations: [MeasuredConfiguration], settings: ConcurrencySettings?) -> String {
     let runs = configurations.filter(isConcurrency)
     guard !runs.isEmpty, let settings else { return "" }
-    var single: [Scope: Double] = [:]
-    for run in runs {
-      guard let (base, readers) = readers(of: run.scope.variant), readers == 1, let rate = run.summary(.readsPerSecond)?.p50 else { continue }
-      single[Scope(variant: base, store: run.scope.store, keys: run.scope.keys)] = rate
+    var single: [ConfigurationID: Double] = [:]
+    for run in runs where run.scope.readers == 1 {
+      single[run.scope.configuration] = run.summary(.readsPerSecond)?.p50
     }
-    let hasVariants = runs.contains { readers(of: $0.scope.variant)?.base.isEmpty == false }
+    let hasVariants = runs.contains { !$0.scope.variant.isEmpty }
     let hasWriters = runs.contains { $0.summary(.readsPerSecondWriting) != nil }
     var columns: [TextTable.Column] = ["store", "keys", "readers", "reads/s", "x1", "read p50", "read p99", "wait/read"]
     if hasWriters {
@@ -39,14 +31,14 @@ enum ConcurrencyTable {
     }
     if hasVariants { columns.insert("variant", at: 0) }
     let rows = runs.map { run -> [String] in
-      let (base, count) = readers(of: run.scope.variant) ?? ("", 0)
+      let (base, count) = (run.scope.variant, run.scope.readers ?? 0)
       func value(_ metric: Metric, _ pick: (Summary) -> Double, _ format: (Double) -> String) -> String {
         run.summary(metric).map { format(pick($0)) } ?? "-"
       }
       func value(_ metric: Metric, _ format: (Double) -> String) -> String { value(metric, \.p50, format) }
       let rate = run.summary(.readsPerSecond)?.p50
       let speedUp = rate.flatMap { rate in
-        single[Scope(variant: base, store: run.scope.store, keys: run.scope.keys)].map { String(format: "%.2f", rate / $0) }
+        single[run.scope.configuration].map { String(format: "%.2f", rate / $0) }
       }
       var row = [
         run.scope.store, run.scope.keys, String(count), value(.readsPerSecond, HumanFormat.perSecond), speedUp ?? "-",

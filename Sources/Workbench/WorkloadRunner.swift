@@ -34,12 +34,12 @@ public struct WorkloadResult: Sendable {
 
   /// - Parameter hidden: configurations measured only for their stores' limit comparisons (a
   ///   shard's limit stores that belong to another shard): no rows, no lines of their own.
-  init(workload: Workload, configurations all: [MeasuredConfiguration], hidden: Set<Scope> = [], run: RunInfo, keepSamples: Bool) {
+  init(workload: Workload, configurations all: [MeasuredConfiguration], hidden: Set<ConfigurationID> = [], run: RunInfo, keepSamples: Bool) {
     self.workload = workload
-    let configurations = all.filter { !hidden.contains($0.scope) }
+    let configurations = all.filter { !hidden.contains($0.scope.configuration) }
     self.configurations = configurations
     limitComparisons = LimitComparison.make(all, stores: (try? workload.variants.flatMap(\.stores)) ?? workload.measuredStores)
-      .filter { !hidden.contains($0.scope) }
+      .filter { !hidden.contains($0.scope.configuration) }
     rows =
       configurations.flatMap { $0.rows(run: run, workload: workload.name) }
       + limitComparisons.flatMap { $0.rows(run: run, workload: workload.name) }

@@ -43,7 +43,7 @@ enum RunCommand: Command {
         cachebench run Workloads/default.json
         cachebench run Workloads/quick.json --quick --out /tmp/quick.csv --samples /tmp/samples.csv
         cachebench run Workloads/quick.json --history results/history.csv
-        cachebench run Workloads/default.json --shard 2/3 --out part-2.csv   # then: cachebench merge part-*.csv --out all.csv
+        cachebench run Workloads/default.json --shard 2/3 --out part-2.csv   # then: cachebench merge part-*.csv --workload Workloads/default.json --out all.csv
 
       --shard K/N measures configurations K, K+N, K+2N, ... of the run's order (1-based); a limit
       store another shard owns is measured too when a store of this one is compared with it, but
@@ -106,7 +106,7 @@ enum RunCommand: Command {
     guard workloads.count == 1 else {
       throw UsageError(message: "--shard splits one workload: give one workload file, not \(workloads.count).", usage: spec.usage)
     }
-    let configurations = try workloads[0].configurationCount
+    let configurations = try ConfigurationSequence(workloads[0]).count
     guard shard.count <= configurations else {
       throw UsageError(
         message: "--shard \(shard): \(workloads[0].name) has \(configurations) configuration\(configurations == 1 ? "" : "s"), so at most \(configurations) shards.",

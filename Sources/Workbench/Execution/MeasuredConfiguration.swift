@@ -2,17 +2,21 @@ import Results
 import Workloads
 
 /// The coordinates of one measured configuration: the variant, the store's label and the key
-/// strategy's name (the CSV's `variant`, `store` and `keys` columns).
+/// strategy's name (the CSV's `variant`, `store` and `keys` columns), and for a concurrency run the
+/// reader threads it ran with.
 public struct Scope: Sendable, Hashable {
-  public let variant: String
-  public let store: String
-  public let keys: String
+  public let configuration: ConfigurationID
+  /// The concurrency phase's reader threads; nil for every other scope.
+  public let readers: Int?
 
-  public init(variant: String, store: String, keys: String) {
-    self.variant = variant
-    self.store = store
-    self.keys = keys
+  public init(variant: String, store: String, keys: String, readers: Int? = nil) {
+    configuration = ConfigurationID(variant: variant, store: store, keys: keys)
+    self.readers = readers
   }
+
+  public var variant: String { configuration.variant }
+  public var store: String { configuration.store }
+  public var keys: String { configuration.keys }
 }
 
 /// What one configuration measured: every metric's samples, in the order each was first
@@ -48,7 +52,8 @@ public struct MeasuredConfiguration: Sendable {
 
   func key(_ metric: Metric, workload: String) -> MetricKey {
     MetricKey(
-      workload: workload, variant: scope.variant, store: scope.store, keys: scope.keys, phase: metric.phase, metric: metric.name)
+      workload: workload, variant: scope.variant, store: scope.store, keys: scope.keys, phase: metric.phase, metric: metric.name,
+      readers: scope.readers)
   }
 }
 
@@ -60,10 +65,6 @@ public struct LimitComparison: Sendable {
   public let limit: LimitStore
   public let ratios: [(metric: Metric, ratio: Double)]
 
-  /// The row that carries the ratio of `metric`: `merge/latency_vs_limit`.
-  public static func ratioMetric(of metric: Metric) -> Metric {
-    Metric(metric.phase, metric.name + "_vs_limit", unit: .ratio, better: .higher, deterministic: false)
-  }
 
   /// Every store of `stores` that has a limit store measured beside it, against it.
   static func make(_ configurations: [MeasuredConfiguration], stores: [StoreSpec]) -> [LimitComparison] {
@@ -87,7 +88,7 @@ public struct LimitComparison: Sendable {
 
   func rows(run: RunInfo, workload: String) -> [MetricRow] {
     ratios.map { metric, ratio in
-      let ratioMetric = Self.ratioMetric(of: metric)
+      let ratioMetric = Metric.versusLimit(metric)
       let key = MetricKey(
         workload: workload, variant: scope.variant, store: scope.store, keys: scope.keys, phase: ratioMetric.phase,
         metric: ratioMetric.name)

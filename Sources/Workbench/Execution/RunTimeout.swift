@@ -14,7 +14,7 @@ import Workloads
 /// ```
 package enum RunTimeout {
   package static func `default`(for workload: Workload) -> Duration {
-    let configurations = Double((try? workload.configurationCount) ?? 1)
+    let configurations = Double((try? ConfigurationSequence(workload).count) ?? 1)
     let megabytes = responseBytes(workload.source, file: workload.file) / 1e6
     let rounds = Double(workload.repetitions + workload.warmup + 1)
     let trafficMegabytes = Double(workload.traffic?.steps ?? 0) * megabytes / Double(max(1, responseCount(workload.source)))

@@ -66,7 +66,8 @@ public final class StepWorker {
   static let churn = 0.25
 
   /// Prepares every configuration: generates or reads the responses, normalizes each as written and
-  /// as refetched, and writes them all into a fresh store of each configuration.
+  /// as refetched, and writes them all into a fresh store of each configuration. The rows come in
+  /// the run's one order (``ConfigurationSequence``), three to a cache configuration.
   ///
   /// - Parameter slowdown: a delay added to the matching steps (tests of the paired verdicts).
   /// - Throws: as ``WorkloadRunner/run(_:options:run:)`` does for bad input and store errors.
@@ -74,33 +75,35 @@ public final class StepWorker {
     self.workload = quick ? workload.quick() : workload
     self.slowdown = slowdown
     factory = try StoreFactory()
-    let progress = Progress(enabled: false)
-    for variant in try self.workload.variants {
-      let source: PreparedSource
-      switch variant.source {
-      case .storeRecords: continue
-      case .generator(let config): source = try PreparedSource.generated(seed: self.workload.seed, config: config, progress: progress)
-      case .recorded(let recorded): source = try PreparedSource.recorded(recorded, progress: progress)
-      }
+    for (variant, entries) in try ConfigurationSequence(self.workload).variants {
+      guard case .responses(let source) = try PreparedVariant(variant.source, workload: self.workload, progress: Progress(enabled: false))
+      else { continue }
       let refetched = try Self.refetches(source, seed: self.workload.seed)
-      for strategy in self.workload.keys {
-        let normalizer = Normalizer(strategy: strategy.strategy)
-        let written = try source.items.map { try normalizer.normalize(try $0.response(), plan: $0.plan).records }
-        let changed = try zip(source.items, refetched).map { try normalizer.normalize($1, plan: $0.plan).records }
-        for spec in variant.stores where !spec.isLimit {
-          let configuration = Configuration(variant: variant.name, spec: spec, strategy: strategy, source: .responses(source))
-          let prepared = try PreparedConfiguration(
-            configuration, workload: self.workload, factory: factory, written: written, changed: changed)
-          for kind in StepKind.allCases {
-            rows.append(
-              StepRow(
-                variant: variant.name, store: spec.label, keys: strategy.name, kind: kind, size: prepared.size(of: kind)))
-            rowConfiguration.append(configurations.count)
-          }
-          configurations.append(prepared)
+      // Each strategy's records, normalized once for all its stores.
+      var normalized: [String: (written: [RecordSet], changed: [RecordSet])] = [:]
+      for entry in entries where !entry.spec.isLimit {
+        let records = try normalized[entry.strategy.name] ?? Self.normalize(source, refetched: refetched, under: entry.strategy)
+        normalized[entry.strategy.name] = records
+        let prepared = try PreparedConfiguration(
+          Configuration(entry, source: .responses(source)), workload: self.workload, factory: factory, written: records.written,
+          changed: records.changed)
+        for kind in StepKind.allCases {
+          rows.append(StepRow(variant: variant.name, store: entry.spec.label, keys: entry.strategy.name, kind: kind, size: prepared.size(of: kind)))
+          rowConfiguration.append(configurations.count)
         }
+        configurations.append(prepared)
       }
     }
+  }
+
+  /// Every response's records under `strategy`, as written and as refetched.
+  private static func normalize(
+    _ source: PreparedSource, refetched: [JSONValue], under strategy: NamedStrategy
+  ) throws -> (written: [RecordSet], changed: [RecordSet]) {
+    let normalizer = Normalizer(strategy: strategy.strategy)
+    let written = try source.items.map { try normalizer.normalize(try $0.response(), plan: $0.plan).records }
+    let changed = try zip(source.items, refetched).map { try normalizer.normalize($1, plan: $0.plan).records }
+    return (written, changed)
   }
 
   /// Performs steps `index`, `index + 1`, ... (`count` of them, each modulo the row's size) of
