@@ -83,7 +83,7 @@ public struct Comparison: Sendable, Hashable {
     if baseline.summary.n != current.summary.n { return (.n, .regressed) }
     var options = options
     var judged = Summary.Statistic.judged
-    if current.key.metric == "instructions" {
+    if current.key.isInstructions {
       options.deterministicTolerance = Swift.max(options.deterministicTolerance, ComparisonOptions.instructionTolerance)
       judged = [.mean]
     }
@@ -260,16 +260,19 @@ public struct Verdict: Sendable, Hashable {
       baseline: baseline, current: current, status: status)
   }
 
-  /// `current / baseline`: 1.2 is 20% more. Nil when a side is missing or the baseline is 0.
+  /// `current / baseline`: 1.2 is 20% more. Nil when a side is missing, the baseline is 0, or the
+  /// quotient of two finite values is not finite (`1e308 / 1e-308`): it cannot be written or drawn.
   public var ratio: Double? {
     guard let baseline, let current, baseline != 0 else { return nil }
-    return current / baseline
+    let ratio = current / baseline
+    return ratio.isFinite ? ratio : nil
   }
 
-  /// `current - baseline`; nil when a side is missing.
+  /// `current - baseline`; nil when a side is missing or the difference is not finite.
   public var delta: Double? {
     guard let baseline, let current else { return nil }
-    return current - baseline
+    let delta = current - baseline
+    return delta.isFinite ? delta : nil
   }
 }
 

@@ -20,15 +20,17 @@ public enum HumanFormat {
   /// A whole count as digits (`1234`); a fractional one (a mean, a per-read average) with up to two
   /// decimals (`3.5`, `2.25`).
   public static func count(_ value: Double) -> String {
+    if let text = unshowable(value) { return text }
     if value == value.rounded() { return String(format: "%.0f", value) }
     var text = String(format: "%.2f", value)
     while text.hasSuffix("0") { text.removeLast() }
-    return text
+    if text.hasSuffix(".") { text.removeLast() }
+    return text == "-0" ? "0" : text
   }
 
   /// Three decimals: `0.812`, `1.000`.
   public static func ratio(_ value: Double) -> String {
-    String(format: "%.3f", value)
+    unshowable(value) ?? String(format: "%.3f", value)
   }
 
   /// `value` in the style of its unit.
@@ -51,11 +53,21 @@ public enum HumanFormat {
   /// `1.0` is `0.0%`.
   public static func change(ratio: Double) -> String {
     let percent = (ratio - 1) * 100
+    if let text = unshowable(percent) { return text + "%" }
     if abs(percent) < 0.05 { return "0.0%" }
     return String(format: "%+.1f%%", percent)
   }
 
+  /// Beyond 10¹⁵ of any unit (a results file can hold any finite number, up to 1.8e308), digits
+  /// stop meaning anything: `1.0e+308`; not finite, `∞`, `-∞` or `NaN`. Nil for a value shown plainly.
+  static func unshowable(_ value: Double) -> String? {
+    if value.isNaN { return "NaN" }
+    if value.isInfinite { return value > 0 ? "∞" : "-∞" }
+    return abs(value) >= 1e15 ? String(format: "%.1e", value) : nil
+  }
+
   private static func scaled(_ value: Double, units: [String]) -> String {
+    if let text = unshowable(value / pow(1000, Double(units.count - 1))) { return text + " " + units[units.count - 1] }
     if abs(value) < 999.5 { return String(format: "%.0f", value) + " " + units[0] }
     var scaled = value
     for (index, unit) in units.enumerated().dropFirst() {

@@ -156,9 +156,9 @@ struct TimingObservations {
   static let priorDegreesOfFreedom = 8.0
 
   /// The typical row's variance of one run's observation: the median over rows of the pooled
-  /// within-side variances.
+  /// within-side variances; 0 without a timing row (none with a positive p50 in every run).
   var typicalVariance: Double {
-    Statistics.median(keys.map { pooledVariance($0) })
+    keys.isEmpty ? 0 : Statistics.median(keys.map { pooledVariance($0) })
   }
 
   private func pooledVariance(_ key: MetricKey) -> Double {
@@ -306,7 +306,7 @@ extension RepeatedComparison {
         interval = "\(HumanFormat.change(ratio: low))..\(HumanFormat.change(ratio: high))"
       }
       return [
-        verdict.key.workload, verdict.key.variant, verdict.key.store, verdict.key.keys,
+        verdict.key.workload, verdict.key.variantColumn, verdict.key.store, verdict.key.keys,
         verdict.key.phase.rawValue, verdict.key.metric,
         verdict.baseline.map { HumanFormat.value($0, unit: verdict.unit) } ?? "",
         verdict.current.map { HumanFormat.value($0, unit: verdict.unit) } ?? "",
