@@ -13,10 +13,12 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     self.count = count
   }
 
-  /// `2/3`; nil for anything else.
+  /// `2/3`; nil for anything else (`+1/+3` too: digits only).
   public init?(parsing text: String) {
     let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-    guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else { return nil }
+    guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
+      let index = Int(parts[0]), let count = Int(parts[1])
+    else { return nil }
     self.init(index: index, count: count)
   }
 

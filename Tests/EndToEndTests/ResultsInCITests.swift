@@ -98,25 +98,47 @@ struct ResultsInCITests {
     #expect(report.contains("<section id=\"run\">") && report.contains("<section id=\"concurrency\">"))
   }
 
-  @Test("merge refuses parts of another run, a missing shard, a file that is no part; run refuses a shard that cannot be")
+  @Test("merge refuses parts of another run, a missing shard, a part short of a configuration or of rows; run refuses a shard that cannot be")
   func refusals() throws {
     let directory = try temporaryDirectory()
     let workload = fixtures + "/ci/sharded.json"
-    for part in 1...2 {
+    for part in 1...3 {
       let run = try cachebench(["run", workload, "--quick", "--shard", "\(part)/3", "--out", directory + "/p\(part).csv", "--no-progress"])
       #expect(run.status == 0, "\(run.stderr)")
     }
-    let missing = try cachebench(["merge", directory + "/p1.csv", directory + "/p2.csv", "--out", directory + "/m.csv"])
+    func merge(_ parts: [String]) throws -> Run {
+      try cachebench(["merge"] + parts.map { directory + "/" + $0 } + ["--workload", workload, "--out", directory + "/m.csv"])
+    }
+    let missing = try merge(["p1.csv", "p2.csv"])
     #expect(missing.status == 65)
     #expect(missing.stderr.contains("shard 3/3 is missing"))
     #expect(!FileManager.default.fileExists(atPath: directory + "/m.csv"))
-    let twice = try cachebench(["merge", directory + "/p1.csv", directory + "/p1.csv", directory + "/p2.csv", "--out", directory + "/m.csv"])
+    let twice = try merge(["p1.csv", "p1.csv", "p2.csv"])
     #expect(twice.status == 65 && twice.stderr.contains("are both shard 1/3"))
+    // Shard 1 without its last configuration (sqlite × typePolicy's rows), shard 2 with half its rows.
+    let lines = try String(contentsOfFile: directory + "/p1.csv", encoding: .utf8).split(separator: "\n").map(String.init)
+    try (lines.filter { !$0.contains(",sqlite,typePolicy,") }.joined(separator: "\n") + "\n")
+      .write(toFile: directory + "/short1.csv", atomically: true, encoding: .utf8)
+    let half = try String(contentsOfFile: directory + "/p2.csv", encoding: .utf8).split(separator: "\n").map(String.init)
+    try (half.prefix(half.count / 2).joined(separator: "\n") + "\n").write(toFile: directory + "/half2.csv", atomically: true, encoding: .utf8)
+    let lost = try merge(["short1.csv", "p2.csv", "p3.csv"])
+    #expect(lost.status == 65)
+    #expect(lost.stderr.hasPrefix("Error: \(directory)/short1.csv lacks 1 of shard 1/3's 3 configurations (sqlite × typePolicy)"), "\(lost.stderr)")
+    let halved = try merge(["p1.csv", "half2.csv", "p3.csv"])
+    #expect(halved.status == 65)
+    #expect(halved.stderr.hasPrefix("Error: \(directory)/half2.csv lacks "), "\(halved.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: directory + "/m.csv"))
+    let whole = try merge(["p3.csv", "p1.csv", "p2.csv"])
+    #expect(whole.status == 0, "\(whole.stderr)")
+    let noWorkload = try cachebench(["merge", directory + "/p1.csv", "--out", directory + "/x.csv"])
+    #expect(noWorkload.status == 64)
     let tooMany = try cachebench(["run", workload, "--quick", "--shard", "9/9", "--out", directory + "/x.csv", "--no-progress"])
     #expect(tooMany.status == 64)
     #expect(tooMany.stderr.contains("--shard 9/9: sharded has 8 configurations, so at most 8 shards."))
-    let malformed = try cachebench(["run", workload, "--shard", "4/3", "--out", directory + "/x.csv"])
-    #expect(malformed.status == 64 && malformed.stderr.contains("expected K/N with 1 <= K <= N"))
+    for malformed in ["4/3", "+1/+3"] {
+      let run = try cachebench(["run", workload, "--shard", malformed, "--out", directory + "/x.csv"])
+      #expect(run.status == 64 && run.stderr.contains("expected K/N with 1 <= K <= N"), "\(malformed)")
+    }
   }
 }
 
