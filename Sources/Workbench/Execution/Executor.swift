@@ -12,12 +12,13 @@ struct Executor {
   var shard: Shard? = nil
   var workload: Workload { context.workload }
 
-  /// Every benchmark, in the order they run on a configuration: the store-level benchmark, the
-  /// limit stores', the cache's write and read phases, then the traffic (which leaves the store
-  /// changed), then reads on several threads (on a store of its own; not under callgrind, which
-  /// runs one thread at a time).
-  nonisolated(unsafe) static let benchmarks: [any Benchmark.Type] = [
-    StoreRecordsBenchmark.self, LimitBenchmark.self, CacheBenchmark.self, TrafficBenchmark.self, ConcurrencyBenchmark.self,
+  /// Every benchmark, in the order they run on a configuration, with the phase a failure is
+  /// reported in: the store-level benchmark, the limit stores', the cache's write and read phases,
+  /// then the traffic (which leaves the store changed), then reads on several threads (on a store
+  /// of its own; not under callgrind, which runs one thread at a time).
+  nonisolated(unsafe) static let benchmarks: [(type: any Benchmark.Type, phase: String)] = [
+    (StoreRecordsBenchmark.self, "store-level benchmark"), (LimitBenchmark.self, "limit store"), (CacheBenchmark.self, "write and read"),
+    (TrafficBenchmark.self, "traffic"), (ConcurrencyBenchmark.self, "concurrency"),
   ]
 
   enum Mode {
@@ -65,9 +66,9 @@ struct Executor {
   private func measure(_ configuration: Configuration, mode: inout Mode) throws -> [MeasuredConfiguration] {
     var samples = MetricSamples()
     var scoped: [MeasuredConfiguration] = []
-    do {
-      for type in Self.benchmarks {
-        guard let benchmark = type.init(configuration, context) else { continue }
+    for (type, phase) in Self.benchmarks {
+      guard let benchmark = type.init(configuration, context) else { continue }
+      do {
         switch mode {
         case .measure:
           if let benchmark = benchmark as? any ScopedBenchmark {
@@ -79,17 +80,34 @@ struct Executor {
           try benchmark.countInstructions(into: &samples, counter: &counter)
           mode = .countInstructions(counter)
         }
+      } catch {
+        throw Self.reported(error, configuration: configuration, workload: workload, phase: phase)
       }
-    } catch let error as NormalizationError {
-      throw InputDataError(file: workload.file, message: "\(error)")
-    } catch let error as CacheBudgetError {
-      let spec = configuration.spec
-      throw WorkloadError(
-        file: workload.file, location: nil,
-        keyPath: spec.kind == "chain" ? spec.keyPath : "\(spec.keyPath).maxSizeBytes",
-        message: "\(error) (\(configuration.context(workload: workload.name)))")
     }
     return (samples.metrics.isEmpty ? [] : [MeasuredConfiguration(scope: configuration.scope, samples: samples)]) + scoped
+  }
+
+  /// What a configuration's failure is reported as: a response that does not fit its operation as
+  /// the workload's bad input (65); a record or roots past a store's budget at the store's
+  /// `maxSizeBytes` (or the chain's key path), 65; anything else with the workload, the variant,
+  /// the store, the strategy and the phase it happened in, and its own exit code.
+  static func reported(_ error: any Error, configuration: Configuration, workload: Workload, phase: String) -> any Error {
+    let context = configuration.context(workload: workload.name)
+    switch error {
+    case let error as NormalizationError:
+      return InputDataError(file: workload.file, message: "\(error)")
+    case let error as CacheBudgetError:
+      let spec = configuration.spec
+      return WorkloadError(
+        file: workload.file, location: nil, keyPath: spec.kind == "chain" ? spec.keyPath : "\(spec.keyPath).maxSizeBytes",
+        message: "\(error) (\(context))")
+    case is InputDataError, is WorkloadError, is InputError:
+      return error
+    default:
+      let message = (error as? any CustomStringConvertible)?.description ?? "\(error)"
+      guard !message.contains(context) else { return error }
+      return RunError("\(message) (\(context), \(phase))", exitCode: ExitCode(for: error))
+    }
   }
 
   /// Writes and reads every response once under each strategy, on throwaway stores, before any
