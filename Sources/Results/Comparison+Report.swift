@@ -10,7 +10,7 @@ extension Comparison {
   ///
   /// 1 regressed, 0 improved, 3 unchanged, 0 advisory, 0 inconclusive, 0 added, 0 removed (...)
   /// ```
-  public func report() -> String {
+  package func report() -> String {
     var text = ""
     let sections: [(VerdictStatus, String)] = [
       (.regressed, "Regressions"),
@@ -84,12 +84,12 @@ extension Comparison {
 /// baseline is 0. `ci_low`, `ci_high` and `p_value` come from repeated runs (`cachebench ab`), and
 /// are empty from single runs.
 extension Verdict: CSVRepresentable {
-  public static let columns = [
+  package static let columns = [
     "workload", "variant", "store", "keys", "phase", "metric", "unit", "better", "deterministic",
     "baseline", "current", "ratio", "ci_low", "ci_high", "p_value", "status", "statistic",
   ]
 
-  public var csvFields: [String] {
+  package var csvFields: [String] {
     [
       key.workload, key.variantColumn, key.store, key.keys, key.phase.rawValue, key.metric,
       unit.rawValue, better.rawValue, deterministic ? "true" : "false",
@@ -100,7 +100,7 @@ extension Verdict: CSVRepresentable {
   }
 
   /// Reads a verdict back; `ratio` is derived from the values, so its column is not read.
-  public init(csvFields row: CSVFields) throws(CSVError) {
+  package init(csvFields row: CSVFields) throws(CSVError) {
     self.init(
       key: try MetricKey(csvFields: row),
       unit: try row.value("unit", as: MetricUnit.self),

@@ -7,17 +7,17 @@
 /// let id = ConfigurationID(variant: "duplication=0.5", store: "sqlite-wal", keys: "typePolicy")
 /// id.description  // [duplication=0.5] sqlite-wal × typePolicy
 /// ```
-public struct ConfigurationID: Sendable, Hashable, CustomStringConvertible {
-  public let variant: String
-  public let store: String
-  public let keys: String
+package struct ConfigurationID: Sendable, Hashable, CustomStringConvertible {
+  package let variant: String
+  package let store: String
+  package let keys: String
 
-  public init(variant: String, store: String, keys: String) {
+  package init(variant: String, store: String, keys: String) {
     self.variant = variant
     self.store = store
     self.keys = keys
   }
 
   /// `[duplication=0.5] sqlite-wal × typePolicy`, `memory × path`.
-  public var description: String { (variant.isEmpty ? "" : "[\(variant)] ") + "\(store) × \(keys)" }
+  package var description: String { (variant.isEmpty ? "" : "[\(variant)] ") + "\(store) × \(keys)" }
 }

@@ -12,9 +12,9 @@
 /// |---|---|---|---|---|---|--:|--:|--:|
 /// | 🔴 regressed | memory | path | write | allocations | max | 12 | 13 | +1 (+8.3%) |
 /// ```
-public enum MarkdownVerdicts {
+package enum MarkdownVerdicts {
   /// The statuses the table shows, in its order; the others are only counted.
-  public static let shown: [VerdictStatus] = [.regressed, .improved]
+  package static let shown: [VerdictStatus] = [.regressed, .improved]
 
   /// - Parameters:
   ///   - command: `compare` or `ab`, for the heading.
@@ -22,7 +22,7 @@ public enum MarkdownVerdicts {
   ///   - footer: a last line (`ab`'s smallest detectable change), or nil.
   ///   - limit: the most rows the table lists (a pull request comment has a size limit); the
   ///     rest are counted below it.
-  public static func render(
+  package static func render(
     _ verdicts: [Verdict], command: String, criterion: String, footer: String? = nil, limit: Int = 100
   ) -> String {
     let counts = VerdictStatus.allCases.map { status in (status, verdicts.count { $0.status == status }) }
@@ -95,14 +95,14 @@ public enum MarkdownVerdicts {
 
 extension Comparison {
   /// ``MarkdownVerdicts`` of this comparison (`compare --format markdown`).
-  public func markdown() -> String {
+  package func markdown() -> String {
     MarkdownVerdicts.render(verdicts, command: "compare", criterion: thresholdDescription)
   }
 }
 
 extension RepeatedComparison {
   /// ``MarkdownVerdicts`` of these runs (`ab --format markdown`).
-  public func markdown() -> String {
+  package func markdown() -> String {
     MarkdownVerdicts.render(
       verdicts, command: "ab",
       criterion:

@@ -1,6 +1,6 @@
 
 extension MetricRow: CSVRepresentable {
-  public var csvFields: [String] {
+  package var csvFields: [String] {
     [
       run.runID, run.timestamp, run.gitRev, run.host,
       key.workload, key.variantColumn, key.store, key.keys, key.phase.rawValue, key.metric,
@@ -12,7 +12,7 @@ extension MetricRow: CSVRepresentable {
     ]
   }
 
-  public init(csvFields row: CSVFields) throws(CSVError) {
+  package init(csvFields row: CSVFields) throws(CSVError) {
     let n = try row.integer("n")
     guard n >= 1 else { throw row.error("n", "expected at least 1 sample, found \(n)") }
     self.init(

@@ -9,13 +9,13 @@
 /// Every row takes shard 1's run ID (without its shard) and timestamp; each keeps its host. The
 /// workload says which configurations the run has (``ConfigurationID``, in its order), so a part
 /// that lost one, or that holds one of another shard, is refused rather than merged short.
-public enum ResultsMerge {
+package enum ResultsMerge {
   /// One part: where it came from (for messages) and its rows.
-  public struct Part: Sendable {
-    public let name: String
-    public let rows: [MetricRow]
+  package struct Part: Sendable {
+    package let name: String
+    package let rows: [MetricRow]
 
-    public init(name: String, rows: [MetricRow]) {
+    package init(name: String, rows: [MetricRow]) {
       self.name = name
       self.rows = rows
     }
@@ -25,7 +25,7 @@ public enum ResultsMerge {
   ///
   /// - Throws: ``MergeError`` naming the part (and what it disagrees on) when the parts are not one
   ///   run's, or do not hold every configuration of the run exactly once, each in its shard's part.
-  public static func merge(_ parts: [Part], configurations: [ConfigurationID]) throws(MergeError) -> [MetricRow] {
+  package static func merge(_ parts: [Part], configurations: [ConfigurationID]) throws(MergeError) -> [MetricRow] {
     let described = try parts.map(describe)
     try checkOneRun(described)
     let count = described[0].shard.count
@@ -162,7 +162,7 @@ public enum ResultsMerge {
 }
 
 /// Parts that cannot be merged (exit 65: bad input data).
-public enum MergeError: Error, Sendable, Hashable, CustomStringConvertible, ExitCodeCarrying {
+package enum MergeError: Error, Sendable, Hashable, CustomStringConvertible, ExitCodeCarrying {
   /// A file that is not a part of a split run.
   case notAPart(String)
   /// Parts of different runs.
@@ -170,11 +170,11 @@ public enum MergeError: Error, Sendable, Hashable, CustomStringConvertible, Exit
   /// Parts that do not cover the run exactly once.
   case incomplete(String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .notAPart(let message), .notOneRun(let message), .incomplete(let message): message
     }
   }
 
-  public var exitCode: ExitCode { .dataError }
+  package var exitCode: ExitCode { .dataError }
 }

@@ -4,7 +4,7 @@ import Results
 /// Runs `cachebench run --instructions-only` under valgrind's callgrind for `run --instructions`,
 /// and reads back the instruction rows it writes: the timed run stays native, and only the
 /// counting pays valgrind's slowdown.
-public enum CallgrindProcess {
+package enum CallgrindProcess {
   /// The instruction rows of one workload file.
   ///
   /// - Parameters:
@@ -15,7 +15,7 @@ public enum CallgrindProcess {
   ///   - timeout: how long the counting run may take before it is ended.
   /// - Throws: ``RunError`` when valgrind cannot be started, the counting run fails (with its
   ///   error output) or outlives `timeout`.
-  public static func instructionRows(
+  package static func instructionRows(
     workload: String, quick: Bool, shard: Shard? = nil, executable: String, timeout: Duration
   ) throws -> [MetricRow] {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-callgrind-\(UUID().uuidString)")
@@ -78,7 +78,7 @@ public enum CallgrindProcess {
   }
 
   /// Whether `valgrind` is on the PATH.
-  public static var isAvailable: Bool { valgrindPath != nil }
+  package static var isAvailable: Bool { valgrindPath != nil }
 
   /// The first executable `valgrind` on the PATH.
   static var valgrindPath: String? {

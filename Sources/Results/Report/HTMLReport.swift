@@ -3,14 +3,14 @@ import Foundation
 /// A run as one self-contained HTML page (`cachebench report`): its provenance, its table, and as
 /// inline SVG charts the latencies, each key strategy against `path`, the distributions of the
 /// samples, a sweep, the concurrency phase, and a comparison's verdicts. No script, no network.
-public struct HTMLReport {
-  public let rows: [MetricRow]
-  public let samples: [SampleRow]
-  public let verdicts: [Verdict]
+package struct HTMLReport {
+  package let rows: [MetricRow]
+  package let samples: [SampleRow]
+  package let verdicts: [Verdict]
   /// Who made the report: `cachebench 0.26.0, Swift 6.3`.
-  public let generator: String
+  package let generator: String
 
-  public init(rows: [MetricRow], samples: [SampleRow] = [], verdicts: [Verdict] = [], generator: String) {
+  package init(rows: [MetricRow], samples: [SampleRow] = [], verdicts: [Verdict] = [], generator: String) {
     self.rows = rows
     self.samples = samples
     self.verdicts = verdicts
@@ -18,9 +18,9 @@ public struct HTMLReport {
   }
 
   /// The sections the page has, by id, in order (what a test checks, and the page's contents list).
-  public var sectionIDs: [String] { sections.map(\.id) }
+  package var sectionIDs: [String] { sections.map(\.id) }
 
-  public func render() -> String {
+  package func render() -> String {
     let workloads = unique(rows.map(\.key.workload))
     let title = "cachebench: " + (workloads.isEmpty ? "comparison" : workloads.joined(separator: ", "))
     var html = """

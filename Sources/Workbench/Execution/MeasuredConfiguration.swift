@@ -4,34 +4,34 @@ import Workloads
 /// The coordinates of one measured configuration: the variant, the store's label and the key
 /// strategy's name (the CSV's `variant`, `store` and `keys` columns), and for a concurrency run the
 /// reader threads it ran with.
-public struct Scope: Sendable, Hashable {
-  public let configuration: ConfigurationID
+package struct Scope: Sendable, Hashable {
+  package let configuration: ConfigurationID
   /// The concurrency phase's reader threads; nil for every other scope.
-  public let readers: Int?
+  package let readers: Int?
 
-  public init(variant: String, store: String, keys: String, readers: Int? = nil) {
+  package init(variant: String, store: String, keys: String, readers: Int? = nil) {
     configuration = ConfigurationID(variant: variant, store: store, keys: keys)
     self.readers = readers
   }
 
-  public var variant: String { configuration.variant }
-  public var store: String { configuration.store }
-  public var keys: String { configuration.keys }
+  package var variant: String { configuration.variant }
+  package var store: String { configuration.store }
+  package var keys: String { configuration.keys }
 }
 
 /// What one configuration measured: every metric's samples, in the order each was first
 /// recorded. The rows, the table and the comparisons all read these, by ``Metric``.
-public struct MeasuredConfiguration: Sendable {
-  public let scope: Scope
-  public let samples: MetricSamples
+package struct MeasuredConfiguration: Sendable {
+  package let scope: Scope
+  package let samples: MetricSamples
 
-  public init(scope: Scope, samples: MetricSamples) {
+  package init(scope: Scope, samples: MetricSamples) {
     self.scope = scope
     self.samples = samples
   }
 
   /// The summary of one metric as its row gives it (nanoseconds to a tenth), nil when not measured.
-  public func summary(_ metric: Metric) -> Summary? {
+  package func summary(_ metric: Metric) -> Summary? {
     guard let summary = Summary(samples[metric]) else { return nil }
     return metric.unit == .ns ? summary.roundedToTenths : summary
   }
@@ -60,10 +60,10 @@ public struct MeasuredConfiguration: Sendable {
 /// A store's timings against its limit store's (docs/metrics.md, `"limits": true`): for every
 /// timing both measured (same variant and key strategy), the limit's p50 over the store's: 1 is as
 /// fast as storing the bytes at all, 0.25 four times slower.
-public struct LimitComparison: Sendable {
-  public let scope: Scope
-  public let limit: LimitStore
-  public let ratios: [(metric: Metric, ratio: Double)]
+package struct LimitComparison: Sendable {
+  package let scope: Scope
+  package let limit: LimitStore
+  package let ratios: [(metric: Metric, ratio: Double)]
 
 
   /// Every store of `stores` that has a limit store measured beside it, against it.

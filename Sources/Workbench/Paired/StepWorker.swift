@@ -6,7 +6,7 @@ import Results
 import Workloads
 
 /// What one step of a paired run does (`cachebench worker`), on one configuration.
-public enum StepKind: String, Sendable, Hashable, CaseIterable {
+package enum StepKind: String, Sendable, Hashable, CaseIterable {
   /// Merges response `i`'s records, alternately as first written and as refetched with a share of
   /// their values changed: every merge changes records (SQLite writes its WAL), and the store swings
   /// between states it has held before instead of growing.
@@ -17,7 +17,7 @@ public enum StepKind: String, Sendable, Hashable, CaseIterable {
   case lookup
 
   /// The phase its verdict is reported under.
-  public var phase: Phase {
+  package var phase: Phase {
     switch self {
     case .merge: .merge
     case .read: .read
@@ -28,14 +28,14 @@ public enum StepKind: String, Sendable, Hashable, CaseIterable {
 
 /// One timing row of a worker: a configuration and a kind of step, with how many distinct steps
 /// (indices) it has; index `i` means step `i % size`.
-public struct StepRow: Sendable, Hashable {
-  public let variant: String
-  public let store: String
-  public let keys: String
-  public let kind: StepKind
-  public let size: Int
+package struct StepRow: Sendable, Hashable {
+  package let variant: String
+  package let store: String
+  package let keys: String
+  package let kind: StepKind
+  package let size: Int
 
-  public init(variant: String, store: String, keys: String, kind: StepKind, size: Int) {
+  package init(variant: String, store: String, keys: String, kind: StepKind, size: Int) {
     self.variant = variant
     self.store = store
     self.keys = keys
@@ -53,9 +53,9 @@ public struct StepRow: Sendable, Hashable {
 /// let worker = try StepWorker(workload: workload, quick: true)
 /// let ns = try worker.step(row: 0, index: 12, count: 4)   // merges responses 12 to 15 of row 0
 /// ```
-public final class StepWorker {
-  public let workload: Workload
-  public private(set) var rows: [StepRow] = []
+package final class StepWorker {
+  package let workload: Workload
+  package private(set) var rows: [StepRow] = []
   private var configurations: [PreparedConfiguration] = []
   /// Per row: its configuration's position in `configurations`.
   private var rowConfiguration: [Int] = []
@@ -71,7 +71,7 @@ public final class StepWorker {
   ///
   /// - Parameter slowdown: a delay added to the matching steps (tests of the paired verdicts).
   /// - Throws: as ``WorkloadRunner/run(_:options:run:)`` does for bad input and store errors.
-  public init(workload: Workload, quick: Bool, slowdown: InjectedSlowdown? = nil) throws {
+  package init(workload: Workload, quick: Bool, slowdown: InjectedSlowdown? = nil) throws {
     self.workload = quick ? workload.quick() : workload
     self.slowdown = slowdown
     factory = try StoreFactory()
@@ -110,7 +110,7 @@ public final class StepWorker {
   /// `row` and returns the nanoseconds they took together, an injected slowdown included.
   ///
   /// - Throws: ``RunError`` for a row that does not exist; the store's errors; a read's errors.
-  public func step(row: Int, index: Int, count: Int) throws -> UInt64 {
+  package func step(row: Int, index: Int, count: Int) throws -> UInt64 {
     guard rows.indices.contains(row) else { throw RunError("no row \(row): the worker has rows 0 to \(rows.count - 1)") }
     guard index >= 0, count >= 1 else { throw RunError("no step \(index) (count \(count)): steps start at 0, counts at 1") }
     let kind = rows[row].kind
