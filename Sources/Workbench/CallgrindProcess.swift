@@ -23,29 +23,10 @@ package enum CallgrindProcess {
     defer { try? FileManager.default.removeItem(at: directory) }
     let outFile = directory.appendingPathComponent("cg.out").path
     let rows = directory.appendingPathComponent("instructions.csv").path
-    // Instruction counts follow the heap's layout (memcpy and memcmp take more instructions on
-    // unaligned buffers), and the layout follows the sizes of what the process allocates first:
-    // its arguments, environment and paths. So the counting process sees the same ones wherever it
-    // runs: the executable (a hard link or a copy, not a symbolic link: the runtime reads
-    // /proc/self/exe, which resolves symbolic links, so a clone in a longer path counted sqlite
-    // reads 0.5-1.3% apart) and the workload's directory through a link, both of one length in a
-    // fresh directory, which is also its working directory, and an environment of a few fixed
-    // variables.
-    let workloadURL = URL(fileURLWithPath: workload).standardizedFileURL
-    let linkedExecutable = directory.appendingPathComponent("cachebench").path
-    let linkedDirectory = directory.appendingPathComponent("w").path
-    do {
-      if link(executable, linkedExecutable) != 0 {
-        try FileManager.default.copyItem(atPath: executable, toPath: linkedExecutable)
-      }
-      try FileManager.default.createSymbolicLink(
-        atPath: linkedDirectory, withDestinationPath: workloadURL.deletingLastPathComponent().path)
-    } catch {
-      throw RunError("cannot prepare the directory for --instructions at \(directory.path): \(error.localizedDescription)")
-    }
+    let (linkedExecutable, linkedWorkload) = try link(executable: executable, workload: workload, into: directory)
     var arguments = [
       "--tool=callgrind", "--collect-atstart=no", "--callgrind-out-file=\(outFile)", linkedExecutable, "run",
-      linkedDirectory + "/" + workloadURL.lastPathComponent, "--instructions-only", outFile, "--out", rows,
+      linkedWorkload, "--instructions-only", outFile, "--out", rows,
       "--no-progress",
     ]
     if quick { arguments.append("--quick") }
@@ -75,6 +56,32 @@ package enum CallgrindProcess {
       throw RunError("counting instructions under callgrind failed (\(outcome.termination)): \(lines)")
     }
     return try ResultsFile.read(MetricRow.self, from: rows)
+  }
+
+  /// Links this executable and the workload's directory into `directory`, for the counting run.
+  ///
+  /// Instruction counts follow the heap's layout (memcpy and memcmp take more instructions on
+  /// unaligned buffers), and the layout follows the sizes of what the process allocates first:
+  /// its arguments, environment and paths. So the counting process sees the same ones wherever it
+  /// runs: the executable (a hard link or a copy, not a symbolic link: the runtime reads
+  /// /proc/self/exe, which resolves symbolic links, so a clone in a longer path counted sqlite
+  /// reads 0.5-1.3% apart) and the workload's directory through a link, both of one length in a
+  /// fresh directory, which is also its working directory, and an environment of a few fixed
+  /// variables.
+  private static func link(executable: String, workload: String, into directory: URL) throws -> (executable: String, workload: String) {
+    let workloadURL = URL(fileURLWithPath: workload).standardizedFileURL
+    let linkedExecutable = directory.appendingPathComponent("cachebench").path
+    let linkedDirectory = directory.appendingPathComponent("w").path
+    do {
+      if Foundation.link(executable, linkedExecutable) != 0 {
+        try FileManager.default.copyItem(atPath: executable, toPath: linkedExecutable)
+      }
+      try FileManager.default.createSymbolicLink(
+        atPath: linkedDirectory, withDestinationPath: workloadURL.deletingLastPathComponent().path)
+    } catch {
+      throw RunError("cannot prepare the directory for --instructions at \(directory.path): \(error.localizedDescription)")
+    }
+    return (linkedExecutable, linkedDirectory + "/" + workloadURL.lastPathComponent)
   }
 
   /// Whether `valgrind` is on the PATH.
