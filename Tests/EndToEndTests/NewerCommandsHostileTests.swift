@@ -7,15 +7,8 @@ import Testing
 /// code and a message naming what is wrong (docs/command-line.md#hostile-input).
 @Suite("Hostile input to the newer commands", .timeLimit(.minutes(2)))
 struct NewerCommandsHostileTests {
-  /// One case: files to write, the arguments, the exit code, the start of stderr.
-  struct Case: CustomTestStringConvertible, Sendable {
-    let name: String
-    let files: [String: String]
-    let arguments: [String]
-    let status: Int32
-    let stderr: String
-    var testDescription: String { name }
-  }
+  /// One case: files to write, the arguments, the exit code, the start of stderr (empty: none).
+  typealias Case = HostileInputTests.Case
 
   static let header = "run_id,timestamp,git_rev,host,workload,variant,store,keys,phase,metric,unit,better,deterministic,n,min,p50,p90,p99,max,mean,stddev\n"
 
