@@ -104,7 +104,7 @@ struct Executor {
     case is InputDataError, is WorkloadError, is InputError:
       return error
     default:
-      let message = (error as? any CustomStringConvertible)?.description ?? "\(error)"
+      let message = String(describing: error)
       guard !message.contains(context) else { return error }
       return RunError("\(message) (\(context), \(phase))", exitCode: ExitCode(for: error))
     }
