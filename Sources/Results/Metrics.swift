@@ -156,6 +156,11 @@ extension Metric {
     Metric(.footprint, name, unit: .bytes, deterministic: true)
   }
 
+  /// One step of `ab --paired` (a merge, a read or a lookup of one store × strategy), per operation.
+  package static func pairedStep(_ phase: Phase) -> Metric {
+    Metric(phase, "step", unit: .ns, deterministic: false)
+  }
+
   /// The row that carries a store's timing against its limit store's (`"limits": true`,
   /// docs/metrics.md): `merge/latency_vs_limit`, the limit's p50 over the store's.
   package static func versusLimit(_ metric: Metric) -> Metric {
