@@ -87,7 +87,7 @@ struct Executor {
           } catch let error as CacheBudgetError {
             throw WorkloadError(
               file: workload.file, location: nil,
-              keyPath: spec.kind == "chain" ? spec.keyPath : "\(spec.keyPath).maxSizeBytes",
+              keyPath: spec.budgetKeyPath,
               message: "\(error) (\(configuration.context(workload: workload.name)))")
           }
           if !samples.metrics.isEmpty { results.append(MeasuredConfiguration(scope: configuration.scope, samples: samples)) }
