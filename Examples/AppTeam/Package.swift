@@ -24,7 +24,8 @@ let package = Package(
       name: "shop-cachebench",
       dependencies: [
         "ShopCache",
-        .product(name: "Workbench", package: "cachebench"),
+        .product(name: "CachebenchCLI", package: "cachebench"),
+        .product(name: "Workloads", package: "cachebench"),
         .product(name: "NormalizedCache", package: "cachebench"),
         .product(name: "GraphQLLanguage", package: "cachebench"),
       ]

@@ -78,7 +78,7 @@ struct StoreCapabilitiesTests {
   func everyPhase() throws {
     let result = try Self.run()
     func samples(_ store: String) throws -> MetricSamples {
-      try #require(result.configurations.first { $0.scope.store == store && $0.scope.variant.isEmpty }).samples
+      try #require(result.configurations.first { $0.scope.store == store && $0.scope.readers == nil }).samples
     }
     for store in ["chain-memory", "chain-dictionary", "chain-sqlite"] {
       let samples = try samples(store)
@@ -88,7 +88,7 @@ struct StoreCapabilitiesTests {
         #expect(!samples[metric].isEmpty, "\(store): \(metric)")
       }
       let runs = result.configurations.filter { $0.scope.store == store && ConcurrencyTable.isConcurrency($0) }
-      #expect(runs.map(\.scope.variant) == ["readers=1", "readers=2"], "\(store)")
+      #expect(runs.map(\.scope.readers) == [1, 2], "\(store)")
       #expect(runs.allSatisfy { !$0.samples[.readLockWait].isEmpty }, "\(store): the chain's lock waits")
     }
     // A back that accounts its bytes makes the chain a bounded store; the registered one does not.

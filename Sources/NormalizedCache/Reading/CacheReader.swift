@@ -9,10 +9,13 @@ import GraphQLLanguage
 /// case .miss(let miss): ...         // "no field "genre" in record "Book:bk123" at data.favoriteBook.genre"
 /// }
 /// ```
-/// Records are loaded one level of the selection at a time, one `loadRecordsInOrder` call per
-/// level, as a data loader batches them: a list of 100 friends costs one load for the level, not
-/// 100. Every level reads one committed state of the store (``NormalizedCache/withConsistentRead(_:)``):
-/// a merge on another thread lands before the read or after it, never between two levels.
+/// Records are loaded one level of the selection at a time, one load per level, as a data loader
+/// batches them: a list of 100 friends costs one load for the level, not 100. Every level reads
+/// one committed state of the store (``NormalizedCache/withConsistentRead(_:)``): a merge on
+/// another thread lands before the read or after it, never between two levels. The records are
+/// lent, not handed out (``RecordSnapshot/lendRecords(forKeys:to:)``): the reader reads the bytes
+/// where the store keeps them and writes nothing of the store's, so threads reading the same
+/// records share them without moving cache lines between cores.
 /// With field policies on (the default), a field with a `@fieldPolicy` or a programmatic policy
 /// resolves straight to the record its arguments name, without looking at the parent's field.
 public struct CacheReader {
@@ -80,7 +83,7 @@ public struct ReadResult: Sendable {
 
 /// What a read cost the store.
 public struct ReadStatistics: Sendable, Hashable {
-  /// Loads: `loadRecordsInOrder` calls on the read's snapshot, one per level.
+  /// Loads: `lendRecords` calls on the read's snapshot, one per level.
   public var loads = 0
   /// Keys asked for, over every load.
   public var keysRequested = 0
@@ -140,6 +143,12 @@ private enum PathComponent {
   }
 }
 
+/// A record lent for one level of a read: its key and its bytes, valid until the next level's load.
+private struct LentRecord {
+  let key: CacheKey
+  let bytes: UnsafeRawBufferPointer
+}
+
 /// What a field with a selection holds, where objects come from records not loaded yet: objects
 /// are numbered (``Execution/nodes``) and put in place when the response is assembled.
 private enum PendingValue {
@@ -170,9 +179,14 @@ private struct Execution {
     let miss: CacheMiss
   }
 
-  let reader: CacheReader
+  /// The reader's settings, not the reader: holding it would count a reference to the store,
+  /// which every thread reading the store writes.
+  let useFieldPolicies: Bool
+  let fieldPolicyProvider: (any FieldPolicyProvider)?
   /// The one committed state of the store that every level's load reads.
   let snapshot: any RecordSnapshot
+  /// The records of the level being filled, lent by the snapshot; its room serves every level.
+  var lent = LentRecords()
   /// `__typename`, ready to be found in records: its bytes live as long as the program, and the
   /// probe is copied here once a read (a static used per record cost a check and a copy each time).
   static let typename = RecordCodec.FieldName("__typename")
@@ -220,7 +234,8 @@ private struct Execution {
     reader: CacheReader, snapshot: any RecordSnapshot, plan: OperationPlan, rootKey: CacheKey, rootSelection: SelectionPlan,
     rootTypeName: String?
   ) {
-    self.reader = reader
+    useFieldPolicies = reader.useFieldPolicies
+    fieldPolicyProvider = reader.fieldPolicyProvider
     self.snapshot = snapshot
     hasPolicyProvider = reader.fieldPolicyProvider != nil
     typenameProbe = Self.typename.probe
@@ -306,29 +321,28 @@ private struct Execution {
         }
       }
     }
-    let records = try snapshot.loadRecordsInOrder(forKeys: keys)
-    let found = records.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+    try snapshot.lendRecords(forKeys: keys, to: &lent)
+    let found = lent.found
     statistics.loads += 1
     statistics.keysRequested += keys.count
     statistics.hits += found
     statistics.misses += keys.count - found
     var next: [Pending] = []
     for (pending, position) in zip(level, positions) {
-      guard let record = records[position] else {
+      guard let bytes = lent[position] else {
         throw Miss(miss: CacheMiss(recordKey: pending.key, fieldKey: nil, path: components(pending.path)))
       }
-      try record.encodedFields.withUnsafeBytes { bytes in
-        try fill(pending, record: record, bytes: bytes, next: &next)
-      }
+      try fill(pending, record: LentRecord(key: pending.key, bytes: bytes), next: &next)
     }
     return next
   }
 
-  /// Fills the object of `pending` from its record, whose encoding is `bytes`: leaves straight
+  /// Fills the object of `pending` from its record's bytes: leaves straight
   /// from the bytes, objects numbered for the next level. Each step of the selection is a field
   /// a policy resolves (``fillFromPolicy``), a leaf (``fillLeaf``) or a field holding objects
   /// (``fillObjects``). The steps are inlined here: a call per field is what they cost apart.
-  private mutating func fill(_ pending: Pending, record: Record, bytes: UnsafeRawBufferPointer, next: inout [Pending]) throws {
+  private mutating func fill(_ pending: Pending, record: LentRecord, next: inout [Pending]) throws {
+    let bytes = record.bytes
     let place = pending.plan.takeUnretainedValue()
     let (runtimeType, selection) = try self.selection(at: place, of: pending, typenameIn: bytes)
     var members: [JSONObject.Member] = []
@@ -344,7 +358,7 @@ private struct Execution {
     }
     let parentType = runtimeType ?? place.staticType
     let policies =
-      reader.useFieldPolicies
+      useFieldPolicies
       && (hasPolicyProvider || selection.hasFieldPolicies(on: parentType, schema: plan.schema))
     let steps = selection.readSteps()
     for position in steps.indices {
@@ -435,7 +449,7 @@ private struct Execution {
   /// schema where the step says so.
   @inline(__always)
   private func fillLeaf(
-    _ step: UnsafePointer<ReadSteps.Step>, _ bytes: UnsafeRawBufferPointer, _ offset: inout Int, record: Record, pending: Pending,
+    _ step: UnsafePointer<ReadSteps.Step>, _ bytes: UnsafeRawBufferPointer, _ offset: inout Int, record: LentRecord, pending: Pending,
     members: inout [JSONObject.Member]
   ) throws {
     guard let json = RecordCodec.readJSON(bytes, &offset) else { throw miss(record, step.pointee.field, parent: pending.path) }
@@ -443,7 +457,7 @@ private struct Execution {
       switch json {
       case .null, .array:
         let field = step.pointee.field.takeUnretainedValue()
-        if let type = field.definition?.type {
+        if let type = step.pointee.type {
           try checkNulls(json, type: type, record: record, field: field, parent: pending.path)
         }
       default:
@@ -458,7 +472,7 @@ private struct Execution {
   @inline(__always)
   private mutating func fillObjects(
     _ step: UnsafePointer<ReadSteps.Step>, child: Unmanaged<SelectionPlan>, _ bytes: UnsafeRawBufferPointer, _ offset: inout Int,
-    record: Record, parent: ResponsePath, node: Int, members: inout [JSONObject.Member], next: inout [Pending]
+    record: LentRecord, parent: ResponsePath, node: Int, members: inout [JSONObject.Member], next: inout [Pending]
   ) throws {
     let slot: PendingValue
     objects.begin(step: step, child: child, parent: parent)
@@ -479,7 +493,7 @@ private struct Execution {
 
   /// The error of a walk of a field's objects that failed, now that the record is known.
   @inline(never)
-  private func failure(_ failure: ObjectsWalk.Failure, record: Record, field: PlannedField) -> any Error {
+  private func failure(_ failure: ObjectsWalk.Failure, record: LentRecord, field: PlannedField) -> any Error {
     switch failure {
     case .null(let type, let path): nullError(record: record, field: field, type: type, path: path)
     case .scalar(let path): Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: path))
@@ -487,7 +501,7 @@ private struct Execution {
   }
 
   /// The miss of a field the record lacks, or holds in a form the operation cannot read.
-  private func miss(_ record: Record, _ field: Unmanaged<PlannedField>, parent: ResponsePath) -> Miss {
+  private func miss(_ record: LentRecord, _ field: Unmanaged<PlannedField>, parent: ResponsePath) -> Miss {
     let field = field.takeUnretainedValue()
     return Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: components(parent) + [field.responseKey]))
   }
@@ -503,7 +517,7 @@ private struct Execution {
   /// field under `parent`, at the list `indexes` within its value. The path is spelled out only
   /// for an error: most lists hold no null.
   private func checkNulls(
-    _ value: JSONValue, type: TypeReference, record: Record, field: PlannedField, parent: ResponsePath, indexes: [Int] = []
+    _ value: JSONValue, type: TypeReference, record: LentRecord, field: PlannedField, parent: ResponsePath, indexes: [Int] = []
   ) throws {
     switch value {
     case .null:
@@ -525,20 +539,14 @@ private struct Execution {
     }
   }
 
-  private func nullError(record: Record, field: PlannedField, type: TypeReference, path: [String]) -> ReadError {
+  private func nullError(record: LentRecord, field: PlannedField, type: TypeReference, path: [String]) -> ReadError {
     ReadError(
       path: path, recordKey: record.key, fieldKey: field.fieldKey,
       type: field.definition.map { "\($0.type)" } ?? "\(type)")
   }
 
   /// The type of a list's elements; nil when the type is not a list.
-  static func elementType(of type: TypeReference) -> TypeReference? {
-    switch type {
-    case .nonNull(let inner): elementType(of: inner)
-    case .list(let element): element
-    case .named: nil
-    }
-  }
+  static func elementType(of type: TypeReference) -> TypeReference? { ReadSteps.elementType(of: type) }
 
   /// The key or keys a field policy gives this field, provider first, then the directive.
   private func policyKeys(for field: PlannedField, parentType: String?, path parentPath: ResponsePath) throws -> FieldPolicyKeys.Result? {
@@ -551,7 +559,7 @@ private struct Execution {
     for argument in field.arguments {
       if let value = try plan.variables.resolve(argument.value) { arguments.append(key: argument.name, value: value) }
     }
-    if let provider = reader.fieldPolicyProvider {
+    if let provider = fieldPolicyProvider {
       let path = components(parentPath) + [field.responseKey]
       let policyField = FieldPolicyField(
         parentType: parentType, name: field.name, returnTypeName: returnTypeName, returnsList: returnsList)
@@ -645,7 +653,7 @@ extension Execution: RecordValueVisitor {
   mutating func null(_ token: Range<Int>) throws(Failure) -> PendingValue {
     guard objects.place.inList else {
       let step = objects.step!
-      if step.pointee.checksNulls, let type = step.pointee.field.takeUnretainedValue().definition?.type, case .nonNull = type {
+      if step.pointee.checksNulls, let type = step.pointee.type, case .nonNull = type {
         throw .null(type, path: spelledWalkPath())
       }
       return .null
@@ -670,8 +678,8 @@ extension Execution: RecordValueVisitor {
       if objects.place.inList {
         objects.place.elementType.flatMap(Self.elementType(of:))
       } else {
-        // The type read in place (a copy of the whole definition costs a copy of every part of it).
-        (objects.step!.pointee.field.takeUnretainedValue().definition?.type).flatMap(Self.elementType(of:))
+        // The step's own copy of the type: reading the schema's would write its reference counts.
+        objects.step!.pointee.elementType
       }
     // The list's own path, where the walk is around it.
     let path = walkPath()
