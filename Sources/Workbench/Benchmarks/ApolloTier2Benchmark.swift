@@ -100,7 +100,7 @@ struct ApolloTier2Benchmark: Benchmark {
   }
 
   /// A fresh, empty store, the previous iteration's released and its files removed first.
-  private func freshStore() throws -> any MeasuredStore {
+  private func freshStore() throws -> any NormalizedCache {
     factory.removeFiles()
     return try factory.make(configuration)
   }
@@ -117,7 +117,7 @@ struct ApolloTier2Benchmark: Benchmark {
       try store.merge(records: records!)
       records = nil
       footprint = try store.footprint(of: { ApolloTier2Records.syntheticKeys(count: 1_000) }, liveBytes: try repetition.liveBytes())
-      footprint?.settledBytes = try store.settledBytes()
+      footprint?.settledBytes = try store.capabilities.footprint?.settledBytes()
     }
     guard let footprint else { return }
     try expect(footprint.recordCount == 1_000, "holds \(footprint.recordCount) records after merging 1000")
