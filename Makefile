@@ -41,12 +41,16 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --parallel
 
+# Runs write under results/runs/, which git ignores: a fresh clone's make bench leaves git status
+# clean, and its rows record the revision without -dirty. The CSVs committed in results/ are
+# curated copies of such runs (results/README.md).
+RUNS := results/runs
 bench: release
-	.build/release/cachebench run $(WORKLOAD) --out results/$(basename $(notdir $(WORKLOAD))).csv \
-	  --samples results/$(basename $(notdir $(WORKLOAD)))-samples.csv
+	.build/release/cachebench run $(WORKLOAD) --out $(RUNS)/$(basename $(notdir $(WORKLOAD))).csv \
+	  --samples $(RUNS)/$(basename $(notdir $(WORKLOAD)))-samples.csv
 
 quick: release
-	.build/release/cachebench run Workloads/quick.json --out results/quick.csv
+	.build/release/cachebench run Workloads/quick.json --out $(RUNS)/quick.csv
 
 # The CI gate: the deterministic rows of Workloads/gate.json (allocations, bytes, records, and
 # instructions under valgrind) from a release build against Baselines/gate.csv; exits 2 when one
@@ -75,11 +79,14 @@ regress: release
 	  $(if $(filter 1,$(PAIRED)),--paired --seconds $(PAIRED_SECONDS)); \
 	  status=$$?; git worktree remove --force .build/regress-base; exit $$status
 
-# Plots every results CSV in results/ (with its samples, when results/NAME-samples.csv exists) and
-# every comparison (results/*-comparison.csv, from compare or ab --out) to PNGs beside them.
+# Plots every results CSV in PLOTS (default results/runs, your runs; with its samples, when
+# NAME-samples.csv exists there) and every comparison (*-comparison.csv, from compare or ab --out)
+# to PNGs beside them. PLOTS=results redraws the curated figures committed there.
+PLOTS ?= $(RUNS)
 plot:
 	@python3 -c "import matplotlib" 2>/dev/null || python3 -m pip install -q matplotlib
-	@for f in results/*.csv; do \
+	@for f in $(PLOTS)/*.csv; do \
+	  [ -e "$$f" ] || { echo "No CSV in $(PLOTS)/: run make bench first (or make plot PLOTS=results)" >&2; exit 1; }; \
 	  case "$$f" in \
 	    *-samples.csv) ;; \
 	    *-comparison.csv) python3 scripts/compare_plot.py "$$f" || exit 1 ;; \

@@ -51,7 +51,7 @@ enum ExportCommand: Command {
       written.
 
       EXAMPLE:
-        cachebench export results/default.csv --format bmf --out bmf.json
+        cachebench export results/runs/default.csv --format bmf --out bmf.json
         cachebench export results/apollo-tier2.csv --format apollo --samples results/apollo-tier2-samples.csv \\
           --baseline baseline-2.x.json --out apollo-tier2.json
       """)

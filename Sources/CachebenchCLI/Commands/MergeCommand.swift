@@ -27,7 +27,7 @@ enum MergeCommand: Command {
       written.
 
       EXAMPLE:
-        cachebench merge part-1.csv part-2.csv part-3.csv --workload Workloads/default.json --out results/default.csv
+        cachebench merge part-1.csv part-2.csv part-3.csv --workload Workloads/default.json --out results/runs/default.csv
       """)
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {

@@ -29,8 +29,8 @@ enum ReportCommand: Command {
       that cannot be written.
 
       EXAMPLE:
-        cachebench run Workloads/default.json --samples results/default-samples.csv
-        cachebench report results/default.csv --samples results/default-samples.csv --out results/default.html
+        cachebench run Workloads/default.json --samples results/runs/default-samples.csv
+        cachebench report results/runs/default.csv --samples results/runs/default-samples.csv --out results/runs/default.html
       """)
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {

@@ -11,7 +11,7 @@ enum RunCommand: Command {
     abstract: "Run workloads: measure every store × key strategy, print a table, write CSV.",
     usage: "run <workload>... [--out <FILE.csv>] [--samples <FILE.csv>] [--history <FILE.csv>] [--instructions] [--quick] [--shard <K/N>] [--allow-large] [--no-progress]",
     options: [
-      OptionSpec("out", value: "FILE.csv", help: "Where to write the metrics. Default: results/<workload name>.csv for each workload."),
+      OptionSpec("out", value: "FILE.csv", help: "Where to write the metrics. Default: results/runs/<workload name>.csv for each workload (untracked by git)."),
       OptionSpec("samples", value: "FILE.csv", help: "Also write every sample, one row each."),
       OptionSpec(
         "history", value: "FILE.csv",
@@ -29,7 +29,7 @@ enum RunCommand: Command {
         help: "Run the K-th of N shares of the configurations (variant × store × strategy), for a run split across machines; 'cachebench merge' joins the parts."),
       OptionSpec("no-progress", help: "No progress lines on stderr."),
     ],
-    positionalName: "<workload>", positionalHelp: "Workload files (JSON, see README).", minimumPositionals: 1,
+    positionalName: "<workload>", positionalHelp: "Workload files (JSON, see docs/workloads.md).", minimumPositionals: 1,
     maximumPositionals: 1_000,
     discussion: """
       Files are written atomically: to a temporary file, then renamed into place (a symbolic
@@ -77,7 +77,7 @@ enum RunCommand: Command {
     // was written and minutes were spent.
     let perWorkloadFiles = arguments.value("out") == nil
     let outputs =
-      (perWorkloadFiles ? workloads.map { "results/\($0.name).csv" } : [arguments.value("out")!])
+      (perWorkloadFiles ? workloads.map { defaultOutput(of: $0) } : [arguments.value("out")!])
       + [arguments.value("samples")].compactMap { $0 }
     for path in outputs { try AtomicFile.checkWritable(path) }
     var results: [WorkloadResult] = []
@@ -115,6 +115,11 @@ enum RunCommand: Command {
     return shard
   }
 
+  /// Where a run writes a workload's rows without `--out`: under `results/runs/`, which git
+  /// ignores, so that a run leaves a checkout clean and the next run records no `-dirty`
+  /// revision (the CSVs committed in `results/` are curated copies; docs/command-line.md#run).
+  static func defaultOutput(of workload: Workload) -> String { "results/runs/\(workload.name).csv" }
+
   /// The CSVs, the samples and the history, then the table: a standard output that fails
   /// (`> /dev/full`) or closes (`| head -1`) must not lose the results.
   private static func writeOutputs(
@@ -124,7 +129,7 @@ enum RunCommand: Command {
     var written: [String] = []
     if perWorkloadFiles {
       for (workload, result) in zip(workloads, results) {
-        let path = "results/\(workload.name).csv"
+        let path = defaultOutput(of: workload)
         try ResultsFile.write(result.rows, to: path)
         written.append("wrote \(result.rows.count) rows to \(path)\n")
       }
