@@ -34,7 +34,7 @@ import CSQLite
 ///
 /// Measured by `Workloads/store-records.json` (100,000 of its ten-field records, WAL, synchronous
 /// NORMAL; `results/store-records.csv`): 187 database bytes per record after a checkpoint,
-/// against 395 for the apollo layout, as the README's store-level table has them.
+/// against 395 for the apollo layout, as the store-level table of docs/guide-how-it-works.md has them.
 struct CompactRecordFormat: RecordFormat {
   var layout: SQLiteNormalizedCache.Layout { .compact }
   var schema: String {

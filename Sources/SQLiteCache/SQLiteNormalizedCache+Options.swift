@@ -14,7 +14,7 @@ extension SQLiteNormalizedCache {
     /// `apollo` layout also its rowid and its key a second time, in the `UNIQUE` index.
     /// Measured: the checkpointed database bytes over `records`, less the stored payload, on
     /// `default.json` and `calendar.json` under `typePolicy` and `programmatic` keys (compact 32
-    /// to 59, apollo 89 to 128; path keys are longer, and take more: see the README's "Bounded caches").
+    /// to 59, apollo 89 to 128; path keys are longer, and take more: docs/bounded-and-concurrent.md#what-a-budget-counts).
     public var recordOverheadBytes: Int {
       switch self {
       case .compact: 56

@@ -49,7 +49,7 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerabl
   /// allocation (a 32-byte header and rounding; shorter keys live inside the `String`). Measured:
   /// `live_bytes` over `records` less the payload, on `default.json` and `calendar.json`: 131 to
   /// 172 (keys of 15 bytes or less: 84 to 98). The accounted bytes are then 95% to 104% of the
-  /// live bytes (see the README's "Bounded caches").
+  /// live bytes (docs/bounded-and-concurrent.md#what-a-budget-counts).
   public static let recordOverheadBytes = 144
 
   public init(budget: CacheBudget? = nil) {

@@ -20,7 +20,7 @@ public final class LRUDictionaryStore: BoundedNormalizedCache, KeyEnumerableCach
   /// What the budget counts for a record beyond its key and encoded fields: the dictionary's
   /// slot, the entry, the record's key held twice and its fields' buffer. Measured with
   /// cachebench itself: `live_bytes` over `records` less `payload_bytes`, 195 to 230 on
-  /// `default.json`'s generator (see the README's "Your own store").
+  /// `default.json`'s generator (see docs/guide-your-own-store.md).
   public static let recordOverheadBytes = 208
 
   private struct Entry {
