@@ -97,6 +97,8 @@ let package = Package(
       dependencies: ["Workbench", "Workloads", "Measurement", "Results", "NormalizedCache", "SQLiteCache", "GraphQLLanguage"]
     ),
     .testTarget(name: "EndToEndTests", dependencies: ["cachebench", "crashtest", "Results"], exclude: ["Fixtures"]),
+    // The README's and docs/'s links and anchors; no module of the package, so no jemalloc.
+    .testTarget(name: "DocumentationTests"),
   ],
   swiftLanguageModes: [.v6]
 )
