@@ -218,4 +218,24 @@ struct CacheControlTests {
     }
     #expect(error?.description == message)
   }
+
+  @Test("the calendar's TTL profile parses with its schema and gives what its comments say")
+  func calendarProfile() throws {
+    let schema = try Schema(parsing: [
+      try projectSource("Workloads/calendar/schema.graphqls"),
+      try projectSource("Workloads/calendar/extensions.graphqls"),
+      try projectSource("Workloads/calendar/cache-control.graphqls"),
+    ])
+    #expect(schema.maxAge(ofField: "items", on: "Query", operation: nil) == 60)
+    #expect(schema.maxAge(ofField: "edges", on: "ItemConnection", operation: nil) == 60)
+    #expect(schema.maxAge(ofField: "hasNextPage", on: "PageInfo", operation: nil) == 60)
+    #expect(schema.maxAge(ofField: "title", on: "Item", operation: nil) == 300)
+    #expect(schema.maxAge(ofField: "deleted", on: "Item", operation: nil) == 60)
+    #expect(schema.maxAge(ofField: "start", on: "Item", operation: nil) == 300)
+    #expect(schema.maxAge(ofField: "type", on: "Item", operation: nil) == nil)
+    #expect(schema.maxAge(ofField: "node", on: "ItemEdge", operation: nil) == 300)
+    #expect(schema.maxAge(ofField: "date", on: "DateTimeInfo", operation: nil) == nil)
+    #expect(schema.maxAge(ofField: "name", on: "Icon", operation: nil) == 86400)
+    #expect(schema.maxAge(ofField: "description", on: "Series", operation: nil) == 3600)
+  }
 }
