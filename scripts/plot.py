@@ -370,8 +370,8 @@ def main():
 
 
 def concurrency_figure(rows, title):
-    """Reads per second against the reader count (alone, solid; beside the writers, dashed), read
-    p99 alike, and the writers' merge p50: one line per store and strategy."""
+    """Reads per second against the reader count (alone, solid; beside the writers, dashed; on hot
+    records, dotted), read p99 alike, and the writers' merge p50: one line per store and strategy."""
     def readers(variant):
         last = variant.split(" ")[-1]
         return int(last.split("=", 1)[1])
@@ -379,9 +379,11 @@ def concurrency_figure(rows, title):
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.8))
     fig.suptitle(title)
     panels = [
-        (axes[0], [("reads_per_second", "-", "alone"), ("reads_per_second_writing", "--", "beside the writers")],
+        (axes[0], [("reads_per_second", "-", "alone"), ("reads_per_second_writing", "--", "beside the writers"),
+                   ("reads_per_second_hot", ":", "hot records")],
          "reads per second", "p50", 1e-3, "thousand reads/s"),
-        (axes[1], [("read_latency", "-", "alone"), ("read_latency_writing", "--", "beside the writers")],
+        (axes[1], [("read_latency", "-", "alone"), ("read_latency_writing", "--", "beside the writers"),
+                   ("read_latency_hot", ":", "hot records")],
          "read p99", "p99", 1e-3, "µs"),
         (axes[2], [("write_latency", "-", "merges beside the readers")], "merge p50", "p50", 1e-3, "µs"),
     ]
@@ -403,6 +405,7 @@ def concurrency_figure(rows, title):
     axes[0].legend(fontsize=8, loc="best")
     axes[1].plot([], [], "k-", label="alone")
     axes[1].plot([], [], "k--", label="beside the writers")
+    axes[1].plot([], [], "k:", label="hot records")
     axes[1].legend(fontsize=8, loc="upper left")
     fig.tight_layout()
     return fig

@@ -41,6 +41,7 @@ public enum StoreConformance {
 
   public static let checks: [Check] = [
     Check(name: "loads in order: each key's record at its place, nil where missing, repeated keys, a key with NUL, past 500 keys", body: loadInOrder),
+    Check(name: "a consistent read lends each key's record as it loads it, a load replacing the one before", body: lendInOrder),
     Check(name: "merging new records reports every field of each", body: mergeNewRecords),
     Check(name: "a field-level overwrite keeps unmentioned fields, in their order, and reports only the changed ones", body: fieldLevelOverwrite),
     Check(name: "merging identical records again changes nothing", body: identicalMerge),
@@ -136,6 +137,27 @@ public enum StoreConformance {
         problems.expect(record == nil, "\(key), never written, loaded as \(String(describing: record))")
       }
     }
+  }
+
+  /// The reader's path (``RecordSnapshot/lendRecords(forKeys:to:)``) against the loads: the same
+  /// bytes for each key, in one consistent read, twice into one ``LentRecords``.
+  static func lendInOrder(_ store: any NormalizedCache, _ problems: inout Problems) throws {
+    let records = (0..<600).map { Record(key: "Item:\($0)", ["n": .int($0)]) } + [Record(key: "Empty:1")]
+    try store.merge(records: RecordSet(records: records))
+    let keys = ["Item:3", "Missing:1", "Item:3", "Empty:1"] + (0..<600).reversed().map { "Item:\($0)" }
+    var lent = LentRecords()
+    let found = try store.withConsistentRead { snapshot in
+      try snapshot.lendRecords(forKeys: ["Item:1", "Item:2"], to: &lent)
+      let loaded = try snapshot.loadRecordsInOrder(forKeys: keys)
+      try snapshot.lendRecords(forKeys: keys, to: &lent)
+      return (loaded.map { $0?.encodedFields }, (0..<lent.count).map { lent[$0].map { Array($0) } })
+    }
+    problems.expect(found.1.count == keys.count, "\(found.1.count) records lent for \(keys.count) keys")
+    for (key, (loaded, lent)) in zip(keys, zip(found.0, found.1)) where loaded != lent {
+      problems.expect(false, "\(key) lent as \(String(describing: lent)), loaded as \(String(describing: loaded))")
+    }
+    problems.expect(found.1.first == [UInt8]?.some(records[3].encodedFields), "Item:3 was lent \(String(describing: found.1.first))")
+    problems.expect(found.1[1] == nil && found.1[3] == [], "a missing key or an empty record was lent wrong: \(found.1[1...3])")
   }
 
   static func mergeNewRecords(_ store: any NormalizedCache, _ problems: inout Problems) throws {

@@ -31,32 +31,29 @@ extension Connection {
   func inTransaction<Result>(
     _ kind: TransactionKind = .immediate, _ body: () throws(SQLiteError) -> Result
   ) throws(SQLiteError) -> Result {
+    try inTransaction(kind, lifting: { $0 }, body)
+  }
+
+  /// ``inTransaction(_:_:)`` for a body that throws errors of its own beside SQLite's: `lifting`
+  /// makes SQLite's errors (of `BEGIN` and `COMMIT`) into the body's type, so that a store's
+  /// error stays what it is (a bounded merge's ``CacheBudgetError``, a read's miss) on its way out.
+  func inTransaction<Result, Failure: Error>(
+    _ kind: TransactionKind = .immediate, lifting: (SQLiteError) -> Failure, _ body: () throws(Failure) -> Result
+  ) throws(Failure) -> Result {
     precondition(!isInTransaction, "nested transaction")
-    try cachedStatement(kind.beginStatement).execute()
+    do { try cachedStatement(kind.beginStatement).execute() } catch { throw lifting(error) }
     let result: Result
     do {
       result = try body()
-      try cachedStatement("COMMIT").execute()
     } catch {
       rollback()
       throw error
     }
-    return result
-  }
-
-  /// Runs `body` in a reading transaction (`BEGIN DEFERRED`): every statement in it reads the state
-  /// committed when its first one ran. Commits when it returns, rolls back when it throws and
-  /// rethrows its error, whatever it is (a read's miss or a reader's error as well as SQLite's).
-  func inReadTransaction<Result>(_ body: () throws -> Result) throws -> Result {
-    precondition(!isInTransaction, "nested transaction")
-    try cachedStatement(TransactionKind.deferred.beginStatement).execute()
-    let result: Result
     do {
-      result = try body()
       try cachedStatement("COMMIT").execute()
     } catch {
       rollback()
-      throw error
+      throw lifting(error)
     }
     return result
   }

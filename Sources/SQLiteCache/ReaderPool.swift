@@ -24,9 +24,13 @@ final class ReaderPool: Sendable {
     limit = options.readConnections
   }
 
-  /// Runs `body` with a read connection of its own.
-  func withReader<Result>(_ body: (inout RecordStore) throws -> Result) throws -> Result {
-    var reader = try take()
+  /// Runs `body` with a read connection of its own; `lifting` makes SQLite's error of opening one
+  /// into the body's error type.
+  func withReader<Result, Failure: Error>(
+    lifting: (SQLiteError) -> Failure, _ body: (inout RecordStore) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    var reader: RecordStore
+    do { reader = try take() } catch { throw lifting(error) }
     defer { give(reader) }
     return try body(&reader)
   }

@@ -15,9 +15,9 @@ extension RecordJSON {
 
   /// The ``RecordCodec`` encoding of the fields in a record's JSON text.
   ///
-  /// JSON text straight to bytes, without the ``RecordValue``s ``RecordWriter`` (the one encoder)
-  /// would take: each apollo-layout load runs it. Its bytes are checked against ``RecordWriter``'s
-  /// for the same values in RecordJSONTests.
+  /// JSON text straight to bytes through ``RecordWriter`` (the one encoder), without the
+  /// ``RecordValue``s its `appendValue` would take: each apollo-layout load runs it. Its bytes
+  /// are checked against ``RecordWriter``'s for the same values in RecordJSONTests.
   ///
   /// Numbers follow `JSONParser`: an integer that fits in 64 bits is an Int, anything with a
   /// fraction or an exponent (or too large) a Double. An object is a reference when its only
@@ -26,16 +26,17 @@ extension RecordJSON {
   /// - Throws: ``ParseError`` at the first byte that does not fit.
   static func fields(fromJSON json: UnsafeRawBufferPointer) throws(ParseError) -> [UInt8] {
     var parser = Parser(bytes: json)
-    var fields: [UInt8] = []
-    fields.reserveCapacity(json.count)
-    try parser.parseFields(into: &fields)
-    return fields
+    // The encoding is never longer than the JSON text (but for a `true` in fewer bytes than
+    // `1`, and the like: the writer grows when it must).
+    let writer = RecordWriter(capacity: max(json.count, 16))
+    try parser.parseFields(into: writer)
+    return writer.take(from: 0)
   }
 
   fileprivate struct Parser {
     let bytes: UnsafeRawBufferPointer
     var position = 0
-    static let maximumDepth = 1_000
+    static var maximumDepth: Int { RecordJSON.maximumDepth }
 
     init(bytes: UnsafeRawBufferPointer) {
       self.bytes = bytes
@@ -70,20 +71,18 @@ extension RecordJSON {
       return true
     }
 
-    mutating func parseFields(into fields: inout [UInt8]) throws(ParseError) {
+    mutating func parseFields(into writer: RecordWriter) throws(ParseError) {
       try expect(UInt8(ascii: "{"))
       if !consume(UInt8(ascii: "}")) {
         repeat {
           skipWhitespace()
-          var name: [UInt8] = []
-          try parseString(into: &name)
+          let name = writer.openLength()
+          try parseString(into: writer)
+          writer.closeLength(name)
           try expect(UInt8(ascii: ":"))
-          Varint.append(UInt64(name.count), to: &fields)
-          fields.append(contentsOf: name)
-          let lengthOffset = fields.count
-          fields.append(0)
-          try parseValue(into: &fields, depth: 0)
-          LengthPrefix.close(at: lengthOffset, in: &fields)
+          let value = writer.openLength()
+          try parseValue(into: writer, depth: 0)
+          writer.closeLength(value)
         } while consume(UInt8(ascii: ","))
         try expect(UInt8(ascii: "}"))
       }
@@ -91,56 +90,66 @@ extension RecordJSON {
       guard position == bytes.count else { throw error("unexpected text after the record") }
     }
 
-    mutating func parseValue(into out: inout [UInt8], depth: Int) throws(ParseError) {
+    mutating func parseValue(into writer: RecordWriter, depth: Int) throws(ParseError) {
       skipWhitespace()
       guard position < bytes.count else { throw error("expected a value, found the end") }
       switch bytes[position] {
       case UInt8(ascii: "n"):
         try literal("null")
-        out.append(EncodedValue.nullTag)
+        writer.appendNull()
       case UInt8(ascii: "t"):
         try literal("true")
-        out.append(EncodedValue.trueTag)
+        writer.appendBool(true)
       case UInt8(ascii: "f"):
         try literal("false")
-        out.append(EncodedValue.falseTag)
+        writer.appendBool(false)
       case UInt8(ascii: "\""):
-        out.append(EncodedValue.stringTag)
-        try parseLengthPrefixedString(into: &out)
+        let string = writer.beginStringValue()
+        try parseString(into: writer)
+        writer.closeLength(string)
       case UInt8(ascii: "["):
-        guard depth < Self.maximumDepth else { throw error("lists nested too deep") }
-        position += 1
-        var elements: [UInt8] = []
-        var count: UInt64 = 0
-        if !consume(UInt8(ascii: "]")) {
-          repeat {
-            try parseValue(into: &elements, depth: depth + 1)
-            count += 1
-          } while consume(UInt8(ascii: ","))
-          try expect(UInt8(ascii: "]"))
-        }
-        out.append(EncodedValue.listTag)
-        Varint.append(count, to: &out)
-        out.append(contentsOf: elements)
+        try parseList(into: writer, depth: depth)
       case UInt8(ascii: "{"):
-        let start = position
-        position += 1
-        skipWhitespace()
-        var member: [UInt8] = []
-        try parseString(into: &member)
-        guard member.elementsEqual("$reference".utf8) else {
-          throw ParseError(message: "an object that is not a reference", offset: start)
-        }
-        try expect(UInt8(ascii: ":"))
-        skipWhitespace()
-        out.append(EncodedValue.referenceTag)
-        try parseLengthPrefixedString(into: &out)
-        guard consume(UInt8(ascii: "}")) else { throw error("a reference with more than one member") }
+        try parseReference(into: writer)
       case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-        try parseNumber(into: &out)
+        try parseNumber(into: writer)
       default:
         throw error("expected a value")
       }
+    }
+
+    /// A list, its count written once its elements are.
+    mutating func parseList(into writer: RecordWriter, depth: Int) throws(ParseError) {
+      guard depth < Self.maximumDepth else { throw error("lists nested too deep") }
+      position += 1
+      let list = writer.beginList()
+      var count = 0
+      if !consume(UInt8(ascii: "]")) {
+        repeat {
+          try parseValue(into: writer, depth: depth + 1)
+          count += 1
+        } while consume(UInt8(ascii: ","))
+        try expect(UInt8(ascii: "]"))
+      }
+      writer.endList(list, count: count)
+    }
+
+    /// `{"$reference":"KEY"}`, the only object a record value holds.
+    mutating func parseReference(into writer: RecordWriter) throws(ParseError) {
+      let start = position
+      position += 1
+      skipWhitespace()
+      var member: [UInt8] = []
+      try parseString(into: &member)
+      guard member.elementsEqual("$reference".utf8) else {
+        throw ParseError(message: "an object that is not a reference", offset: start)
+      }
+      try expect(UInt8(ascii: ":"))
+      skipWhitespace()
+      let reference = writer.beginReference()
+      try parseString(into: writer)
+      writer.closeLength(reference)
+      guard consume(UInt8(ascii: "}")) else { throw error("a reference with more than one member") }
     }
 
     mutating func literal(_ text: StaticString) throws(ParseError) {
@@ -151,16 +160,9 @@ extension RecordJSON {
       position += count
     }
 
-    /// A string as `varint(length) UTF-8`.
-    mutating func parseLengthPrefixedString(into out: inout [UInt8]) throws(ParseError) {
-      var string: [UInt8] = []
-      try parseString(into: &string)
-      Varint.append(UInt64(string.count), to: &out)
-      out.append(contentsOf: string)
-    }
-
-    /// The UTF-8 bytes of a string literal, escapes resolved.
-    mutating func parseString(into out: inout [UInt8]) throws(ParseError) {
+    /// The UTF-8 bytes of a string literal, escapes resolved: into the record's bytes, or an array
+    /// (a member name to compare).
+    mutating func parseString<Bytes: ByteSink>(into out: inout Bytes) throws(ParseError) {
       guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a string") }
       position += 1
       while true {
@@ -228,11 +230,17 @@ extension RecordJSON {
       return value
     }
 
-    func appendScalar(_ scalar: Unicode.Scalar, to out: inout [UInt8]) {
+    func appendScalar<Bytes: ByteSink>(_ scalar: Unicode.Scalar, to out: inout Bytes) {
       UTF8.encode(scalar) { out.append($0) }
     }
 
-    mutating func parseNumber(into out: inout [UInt8]) throws(ParseError) {
+    /// ``parseString(into:)`` straight into the record's bytes.
+    mutating func parseString(into writer: RecordWriter) throws(ParseError) {
+      var writer = writer
+      try parseString(into: &writer)
+    }
+
+    mutating func parseNumber(into writer: RecordWriter) throws(ParseError) {
       let start = position
       let negative = bytes[position] == UInt8(ascii: "-")
       if negative { position += 1 }
@@ -272,16 +280,22 @@ extension RecordJSON {
       let limit: UInt64 = negative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)
       if isInteger, !overflow, magnitude <= limit {
         let int = negative ? Int64(bitPattern: 0 &- magnitude) : Int64(magnitude)
-        out.append(EncodedValue.intTag)
-        Varint.append(ZigZag.encode(Int(int)), to: &out)
+        writer.appendInt(Int(int))
         return
       }
       // strtod wants a terminated string: copy the number's few bytes.
       var text = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<position]))
       text.append(0)
       let double = text.withUnsafeBufferPointer { strtod(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), nil) }
-      out.append(EncodedValue.doubleTag)
-      withUnsafeBytes(of: double.bitPattern.littleEndian) { out.append(contentsOf: $0) }
+      writer.appendDouble(double)
     }
   }
 }
+
+/// Where a JSON string's bytes go: the record's bytes, or an array.
+protocol ByteSink {
+  mutating func append(_ byte: UInt8)
+}
+
+extension RecordWriter: ByteSink {}
+extension Array: ByteSink where Element == UInt8 {}

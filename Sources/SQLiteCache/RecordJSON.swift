@@ -27,63 +27,65 @@ enum RecordJSON {
     return String(decoding: json, as: UTF8.self)
   }
 
+  /// How deep lists may nest in a record's JSON text, and so in the compact layout's stored form.
+  static var maximumDepth: Int { 1_000 }
+
   /// Appends the JSON object of ``RecordCodec``-encoded fields.
   static func append(fields: UnsafeRawBufferPointer, to json: inout [UInt8]) {
-    json.append(UInt8(ascii: "{"))
+    var printer = Printer()
+    // The array moves into the printer and back: no copy.
+    swap(&printer.json, &json)
+    defer { swap(&printer.json, &json) }
+    printer.json.append(UInt8(ascii: "{"))
     var offset = 0
-    var first = true
     while offset < fields.count {
       let span = RecordCodec.readField(fields, &offset)
-      if !first { json.append(UInt8(ascii: ",")) }
-      first = false
-      appendString(UnsafeRawBufferPointer(rebasing: fields[span.name]), to: &json)
-      json.append(UInt8(ascii: ":"))
+      if span.entry.lowerBound > 0 { printer.json.append(UInt8(ascii: ",")) }
+      appendString(UnsafeRawBufferPointer(rebasing: fields[span.name]), to: &printer.json)
+      printer.json.append(UInt8(ascii: ":"))
       var valueOffset = span.value.lowerBound
-      appendValue(fields, &valueOffset, to: &json)
+      RecordValueWalk.walk(fields, &valueOffset, &printer)
     }
-    json.append(UInt8(ascii: "}"))
+    printer.json.append(UInt8(ascii: "}"))
   }
 
-  /// A value straight from its bytes to JSON text, without the ``RecordValue`` that
-  /// ``RecordCodec/readValue(_:_:)`` would allocate for each string and list (the apollo layout
-  /// writes every record this way); tested against ``RecordValue``'s own JSON in RecordJSONTests.
-  private static func appendValue(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int, to json: inout [UInt8]) {
-    let tag = bytes[offset]
-    offset += 1
-    switch tag {
-    case EncodedValue.nullTag: appendASCII("null", to: &json)
-    case EncodedValue.falseTag: appendASCII("false", to: &json)
-    case EncodedValue.trueTag: appendASCII("true", to: &json)
-    case EncodedValue.intTag:
-      appendASCII(String(ZigZag.decode(Varint.read(bytes, &offset))), to: &json)
-    case EncodedValue.doubleTag:
-      var bits: UInt64 = 0
-      withUnsafeMutableBytes(of: &bits) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 8])) }
-      offset += 8
-      let double = Double(bitPattern: UInt64(littleEndian: bits))
-      appendASCII(double.isFinite ? String(double) : "null", to: &json)
-    case EncodedValue.stringTag, EncodedValue.referenceTag:
-      let length = Int(Varint.read(bytes, &offset))
-      let string = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length])
-      offset += length
-      if tag == EncodedValue.referenceTag {
-        appendASCII("{\"$reference\":", to: &json)
-        appendString(string, to: &json)
-        json.append(UInt8(ascii: "}"))
-      } else {
-        appendString(string, to: &json)
-      }
-    case EncodedValue.listTag:
-      let count = Int(Varint.read(bytes, &offset))
-      json.append(UInt8(ascii: "["))
-      for index in 0..<count {
-        if index > 0 { json.append(UInt8(ascii: ",")) }
-        appendValue(bytes, &offset, to: &json)
-      }
-      json.append(UInt8(ascii: "]"))
-    default:
-      preconditionFailure("corrupt record encoding: tag \(tag)")
+  /// A value straight from its bytes to JSON text, a visitor of the one walk of the value grammar
+  /// (``RecordValueWalk``), without the ``RecordValue`` that ``RecordCodec/readValue(_:_:)`` would
+  /// allocate for each string and list (the apollo layout writes every record this way); tested
+  /// against ``RecordValue``'s own JSON in RecordJSONTests.
+  private struct Printer: RecordValueVisitor {
+    typealias Value = Void
+    /// The elements still to come.
+    typealias List = Int
+    typealias Failure = Never
+    static var source: RecordValueSource { .trusted }
+    var json: [UInt8] = []
+
+    @inline(__always) mutating func null(_ token: Range<Int>) { appendASCII("null", to: &json) }
+    @inline(__always) mutating func bool(_ value: Bool, _ token: Range<Int>) { appendASCII(value ? "true" : "false", to: &json) }
+    @inline(__always) mutating func int(_ value: Int, _ token: Range<Int>) { appendASCII(String(value), to: &json) }
+    @inline(__always)
+    mutating func double(_ value: Double, _ token: Range<Int>) {
+      appendASCII(value.isFinite ? String(value) : "null", to: &json)
     }
+    @inline(__always) mutating func string(_ utf8: UnsafeRawBufferPointer, _ token: Range<Int>) { appendString(utf8, to: &json) }
+    @inline(__always)
+    mutating func reference(_ key: UnsafeRawBufferPointer, _ token: Range<Int>) {
+      appendASCII("{\"$reference\":", to: &json)
+      appendString(key, to: &json)
+      json.append(UInt8(ascii: "}"))
+    }
+    @inline(__always)
+    mutating func beginList(count: Int, _ token: Range<Int>) -> Int {
+      json.append(UInt8(ascii: "["))
+      return count
+    }
+    @inline(__always)
+    mutating func append(_ element: consuming Void, to list: inout Int) {
+      list -= 1
+      if list > 0 { json.append(UInt8(ascii: ",")) }
+    }
+    @inline(__always) mutating func endList(_ list: consuming Int) { json.append(UInt8(ascii: "]")) }
   }
 
   @inline(__always)

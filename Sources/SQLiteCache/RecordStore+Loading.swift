@@ -2,17 +2,11 @@ import NormalizedCache
 
 extension RecordStore {
   /// The records of these keys in their order, nil where the store has none (the reader's load):
-  /// placed by their position in `keys`, without hashing a key. A bounded store admits each one
-  /// through its ledger (an expired one is not handed out).
+  /// placed by their position in `keys`, without hashing a key.
   mutating func loadInOrder(_ keys: [CacheKey]) throws(SQLiteError) -> [Record?] {
     var records = [Record?](repeating: nil, count: keys.count)
     try load(keys) { position, key, fields, _ throws(SQLiteError) in
       records[position] = Record(key: key, uncheckedEncodedFields: fields)
-    }
-    if bounds != nil {
-      for position in records.indices where records[position] != nil && !admit(keys[position]) {
-        records[position] = nil
-      }
     }
     return records
   }

@@ -3,164 +3,155 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CSQLite
 @_spi(RecordBytes) import NormalizedCache
+
+/// What a merge wrote, for a layer that needs it (``BoundedRecordStore``, whose ledger counts each
+/// record's bytes): the stored bytes of each record the merge wrote or found unchanged. A store
+/// without a budget merges with ``Unlogged``, whose calls compile to nothing.
+protocol MergeLog {
+  /// The record now takes `storedBytes` (key and data column; a split record's chunks too).
+  mutating func wrote(_ key: CacheKey, storedBytes: Int)
+  /// The split record grew by `delta` stored bytes (less than 0: shrank).
+  mutating func grew(_ key: CacheKey, by delta: Int)
+}
+
+/// No log: a store without a budget.
+struct Unlogged: MergeLog {
+  @inline(__always) mutating func wrote(_ key: CacheKey, storedBytes: Int) {}
+  @inline(__always) mutating func grew(_ key: CacheKey, by delta: Int) {}
+}
 
 extension RecordStore {
   /// Merges records field by field (docs/records.md) in one transaction, rolled back if anything
-  /// fails.
+  /// fails: ``mergeInTransaction(_:log:)``.
+  /// - Returns: the changed keys `recordKey.fieldKey`.
+  /// - Throws: ``SQLiteError``; the database and the format's memory are then as before.
+  mutating func merge(_ incoming: RecordSet) throws(SQLiteError) -> ChangedKeys {
+    guard !incoming.isEmpty else { return ChangedKeys() }
+    var log = Unlogged()
+    return try inWriteTransaction { store throws(SQLiteError) in try store.mergeInTransaction(incoming, log: &log) }
+  }
+
+  /// Merges records field by field (docs/records.md), in the caller's transaction, and notes in
+  /// `log` what it wrote.
   ///
-  /// 1. The records of the incoming keys that exist are loaded (``load(_:_:_:)``, 500 keys a statement).
+  /// 1. The records of the incoming keys that exist are loaded (``load(_:split:_:)``, 500 keys a statement).
   /// 2. The incoming records merge into them with ``RecordCodec/merge(existing:new:)``, field by
   ///    field, exactly as ``InMemoryNormalizedCache`` does, and the changed keys are noted.
   /// 3. Only new and changed records are written, sorted by key: rows then arrive in the order of
   ///    the B-tree, which touches each page once and leaves pages full.
-  /// 4. A bounded store evicts its ledger's victims and writes down its usage (`RecordStore+Bounds.swift`).
   /// A record of the compact layout with more than ``splitFieldCount`` fields is stored in chunks
   /// of ``chunkFieldCount`` fields, and a merge into it rewrites only the chunks whose fields
   /// changed (see ``mergeIntoSplit(_:fieldCount:)``).
   /// - Returns: the changed keys `recordKey.fieldKey`.
-  /// - Throws: ``SQLiteError``, or ``CacheBudgetError`` for a record larger than the whole budget;
-  ///   the database, the format's memory and the ledger are then as before.
-  mutating func merge(_ incoming: RecordSet) throws -> ChangedKeys {
-    guard !incoming.isEmpty else { return ChangedKeys() }
-    let before = accounting
-    var budgetError: CacheBudgetError?
-    do {
-      return try inWriteTransaction { store throws(SQLiteError) in
-        do {
-          return try store.mergeInTransaction(incoming)
-        } catch let error as CacheBudgetError {
-          budgetError = error
-          throw SQLiteError(resultCode: SQLITE_ABORT, message: "\(error)")
-        } catch let error as SQLiteError {
-          throw error
-        } catch {
-          preconditionFailure("a merge threw \(error)")
-        }
+  mutating func mergeInTransaction<Log: MergeLog>(_ incoming: RecordSet, log: inout Log) throws(SQLiteError) -> ChangedKeys {
+    let (existing, split) = try loadExisting(incoming)
+    // Field by field, as InMemoryNormalizedCache does: the same ChangedKeys, no copies for the unchanged.
+    var changed = ChangedKeys()
+    var writes = Writes()
+    writes.inserts.reserveCapacity(incoming.count - existing.count)
+    for record in incoming {
+      // (A lookup hashes its key even in an empty dictionary.)
+      if !split.isEmpty, let fieldCount = split[record.key] {
+        try mergeSplit(record, fieldCount: fieldCount, changed: &changed, log: &log)
+      } else if let stored = existing[record.key] {
+        try mergeExisting(record, stored, into: &writes, changed: &changed, log: &log)
+      } else {
+        try add(record, into: &writes, log: &log)
+        changed.insertAllFields(of: record)
       }
-    } catch {
-      accounting = before
-      try reloadLedgerAfterRollback()
-      if let budgetError { throw budgetError }
-      throw error
     }
+    if !writes.inserts.isEmpty {
+      // A constant for the lazy map's closure to capture: a variable would be boxed, and every
+      // access to it checked for exclusivity at run time.
+      let inserts = writes.inserts
+      try insert(Self.keyOrder(of: inserts).lazy.map { inserts[$0.index] }, log: &log)
+    }
+    if !writes.updates.isEmpty { try update(writes.updates, log: &log) }
+    return changed
   }
 
-  private mutating func mergeInTransaction(_ incoming: RecordSet) throws -> ChangedKeys {
-    // Records reads found expired go first: a merge must not load them as existing.
-    if bounds != nil { try deletePendingExpired() }
+  /// The rows a merge writes after its first pass: new records, and changed ones with the stored
+  /// bytes they replace. (Split records are written as the pass meets them.)
+  private struct Writes {
+    var inserts: [Record] = []
+    var updates: [(record: Record, stored: Int)] = []
+  }
+
+  /// The incoming keys' records that exist: their fields (in ``RecordCodec``'s encoding) and
+  /// stored bytes, and apart, the field counts of those stored split.
+  private mutating func loadExisting(_ incoming: RecordSet) throws(SQLiteError)
+    -> (existing: [CacheKey: (fields: [UInt8], stored: Int)], split: [CacheKey: Int])
+  {
     var existing: [CacheKey: (fields: [UInt8], stored: Int)] = [:]
     var split: [CacheKey: Int] = [:]
     try load(incoming.keys, split: { _, key, fieldCount in split[key] = fieldCount }) {
       _, key, fields, stored throws(SQLiteError) in existing[key] = (fields, stored)
     }
-
-    // Field by field, as InMemoryNormalizedCache does: the same ChangedKeys, no copies for the unchanged.
-    var changed = ChangedKeys()
-    var inserts: [Record] = []
-    var updates: [(record: Record, stored: Int)] = []
-    /// A bounded store's records written by this merge: their stored bytes, for the ledger.
-    var written: [CacheKey: Int] = [:]
-    inserts.reserveCapacity(incoming.count - existing.count)
-    for record in incoming {
-      if bounds != nil, (existing[record.key] != nil || split[record.key] != nil), try expireIfDue(record.key) {
-        existing[record.key] = nil
-        split[record.key] = nil
-      }
-      // (A lookup hashes its key even in an empty dictionary.)
-      if !split.isEmpty, let fieldCount = split[record.key] {
-        let (fields, delta) = try mergeIntoSplit(record, fieldCount: fieldCount)
-        accounting.storedBytes += delta
-        if let bounds, let old = bounds.ledger.bytes(of: record.key) {
-          written[record.key] = storedBytes(ofAccounted: old, key: record.key) + delta
-        }
-        if !fields.isEmpty { changed.insert(fields: fields, of: record.key) }
-      } else if let stored = existing[record.key] {
-        guard let (merged, fields) = RecordCodec.merge(existing: stored.fields, new: record.encodedFields) else {
-          if bounds != nil { written[record.key] = stored.stored }
-          continue
-        }
-        let mergedRecord = Record(key: record.key, uncheckedEncodedFields: merged)
-        if shouldSplit(merged) {
-          let bytes = try writeSplit(mergedRecord, replacing: true)
-          accounting.storedBytes += bytes - stored.stored
-          if bounds != nil { written[record.key] = bytes }
-        } else {
-          updates.append((mergedRecord, stored.stored))
-        }
-        changed.insert(fields: fields, of: record.key)
-      } else {
-        if shouldSplit(record.encodedFields) {
-          let bytes = try writeSplit(record, replacing: false)
-          accounting.records += 1
-          accounting.storedBytes += bytes
-          if bounds != nil { written[record.key] = bytes }
-        } else {
-          inserts.append(record)
-        }
-        changed.insertAllFields(of: record)
-      }
-    }
-
-    let column = format.dataColumn
-    if !inserts.isEmpty {
-      try insert(Self.keyOrder(of: inserts).lazy.map { inserts[$0.index] }, written: &written)
-    }
-    if !updates.isEmpty {
-      let update = try connection.cachedStatement("UPDATE records SET \(column) = ? WHERE key = ?")
-      for entry in Self.keyOrder(of: updates.map(\.record)) {
-        let (record, old) = updates[entry.index]
-        let bytes = try write(record, to: update, keyAt: 2, dataAt: 1)
-        accounting.storedBytes += bytes - old
-        if bounds != nil { written[record.key] = bytes }
-      }
-    }
-    if bounds != nil {
-      // In the order the records came, as the in-memory store writes them: the policy's order
-      // among them is theirs.
-      for record in incoming {
-        if let bytes = written[record.key] { try noteWritten(record.key, storedBytes: bytes) }
-      }
-      try evictAndFlush()
-    }
-    return changed
+    return (existing, split)
   }
 
-  /// Rows a multi-row `INSERT` writes: one statement run per this many new records, not one per
-  /// record (each run of a statement costs its setup and its halt: the calendar's 2,162 new records
-  /// took 4.9 M fewer instructions, some 2,300 a record).
-  static let insertBatch = 32
+  /// A record into the split record stored under its key, chunk by chunk.
+  private mutating func mergeSplit<Log: MergeLog>(
+    _ record: Record, fieldCount: Int, changed: inout ChangedKeys, log: inout Log
+  ) throws(SQLiteError) {
+    let (fields, delta) = try mergeIntoSplit(record, fieldCount: fieldCount)
+    accounting.storedBytes += delta
+    log.grew(record.key, by: delta)
+    if !fields.isEmpty { changed.insert(fields: fields, of: record.key) }
+  }
 
-  /// Inserts records, in this order, ``insertBatch`` at a time through one
-  /// `INSERT ... VALUES (?, ?), (?, ?), ...`, the last few by powers of two (a statement for every
-  /// count would prepare up to 31 statements, each kept in the connection's cache): keys and
+  /// A record into the one stored whole under its key: nothing when no field changes, the merged
+  /// record written split when it grew past ``splitFieldCount`` fields, else an update for later.
+  private mutating func mergeExisting<Log: MergeLog>(
+    _ record: Record, _ stored: (fields: [UInt8], stored: Int), into writes: inout Writes, changed: inout ChangedKeys,
+    log: inout Log
+  ) throws(SQLiteError) {
+    guard let (merged, fields) = RecordCodec.merge(existing: stored.fields, new: record.encodedFields) else {
+      log.wrote(record.key, storedBytes: stored.stored)
+      return
+    }
+    let mergedRecord = Record(key: record.key, uncheckedEncodedFields: merged)
+    if shouldSplit(merged) {
+      let bytes = try writeSplit(mergedRecord, replacing: true)
+      accounting.storedBytes += bytes - stored.stored
+      log.wrote(record.key, storedBytes: bytes)
+    } else {
+      writes.updates.append((mergedRecord, stored.stored))
+    }
+    changed.insert(fields: fields, of: record.key)
+  }
+
+  /// A new record: written split at once when it has more than ``splitFieldCount`` fields, else
+  /// an insert for later.
+  private mutating func add<Log: MergeLog>(_ record: Record, into writes: inout Writes, log: inout Log) throws(SQLiteError) {
+    guard shouldSplit(record.encodedFields) else {
+      writes.inserts.append(record)
+      return
+    }
+    let bytes = try writeSplit(record, replacing: false)
+    accounting.records += 1
+    accounting.storedBytes += bytes
+    log.wrote(record.key, storedBytes: bytes)
+  }
+
+  /// Inserts records, in this order, ``Connection/batchRows`` at a time through one
+  /// `INSERT ... VALUES (?, ?), (?, ?), ...` (``Connection/inBatches(_:sql:_:)``): keys and
   /// encoded records are copied into one buffer and bound from it without copies.
-  private mutating func insert(_ records: some Collection<Record>, written: inout [CacheKey: Int]) throws(SQLiteError) {
-    let storesText = format.storesText
+  private mutating func insert<Log: MergeLog>(_ records: some Collection<Record>, log: inout Log) throws(SQLiteError) {
     var buffer: [UInt8] = []
     var spans: [(key: Range<Int>, data: Range<Int>)] = []
-    spans.reserveCapacity(Self.insertBatch)
-    var rest = records[...]
-    // Prepared once a merge for full batches (a statement's text is hashed to find it).
-    var full: Statement?
-    while !rest.isEmpty {
-      // 32 rows a run, the rest in runs of 16, 8, 4, 2 and 1: six statements a connection at most.
-      let rows = rest.count >= Self.insertBatch ? Self.insertBatch : 1 << (Int.bitWidth - 1 - rest.count.leadingZeroBitCount)
-      let statement: Statement
-      if rows == Self.insertBatch, let full {
-        statement = full
-      } else {
-        let values = Array(repeating: "(?, ?)", count: rows).joined(separator: ", ")
-        // OR FAIL: a failing row leaves the rows before it, which the merge's transaction rolls
-        // back; ABORT would make SQLite journal every page the statement touches, to undo it alone.
-        statement = try connection.cachedStatement(
-          "INSERT OR FAIL INTO records(key, \(format.dataColumn)) VALUES \(values)")
-        if rows == Self.insertBatch { full = statement }
-      }
+    spans.reserveCapacity(Connection.batchRows)
+    let column = format.dataColumn
+    let storesText = format.storesText
+    // OR FAIL: a failing row leaves the rows before it, which the merge's transaction rolls
+    // back; ABORT would make SQLite journal every page the statement touches, to undo it alone.
+    try connection.inBatches(
+      records, sql: { rows in "INSERT OR FAIL INTO records(key, \(column)) VALUES \(Connection.placeholders(rows, "(?, ?)"))" }
+    ) { statement, batch throws(SQLiteError) in
       buffer.removeAll(keepingCapacity: true)
       spans.removeAll(keepingCapacity: true)
-      for record in rest.prefix(rows) {
+      for record in batch {
         let keyStart = buffer.count
         buffer.append(contentsOf: record.key.utf8)
         let dataStart = buffer.count
@@ -173,28 +164,45 @@ extension RecordStore {
         // A record's stored bytes: its key and its data.
         accounting.records += 1
         accounting.storedBytes += buffer.count - keyStart
-        if bounds != nil { written[record.key] = buffer.count - keyStart }
+        log.wrote(record.key, storedBytes: buffer.count - keyStart)
       }
-      rest = rest.dropFirst(rows)
-      try buffer.withUnsafeBytes { buffer in
-        Result { () throws(SQLiteError) in
-          defer {
-            statement.reset()
-            statement.clearBindings()
-          }
-          for (row, span) in spans.enumerated() {
-            let keyIndex = Int32(2 * row + 1)
-            try statement.bindTextNoCopy(UnsafeRawBufferPointer(rebasing: buffer[span.key]), at: keyIndex)
-            let data = UnsafeRawBufferPointer(rebasing: buffer[span.data])
-            if storesText {
-              try statement.bindTextNoCopy(data, at: keyIndex + 1)
-            } else {
-              try statement.bindBlobNoCopy(data, at: keyIndex + 1)
-            }
-          }
-          try statement.step()
+      try Self.insertRows(statement, buffer, spans, storesText: storesText)
+    }
+  }
+
+  /// Binds each row's key and data from `buffer` without copies, and runs the statement once.
+  private static func insertRows(
+    _ statement: Statement, _ buffer: [UInt8], _ spans: [(key: Range<Int>, data: Range<Int>)], storesText: Bool
+  ) throws(SQLiteError) {
+    try buffer.withUnsafeBytes { buffer in
+      Result { () throws(SQLiteError) in
+        defer {
+          statement.reset()
+          statement.clearBindings()
         }
-      }.get()
+        for (row, span) in spans.enumerated() {
+          let keyIndex = Int32(2 * row + 1)
+          try statement.bindTextNoCopy(UnsafeRawBufferPointer(rebasing: buffer[span.key]), at: keyIndex)
+          let data = UnsafeRawBufferPointer(rebasing: buffer[span.data])
+          if storesText {
+            try statement.bindTextNoCopy(data, at: keyIndex + 1)
+          } else {
+            try statement.bindBlobNoCopy(data, at: keyIndex + 1)
+          }
+        }
+        try statement.step()
+      }
+    }.get()
+  }
+
+  /// Writes changed records over their rows, in key order.
+  private mutating func update<Log: MergeLog>(_ updates: [(record: Record, stored: Int)], log: inout Log) throws(SQLiteError) {
+    let update = try connection.cachedStatement("UPDATE records SET \(format.dataColumn) = ? WHERE key = ?")
+    for entry in Self.keyOrder(of: updates.map(\.record)) {
+      let (record, old) = updates[entry.index]
+      let bytes = try write(record, to: update, keyAt: 2, dataAt: 1)
+      accounting.storedBytes += bytes - old
+      log.wrote(record.key, storedBytes: bytes)
     }
   }
 

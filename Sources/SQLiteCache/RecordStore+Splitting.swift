@@ -60,14 +60,10 @@ extension RecordStore {
     return Int(count)
   }
 
+  /// A split record's marker: the byte 0x00, then its field count as a varint.
   static func marker(fieldCount: Int) -> [UInt8] {
     var bytes: [UInt8] = [0]
-    var rest = UInt64(fieldCount)
-    while rest >= 0x80 {
-      bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
-      rest >>= 7
-    }
-    bytes.append(UInt8(rest))
+    Varint.append(UInt64(fieldCount), to: &bytes)
     return bytes
   }
 
@@ -129,70 +125,96 @@ extension RecordStore {
   /// only the chunks that changed.
   /// - Returns: the names of the changed fields, and how many stored bytes the record grew by.
   mutating func mergeIntoSplit(_ record: Record, fieldCount: Int) throws(SQLiteError) -> (changed: [String], bytes: Int) {
-    let lookup = try connection.cachedStatement("SELECT position FROM record_fields WHERE key = ? AND field = ?")
-    let insertPosition = try connection.cachedStatement(
-      "INSERT INTO record_fields(key, field, position) VALUES (?, ?, ?)")
-    var chunks: [Int: (data: [UInt8], stored: Bool)] = [:]
-    /// The lengths of the chunks as they were stored, for the growth.
-    var storedLengths: [Int: Int] = [:]
-    var changedChunks: Set<Int> = []
+    var chunks = ChunkEdits(
+      key: record.key,
+      lookup: try connection.cachedStatement("SELECT position FROM record_fields WHERE key = ? AND field = ?"),
+      insertPosition: try connection.cachedStatement("INSERT INTO record_fields(key, field, position) VALUES (?, ?, ?)"))
     var count = fieldCount
     var changed: [String] = []
     for (name, id, data) in try encodedFields(of: record) {
-      try lookup.bind(record.key, at: 1)
-      try lookup.bind(Int64(id), at: 2)
-      let found = try lookup.step() ? Int(lookup.int64(at: 0)) : nil
-      lookup.reset()
-      if let position = found {
-        let chunk = position / Self.chunkFieldCount
-        var loaded: (data: [UInt8], stored: Bool)
-        if let known = chunks[chunk] {
-          loaded = known
-        } else {
-          loaded = (try loadChunk(chunk, of: record.key), true)
-          storedLengths[chunk] = loaded.data.count
-        }
-        let range = try fieldRange(id, in: loaded.data, key: record.key)
-        if loaded.data[range].elementsEqual(data) {
-          chunks[chunk] = loaded
-          continue
-        }
-        loaded.data.replaceSubrange(range, with: data)
-        chunks[chunk] = loaded
-        changedChunks.insert(chunk)
+      if let position = try position(ofField: id, in: chunks) {
+        guard try replaceField(id, at: position, with: data, in: &chunks) else { continue }
       } else {
-        let position = count
+        try appendField(id, data, at: count, in: &chunks)
         count += 1
-        try insertPosition.bind(record.key, at: 1)
-        try insertPosition.bind(Int64(id), at: 2)
-        try insertPosition.bind(Int64(position), at: 3)
-        try insertPosition.execute()
-        let chunk = position / Self.chunkFieldCount
-        var loaded: (data: [UInt8], stored: Bool)
-        if let known = chunks[chunk] {
-          loaded = known
-        } else if position % Self.chunkFieldCount == 0 {
-          loaded = ([], false)  // the first field of a new chunk
-        } else {
-          loaded = (try loadChunk(chunk, of: record.key), true)
-          storedLengths[chunk] = loaded.data.count
-        }
-        loaded.data.append(contentsOf: data)
-        chunks[chunk] = loaded
-        changedChunks.insert(chunk)
       }
       changed.append(name)
     }
     var growth = 0
-    for chunk in changedChunks.sorted() {
-      growth += chunks[chunk]!.data.count - (storedLengths[chunk] ?? 0)
-      try writeChunk(chunk, of: record.key, data: chunks[chunk]!.data, exists: chunks[chunk]!.stored)
+    for chunk in chunks.changed.sorted() {
+      let edited = chunks.loaded[chunk]!
+      growth += edited.data.count - (chunks.storedLengths[chunk] ?? 0)
+      try writeChunk(chunk, of: record.key, data: edited.data, exists: edited.stored)
     }
     if count != fieldCount {
       growth += Self.marker(fieldCount: count).count - Self.marker(fieldCount: fieldCount).count
       try writeMarker(fieldCount: count, of: record.key, exists: true)
     }
     return (changed, growth)
+  }
+
+  /// The chunks of one split record a merge has read and changed, held until it writes them.
+  private struct ChunkEdits {
+    let key: CacheKey
+    /// The statements looking up and adding fields' positions, prepared once a merge.
+    let lookup: Statement
+    let insertPosition: Statement
+    /// Each chunk read or begun: its bytes, and whether it has a row yet.
+    var loaded: [Int: (data: [UInt8], stored: Bool)] = [:]
+    /// The lengths of the chunks as they were stored, for the growth.
+    var storedLengths: [Int: Int] = [:]
+    var changed: Set<Int> = []
+  }
+
+  /// Where the field numbered `id` is in the record's order; nil when the record lacks it.
+  private func position(ofField id: Int, in chunks: ChunkEdits) throws(SQLiteError) -> Int? {
+    let lookup = chunks.lookup
+    defer { lookup.reset() }
+    try lookup.bind(chunks.key, at: 1)
+    try lookup.bind(Int64(id), at: 2)
+    return try lookup.step() ? Int(lookup.int64(at: 0)) : nil
+  }
+
+  /// A chunk's bytes as the merge has them: read from its row the first time (unless it is new).
+  private func chunk(_ chunk: Int, in chunks: inout ChunkEdits, isNew: Bool = false) throws(SQLiteError) -> [UInt8] {
+    if let known = chunks.loaded[chunk] { return known.data }
+    if isNew {
+      chunks.loaded[chunk] = ([], false)
+      return []
+    }
+    let data = try loadChunk(chunk, of: chunks.key)
+    chunks.loaded[chunk] = (data, true)
+    chunks.storedLengths[chunk] = data.count
+    return data
+  }
+
+  /// Puts a field's new encoding in place of its old one; false when they are equal.
+  private func replaceField(_ id: Int, at position: Int, with data: [UInt8], in chunks: inout ChunkEdits) throws(SQLiteError) -> Bool {
+    let index = position / Self.chunkFieldCount
+    var bytes = try chunk(index, in: &chunks)
+    let range = try fieldRange(id, in: bytes, key: chunks.key)
+    if bytes[range].elementsEqual(data) { return false }
+    // Taken out of the table while it changes, so that it is changed in place.
+    chunks.loaded[index]!.data = []
+    bytes.replaceSubrange(range, with: data)
+    chunks.loaded[index]!.data = bytes
+    chunks.changed.insert(index)
+    return true
+  }
+
+  /// A field the record did not have: numbered at the end of its order, in the last chunk or a new one.
+  private func appendField(_ id: Int, _ data: [UInt8], at position: Int, in chunks: inout ChunkEdits) throws(SQLiteError) {
+    let insertPosition = chunks.insertPosition
+    try insertPosition.bind(chunks.key, at: 1)
+    try insertPosition.bind(Int64(id), at: 2)
+    try insertPosition.bind(Int64(position), at: 3)
+    try insertPosition.execute()
+    let index = position / Self.chunkFieldCount
+    var bytes = try chunk(index, in: &chunks, isNew: position % Self.chunkFieldCount == 0)
+    chunks.loaded[index]!.data = []
+    bytes.append(contentsOf: data)
+    chunks.loaded[index]!.data = bytes
+    chunks.changed.insert(index)
   }
 
   /// Deletes the chunks and positions of one key (none unless it was split).

@@ -2,15 +2,14 @@ import CSQLite
 import NormalizedCache
 
 /// The database behind one ``SQLiteNormalizedCache``: the connection and the layout's
-/// ``RecordFormat``, and all of the store's SQL. Not thread-safe: the cache keeps it behind a lock.
+/// ``RecordFormat``, and all of the store's SQL but the budget's. Not thread-safe: the cache keeps
+/// it behind a lock. A store with a budget is a ``BoundedRecordStore`` around one of these.
 struct RecordStore {
   let connection: Connection
   var format: any RecordFormat
   /// The records and their stored bytes, kept as merges and removals change them.
   var accounting = Accounting()
-  /// A bounded store's ledger (see `RecordStore+Bounds.swift`); nil without a budget.
-  var bounds: Bounds?
-  /// What the budget counts per record beyond its stored bytes (``SQLiteNormalizedCache/Layout/recordOverheadBytes``).
+  /// What a budget counts per record beyond its stored bytes (``SQLiteNormalizedCache/Layout/recordOverheadBytes``).
   let recordOverhead: Int
 
   /// How many records the store holds, and their stored bytes: each record's key and data column
@@ -22,9 +21,9 @@ struct RecordStore {
 
   /// Opens the database, sets its journal mode, synchronous level, memory map and page cache,
   /// and creates the layout's tables unless they exist (with `auto_vacuum` as the options say,
-  /// which only a new file takes); a bounded store reads its ledger.
+  /// which only a new file takes), and `extraSchema` with them (a bounded store's usage table).
   /// - Throws: ``SQLiteError`` when SQLite fails, or the file holds the other layout.
-  init(path: String, options: SQLiteNormalizedCache.Options) throws(SQLiteError) {
+  init(path: String, options: SQLiteNormalizedCache.Options, extraSchema: String? = nil) throws(SQLiteError) {
     let connection = try Connection(path: path)
     self.connection = connection
     recordOverhead = options.layout.recordOverheadBytes
@@ -44,15 +43,11 @@ struct RecordStore {
       default:
         break
       }
-      if options.budget != nil { try connection.execute(Self.usageTableSQL) }
+      if let extraSchema { try connection.execute(extraSchema) }
     }
     try format.load(from: connection)
     self.format = format
     accounting = try countStoredBytes()
-    if let budget = options.budget {
-      bounds = Bounds(budget: budget)
-      try loadLedger()
-    }
   }
 
   /// Opens a read connection to a database another connection has set up (``ReaderPool``): its
@@ -98,9 +93,8 @@ struct RecordStore {
 
   // MARK: Removing
 
-  /// Deletes one record's rows (its chunks and positions where it was split, its usage row where
-  /// the store is bounded) and returns its stored bytes; nil when there was none. In the caller's
-  /// transaction.
+  /// Deletes one record's rows (its chunks and positions where it was split) and returns its
+  /// stored bytes; nil when there was none. In the caller's transaction.
   mutating func deleteRows(of key: CacheKey) throws(SQLiteError) -> Int? {
     let statement = try connection.cachedStatement(
       "DELETE FROM records WHERE key = ? RETURNING length(CAST(key AS BLOB)) + length(CAST(\(format.dataColumn) AS BLOB))")
@@ -119,83 +113,88 @@ struct RecordStore {
       try fields.bind(key, at: 1)
       try fields.execute()
     }
-    if bounds != nil { try deleteUsage(of: key) }
     accounting.records -= 1
     accounting.storedBytes -= bytes
     return bytes
   }
 
-  mutating func removeRecord(for key: CacheKey) throws(SQLiteError) {
-    let before = accounting
-    do {
-      try connection.inTransaction { () throws(SQLiteError) in
-        if try deleteRows(of: key) != nil { bounds?.ledger.remove(key) }
-      }
-    } catch {
-      accounting = before
-      try reloadLedgerAfterRollback()
-      throw error
-    }
+  /// Deletes the rows of these keys, in the caller's transaction, calling `deleted` with each key
+  /// that had a record.
+  mutating func deleteRows(
+    of keys: some Sequence<CacheKey>, deleted: (CacheKey) -> Void = { _ in }
+  ) throws(SQLiteError) {
+    for key in keys where try deleteRows(of: key) != nil { deleted(key) }
+  }
+
+  /// The keys that contain `pattern` (see ``Connection/removeRecords(matching:table:)``).
+  func keys(matching pattern: String) throws(SQLiteError) -> [CacheKey] {
+    let statement = try connection.cachedStatement("SELECT key FROM records WHERE key LIKE ? ESCAPE '\\'")
+    defer { statement.reset() }
+    try statement.bind("%" + Connection.escapedForLike(pattern) + "%", at: 1)
+    var keys: [CacheKey] = []
+    while try statement.step() { keys.append(try statement.text(at: 0)) }
+    return keys
+  }
+
+  /// Every key in the `records` table.
+  func allKeys() throws(SQLiteError) -> [CacheKey] {
+    let statement = try connection.cachedStatement("SELECT key FROM records")
+    defer { statement.reset() }
+    var keys: [CacheKey] = []
+    while try statement.step() { keys.append(try statement.text(at: 0)) }
+    return keys
   }
 
   /// Deletes the rows of these keys in one transaction.
   mutating func removeRecords(forKeys keys: [CacheKey]) throws(SQLiteError) {
-    let before = accounting
-    do {
-      try connection.inTransaction { () throws(SQLiteError) in
-        for key in keys where try deleteRows(of: key) != nil { bounds?.ledger.remove(key) }
-      }
-    } catch {
-      accounting = before
-      try reloadLedgerAfterRollback()
-      throw error
-    }
+    try inWriteTransaction { store throws(SQLiteError) in try store.deleteRows(of: keys) }
   }
 
-  /// Deletes with `LIKE` (see ``Connection/removeRecords(matching:table:)``), each key's rows in one transaction.
+  /// Deletes with `LIKE` (see ``Connection/removeRecords(matching:table:)``), in one transaction.
   mutating func removeRecords(matching pattern: String) throws(SQLiteError) {
-    let before = accounting
-    do {
-      try connection.inTransaction { () throws(SQLiteError) in
-        let statement = try connection.cachedStatement("SELECT key FROM records WHERE key LIKE ? ESCAPE '\\'")
-        try statement.bind("%" + Connection.escapedForLike(pattern) + "%", at: 1)
-        var keys: [CacheKey] = []
-        while try statement.step() { keys.append(try statement.text(at: 0)) }
-        statement.reset()
-        for key in keys where try deleteRows(of: key) != nil { bounds?.ledger.remove(key) }
-      }
-    } catch {
-      accounting = before
-      try reloadLedgerAfterRollback()
-      throw error
-    }
+    try inWriteTransaction { store throws(SQLiteError) in try store.deleteRows(of: try store.keys(matching: pattern)) }
   }
 
-  /// Deletes every record. The compact layout keeps its field names: a number must keep meaning
-  /// one name for other connections to the file.
-  mutating func clear() throws(SQLiteError) {
-    try connection.inTransaction { () throws(SQLiteError) in
-      try connection.removeAllRecords()
-      if try hasSplitTables() {
-        try connection.cachedStatement("DELETE FROM record_chunks").execute()
-        try connection.cachedStatement("DELETE FROM record_fields").execute()
-      }
-      if bounds != nil { try connection.cachedStatement("DELETE FROM record_usage").execute() }
+  /// Deletes every record's rows, in the caller's transaction. The compact layout keeps its field
+  /// names: a number must keep meaning one name for other connections to the file.
+  mutating func deleteAllRows() throws(SQLiteError) {
+    try connection.removeAllRecords()
+    if try hasSplitTables() {
+      try connection.cachedStatement("DELETE FROM record_chunks").execute()
+      try connection.cachedStatement("DELETE FROM record_fields").execute()
     }
     accounting = Accounting()
-    bounds?.ledger.removeAll()
-    bounds?.pendingExpired = []
   }
 
-  /// Runs `body` in a writing transaction and tells the format whether it committed.
+  /// Deletes every record, in one transaction.
+  mutating func clear() throws(SQLiteError) {
+    try inWriteTransaction { store throws(SQLiteError) in try store.deleteAllRows() }
+  }
+
+  // MARK: Transactions
+
+  /// Runs `body` in a writing transaction. When it rolls back, what the store keeps in memory
+  /// goes back to where it was: the accounting, and the names the format numbered in it.
   mutating func inWriteTransaction<Result>(_ body: (inout RecordStore) throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
-    format.willBeginTransaction()
+    let saved = willWrite()
     do {
       return try connection.inTransaction { () throws(SQLiteError) in try body(&self) }
     } catch {
-      format.didRollBack()
+      didRollBack(to: saved)
       throw error
     }
+  }
+
+  /// A writing transaction begins: what ``didRollBack(to:)`` needs to put back.
+  mutating func willWrite() -> Accounting {
+    format.willBeginTransaction()
+    return accounting
+  }
+
+  /// The writing transaction rolled back: the accounting as it was, the format's new names forgotten.
+  mutating func didRollBack(to saved: Accounting) {
+    accounting = saved
+    format.didRollBack()
   }
 
   // MARK: Statistics

@@ -35,8 +35,9 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   /// The database file, or `:memory:`.
   public let path: String
   public let options: Options
-  /// The writer's connection (and, without read connections, every reader's).
-  private let store: Lock<RecordStore>
+  /// The writer's connection (and, without read connections, every reader's): a
+  /// ``RecordStore``, or with a budget the ``BoundedRecordStore`` around one.
+  private let store: Lock<any RecordStoring>
   /// The read connections; nil unless ``readsInParallel``.
   private let readers: ReaderPool?
 
@@ -58,8 +59,13 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   public init(path: String, options: Options = Options()) throws(SQLiteError) {
     self.path = path
     self.options = options
-    let store = try RecordStore(path: path, options: options)
-    let inMemory = store.connection.isInMemory
+    let store: any RecordStoring =
+      if let budget = options.budget {
+        try BoundedRecordStore(path: path, options: options, budget: budget)
+      } else {
+        try RecordStore(path: path, options: options)
+      }
+    let inMemory = store.records.connection.isInMemory
     self.store = Lock(store)
     readers =
       options.journalMode == .wal && !inMemory && options.budget == nil && options.readConnections > 0
@@ -67,7 +73,7 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   }
 
   /// A bounded store writes down the order its last merges and reads left (see
-  /// ``RecordStore/flushPendingUsage()``); an error here loses that order, never a record.
+  /// ``BoundedRecordStore/flushPendingUsage()``); an error here loses that order, never a record.
   deinit {
     try? store.withLock { store throws(SQLiteError) in try store.flushPendingUsage() }
   }
@@ -96,13 +102,7 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
       {
         return records
       }
-      do {
-        return try readers.withReader { reader in try reader.loadInOrder(keys) }
-      } catch let error as SQLiteError {
-        throw error
-      } catch {
-        preconditionFailure("a load threw \(error)")
-      }
+      return try readers.withReader(lifting: { $0 }) { reader throws(SQLiteError) in try reader.loadInOrder(keys) }
     }
     return try store.withLock(as: .read) { store throws(SQLiteError) in try store.loadInOrder(keys) }
   }
@@ -116,26 +116,29 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   public func withConsistentRead<Result>(_ body: (any RecordSnapshot) throws -> Result) throws -> Result {
     if let readers {
       if writersWaiting.load(ordering: .relaxed) == 0,
-        let result = try store.withLockIfFree({ store in
-          try withUnsafeMutablePointer(to: &store) { store in try body(Snapshot(store: store)) }
-        })
+        let result = try store.withLockIfFree({ store in try Self.read(&store, body) })
       {
         return result
       }
-      return try readers.withReader { reader in
-        try reader.connection.inReadTransaction {
-          try withUnsafeMutablePointer(to: &reader) { reader in try body(Snapshot(store: reader)) }
-        }
+      return try readers.withReader(lifting: { $0 }) { reader throws(any Error) in
+        // A read's own errors (a miss, a reader's error) pass through as they are.
+        try reader.connection.inTransaction(.deferred, lifting: { $0 }) { () throws(any Error) in try Self.read(&reader, body) }
       }
     }
-    return try store.withLock(as: .read) { store in
-      try withUnsafeMutablePointer(to: &store) { store in try body(Snapshot(store: store)) }
-    }
+    return try store.withLock(as: .read) { store in try Self.read(&store, body) }
+  }
+
+  /// Runs `body` with a snapshot of `store`, its type known (a store held as `any RecordStoring`
+  /// is opened here once, not at every load).
+  private static func read<Store: RecordStoring, Result>(
+    _ store: inout Store, _ body: (any RecordSnapshot) throws -> Result
+  ) throws -> Result {
+    try withUnsafeMutablePointer(to: &store) { store in try body(Snapshot(store: store)) }
   }
 
   /// A connection lent to one read, under its lock or taken from the pool.
-  private struct Snapshot: RecordSnapshot {
-    let store: UnsafeMutablePointer<RecordStore>
+  private struct Snapshot<Store: RecordStoring>: RecordSnapshot {
+    let store: UnsafeMutablePointer<Store>
     func loadRecordsInOrder(forKeys keys: [CacheKey]) throws -> [Record?] { try store.pointee.loadInOrder(keys) }
   }
 
@@ -147,12 +150,19 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   /// - Complexity: one lookup per record, one write per new or changed record.
   @discardableResult
   public func merge(records: RecordSet) throws -> ChangedKeys {
-    try write { store in try store.merge(records) }
+    do {
+      return try write { store in try store.merge(records) }
+    } catch let error as MergeError {
+      switch error {
+      case .sqlite(let error): throw error
+      case .budget(let error): throw error
+      }
+    }
   }
 
   /// Runs `body` on the writer's connection under its lock, counted in ``writersWaiting`` until
   /// it has the lock.
-  private func write<Result, Failure: Error>(_ body: (inout RecordStore) throws(Failure) -> Result) throws(Failure) -> Result {
+  private func write<Result, Failure: Error>(_ body: (inout any RecordStoring) throws(Failure) -> Result) throws(Failure) -> Result {
     writersWaiting.add(1, ordering: .relaxed)
     return try store.withLock { store throws(Failure) in
       writersWaiting.subtract(1, ordering: .relaxed)
@@ -162,7 +172,7 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
 
   /// Removes one record; a key the store does not have is not an error.
   public func removeRecord(for key: CacheKey) throws(SQLiteError) {
-    try write { store throws(SQLiteError) in try store.removeRecord(for: key) }
+    try write { store throws(SQLiteError) in try store.removeRecords(forKeys: [key]) }
   }
 
   /// Removes these records in one transaction; keys the store does not have are not an error.
@@ -172,13 +182,7 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
 
   /// Every key in the `records` table.
   public func allKeys() throws(SQLiteError) -> [CacheKey] {
-    try store.withLock { store throws(SQLiteError) in
-      let statement = try store.connection.cachedStatement("SELECT key FROM records")
-      defer { statement.reset() }
-      var keys: [CacheKey] = []
-      while try statement.step() { keys.append(try statement.text(at: 0)) }
-      return keys
-    }
+    try store.withLock { store throws(SQLiteError) in try store.records.allKeys() }
   }
 
   /// Removes every record whose key contains `pattern`, ignoring ASCII case, as ``KeyPattern``
@@ -198,7 +202,7 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   /// size of the `-wal` file (0 if none), and `sqlite3_memory_used()`.
   /// - Complexity: O(n): counting reads every record.
   public func statistics() throws(SQLiteError) -> Statistics {
-    try store.withLock { store throws(SQLiteError) in try store.statistics() }
+    try store.withLock { store throws(SQLiteError) in try store.records.statistics() }
   }
 
   /// Counts and sizes of what a ``SQLiteNormalizedCache`` holds.
@@ -220,14 +224,14 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   /// in other journal modes.
   /// - Throws: ``SQLiteError`` when SQLite fails or another connection keeps the checkpoint from finishing.
   public func checkpoint() throws(SQLiteError) {
-    try store.withLock { store throws(SQLiteError) in try store.checkpoint() }
+    try store.withLock { store throws(SQLiteError) in try store.records.checkpoint() }
   }
 
   /// SQLite's own check of the database file
   /// ([integrity_check](https://www.sqlite.org/pragma.html#pragma_integrity_check)): `ok`, or the
   /// first problem it found.
   public func integrityCheck() throws(SQLiteError) -> String {
-    try store.withLock { store throws(SQLiteError) in try store.connection.text("PRAGMA integrity_check") ?? "" }
+    try store.withLock { store throws(SQLiteError) in try store.records.connection.text("PRAGMA integrity_check") ?? "" }
   }
 
   /// How long reads waited for a connection (or for the writer's lock, without read
@@ -241,17 +245,11 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   public var budget: CacheBudget? { options.budget }
 
   public func advanceClock(to step: Int) {
-    store.withLock { $0.bounds?.ledger.advance(to: step) }
+    store.withLock { $0.advanceClock(to: step) }
   }
 
   public func takeEvictions() -> EvictionReport {
-    store.withLock { store in
-      guard store.bounds != nil else { return EvictionReport() }
-      var report = store.bounds!.ledger.takeReport()
-      report.nanoseconds = store.bounds!.evictionNanoseconds
-      store.bounds!.evictionNanoseconds = 0
-      return report
-    }
+    store.withLock { $0.takeEvictions() }
   }
 
   /// What a budget counts in `record_usage` per record beyond its key: the row's four integers,
@@ -263,10 +261,7 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   /// (and, bounded, its usage row's key and ``usageRowOverheadBytes``): what a budget counts,
   /// with or without one. O(1): the store keeps the count as it writes.
   public func accountedBytes() -> Int {
-    store.withLock { store in
-      store.bounds?.ledger.bytes
-        ?? store.accounting.storedBytes + store.accounting.records * store.recordOverhead
-    }
+    store.withLock { $0.accountedBytes }
   }
 
   // MARK: The file's pages
@@ -276,9 +271,9 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   public func pages() throws(SQLiteError) -> Pages {
     try store.withLock { store throws(SQLiteError) in
       Pages(
-        count: Int(try store.connection.integer("PRAGMA page_count")),
-        size: Int(try store.connection.integer("PRAGMA page_size")),
-        free: Int(try store.connection.integer("PRAGMA freelist_count")))
+        count: Int(try store.records.connection.integer("PRAGMA page_count")),
+        size: Int(try store.records.connection.integer("PRAGMA page_size")),
+        free: Int(try store.records.connection.integer("PRAGMA freelist_count")))
     }
   }
 
@@ -293,7 +288,7 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
 
   /// `PRAGMA auto_vacuum`: 0 none, 1 full, 2 incremental.
   public func autoVacuumMode() throws(SQLiteError) -> Int {
-    try store.withLock { store throws(SQLiteError) in Int(try store.connection.integer("PRAGMA auto_vacuum")) }
+    try store.withLock { store throws(SQLiteError) in Int(try store.records.connection.integer("PRAGMA auto_vacuum")) }
   }
 
   /// Gives the free pages back to the file system without rewriting the file
@@ -301,18 +296,18 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   /// a file made with ``AutoVacuum/incremental``; does nothing otherwise.
   public func incrementalVacuum() throws(SQLiteError) {
     try store.withLock { store throws(SQLiteError) in
-      let statement = try Statement(sql: "PRAGMA incremental_vacuum", connection: store.connection, persistent: false)
+      let statement = try Statement(sql: "PRAGMA incremental_vacuum", connection: store.records.connection, persistent: false)
       while try statement.step() {}
     }
   }
 
   /// Rewrites the whole file without its free pages ([VACUUM](https://www.sqlite.org/lang_vacuum.html)).
   public func vacuum() throws(SQLiteError) {
-    try store.withLock { store throws(SQLiteError) in try store.connection.execute("VACUUM") }
+    try store.withLock { store throws(SQLiteError) in try store.records.connection.execute("VACUUM") }
   }
 
   /// Runs `body` with the connection, under the lock: for tests.
   func withConnection<Result: Sendable>(_ body: (Connection) throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
-    try store.withLock { store throws(SQLiteError) in try body(store.connection) }
+    try store.withLock { store throws(SQLiteError) in try body(store.records.connection) }
   }
 }

@@ -2,13 +2,14 @@ import Results
 import Workloads
 
 /// The concurrency phase's lines, one per store × key strategy × reader count: reads per second
-/// and their speed-up over one reader, read latency alone and beside the writers, and what the
-/// writers' merges took. Empty without a concurrency section.
+/// and their speed-up over one reader, spread over the operations and on hot records, read
+/// latency alone and beside the writers, and what the writers' merges took. Empty without a
+/// concurrency section.
 ///
 /// ```
-/// Concurrency, 20,000 reads a run, 1 writer (x1: reads/s over one reader's; p99 ratio: with writers over alone)
-/// store   keys        readers  reads/s   x1    read p50  read p99  wait/read  | reads/s   read p99  p99 ratio  merge p50  merges/s  wait/merge
-/// memory  typePolicy        2   61.2 k/s  1.93    29 µs    120 µs     0 ns      | 40.1 k/s  310 µs    2.58      420 µs    1.9 k/s   12 µs
+/// Concurrency, 20,000 reads a run, 1 writer (x1: reads/s over one reader's; hot: every reader on the same operations; ...)
+/// store   keys        readers  reads/s   x1    hot reads/s  hot x1  read p50  read p99  wait/read  | reads/s   read p99  p99 ratio  ...
+/// memory  typePolicy        2   61.2 k/s  1.93     150 k/s    1.95    29 µs    120 µs     0 ns      | 40.1 k/s  310 µs    2.58      ...
 /// ```
 enum ConcurrencyTable {
   /// Whether a configuration is a concurrency run's (its rows are all of that phase).
@@ -26,14 +27,18 @@ enum ConcurrencyTable {
   static func render(_ configurations: [MeasuredConfiguration], settings: ConcurrencySettings?) -> String {
     let runs = configurations.filter(isConcurrency)
     guard !runs.isEmpty, let settings else { return "" }
+    // One reader's reads per second, spread and hot, by the scope without the reader count.
     var single: [Scope: Double] = [:]
+    var singleHot: [Scope: Double] = [:]
     for run in runs {
-      guard let (base, readers) = readers(of: run.scope.variant), readers == 1, let rate = run.summary(.readsPerSecond)?.p50 else { continue }
-      single[Scope(variant: base, store: run.scope.store, keys: run.scope.keys)] = rate
+      guard let (base, readers) = readers(of: run.scope.variant), readers == 1 else { continue }
+      let scope = Scope(variant: base, store: run.scope.store, keys: run.scope.keys)
+      single[scope] = run.summary(.readsPerSecond)?.p50
+      singleHot[scope] = run.summary(.readsPerSecondHot)?.p50
     }
     let hasVariants = runs.contains { readers(of: $0.scope.variant)?.base.isEmpty == false }
     let hasWriters = runs.contains { $0.summary(.readsPerSecondWriting) != nil }
-    var columns: [TextTable.Column] = ["store", "keys", "readers", "reads/s", "x1", "read p50", "read p99", "wait/read"]
+    var columns: [TextTable.Column] = ["store", "keys", "readers", "reads/s", "x1", "hot reads/s", "hot x1", "read p50", "read p99", "wait/read"]
     if hasWriters {
       columns += ["| reads/s", "read p50", "read p99", "p99 ratio", "merge p50", "merge p99", "merges/s", "wait/merge"]
     }
@@ -44,12 +49,14 @@ enum ConcurrencyTable {
         run.summary(metric).map { format(pick($0)) } ?? "-"
       }
       func value(_ metric: Metric, _ format: (Double) -> String) -> String { value(metric, \.p50, format) }
-      let rate = run.summary(.readsPerSecond)?.p50
-      let speedUp = rate.flatMap { rate in
-        single[Scope(variant: base, store: run.scope.store, keys: run.scope.keys)].map { String(format: "%.2f", rate / $0) }
+      let scope = Scope(variant: base, store: run.scope.store, keys: run.scope.keys)
+      func speedUp(_ metric: Metric, over single: [Scope: Double]) -> String {
+        guard let rate = run.summary(metric)?.p50, let one = single[scope] else { return "-" }
+        return String(format: "%.2f", rate / one)
       }
       var row = [
-        run.scope.store, run.scope.keys, String(count), value(.readsPerSecond, HumanFormat.perSecond), speedUp ?? "-",
+        run.scope.store, run.scope.keys, String(count), value(.readsPerSecond, HumanFormat.perSecond), speedUp(.readsPerSecond, over: single),
+        value(.readsPerSecondHot, HumanFormat.perSecond), speedUp(.readsPerSecondHot, over: singleHot),
         value(.concurrentReadLatency, HumanFormat.nanoseconds), value(.concurrentReadLatency, \.p99, HumanFormat.nanoseconds),
         value(.readLockWait, \.p50, HumanFormat.nanoseconds),
       ]
@@ -69,7 +76,8 @@ enum ConcurrencyTable {
     }
     let title =
       "Concurrency, \(ResultsTable.grouped(Double(settings.operations))) reads a run, \(settings.writers) writer\(settings.writers == 1 ? "" : "s") "
-      + "(x1: reads/s over one reader's; wait: time waiting for the store's locks; after |: beside the writers; "
+      + "(x1: reads/s over one reader's; hot: every reader on the same operations, among the \(settings.hotOperations) most popular; "
+      + "wait: time waiting for the store's locks; after |: beside the writers; "
       + "p99 ratio: read p99 beside the writers over alone)"
     return title + "\n" + TextTable(columns: columns, rows: rows).render()
   }

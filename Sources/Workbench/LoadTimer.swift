@@ -48,6 +48,11 @@ final class LoadTimer: NormalizedCache {
       timer.loadNanoseconds.add(elapsed, ordering: .relaxed)
       return records
     }
+    /// The store's own lending (the reader's path), timed.
+    func lendRecords(forKeys keys: [CacheKey], to lent: inout LentRecords) throws {
+      let (_, elapsed) = try MonotonicClock.timed { try base.lendRecords(forKeys: keys, to: &lent) }
+      timer.loadNanoseconds.add(elapsed, ordering: .relaxed)
+    }
   }
 
   @discardableResult

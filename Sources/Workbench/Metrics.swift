@@ -120,13 +120,16 @@ extension Metric {
   static let fileBytesAfterClearVacuum = Metric(.disk, "file_bytes_after_clear_vacuum", unit: .bytes, deterministic: true)
 
   // Reads on several threads while writes land (`concurrency`), rows under the variant
-  // `readers=N`: the readers alone, then beside the writers (`_writing`).
+  // `readers=N`: the readers alone, then beside the writers (`_writing`), then alone on hot
+  // records (`_hot`: every reader the same operations at once).
   /// Reads the readers completed per second of the run's wall clock, one sample per repetition.
   static let readsPerSecond = Metric(.concurrency, "reads_per_second", unit: .perSecond, better: .higher, deterministic: false)
   static let concurrentReadLatency = Metric(.concurrency, "read_latency", unit: .ns, deterministic: false)
   static let readsPerSecondWriting = Metric(
     .concurrency, "reads_per_second_writing", unit: .perSecond, better: .higher, deterministic: false)
   static let concurrentReadLatencyWriting = Metric(.concurrency, "read_latency_writing", unit: .ns, deterministic: false)
+  static let readsPerSecondHot = Metric(.concurrency, "reads_per_second_hot", unit: .perSecond, better: .higher, deterministic: false)
+  static let concurrentReadLatencyHot = Metric(.concurrency, "read_latency_hot", unit: .ns, deterministic: false)
   /// A merge by a writer while the readers read (normalized before the clock starts).
   static let concurrentWriteLatency = Metric(.concurrency, "write_latency", unit: .ns, deterministic: false)
   /// Merges the writers landed per second while the readers read.
@@ -134,6 +137,7 @@ extension Metric {
   /// Time reads waited for the store's locks (or read connections), per read, one sample per run.
   static let readLockWait = Metric(.concurrency, "read_lock_wait", unit: .ns, deterministic: false)
   static let readLockWaitWriting = Metric(.concurrency, "read_lock_wait_writing", unit: .ns, deterministic: false)
+  static let readLockWaitHot = Metric(.concurrency, "read_lock_wait_hot", unit: .ns, deterministic: false)
   /// Time merges waited for the store's lock, per merge.
   static let writeLockWait = Metric(.concurrency, "write_lock_wait", unit: .ns, deterministic: false)
 

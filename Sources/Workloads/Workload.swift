@@ -198,7 +198,9 @@ public struct TrafficSettings: Sendable {
 /// Reads on several threads while writes land (`"concurrency"`): for each reader count, the
 /// readers read operations chosen by popularity (Zipf, as the traffic's) until they have read
 /// ``operations`` between them, once alone and once while ``writers`` threads merge the
-/// operations' responses again, refetched with a share ``churn`` of their values changed.
+/// operations' responses again, refetched with a share ``churn`` of their values changed; then
+/// once more alone on hot records: every reader the same operations, in the same order, drawn
+/// among the ``hotOperations`` most popular.
 public struct ConcurrencySettings: Sendable {
   /// The reader thread counts to run, each a variant of its own (`readers=2`).
   public var readers = [1, 2, 4]
@@ -206,6 +208,9 @@ public struct ConcurrencySettings: Sendable {
   public var writers = 1
   /// Reads per run, shared evenly among its readers.
   public var operations = 20_000
+  /// The hot run's operations: its readers all read the same draws among this many of the most
+  /// popular (1: the most popular, over and over), so that they walk the same records at once.
+  public var hotOperations = 1
   /// The skew of popularity, as the traffic's.
   public var zipf = 1.0
   /// The share of values a refetch finds changed.

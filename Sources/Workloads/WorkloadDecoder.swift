@@ -267,7 +267,7 @@ private struct WorkloadDecoder {
     return traffic
   }
 
-  /// `concurrency`: reader threads, writer threads, and the reads per run.
+  /// `concurrency`: reader threads, writer threads, the reads per run, and the hot run's operations.
   mutating func decodeConcurrency(source: Workload.Source) throws(WorkloadError) -> ConcurrencySettings? {
     guard var object = try root.object("concurrency") else { return nil }
     if case .storeRecords = source { throw root.error("concurrency", "the store-level benchmark reads no operations") }
@@ -287,6 +287,7 @@ private struct WorkloadDecoder {
     }
     settings.writers = try object.int("writers", in: 0...64) ?? settings.writers
     settings.operations = try object.int("operations", in: 1...100_000_000) ?? settings.operations
+    settings.hotOperations = try object.int("hotOperations", in: 1...1_000_000) ?? settings.hotOperations
     settings.zipf = try object.double("zipf", in: 0...10) ?? settings.zipf
     settings.churn = try object.double("churn", in: 0...1) ?? settings.churn
     settings.writePauseMicroseconds = try object.int("writePauseMicroseconds", in: 0...10_000_000) ?? settings.writePauseMicroseconds

@@ -357,3 +357,29 @@ struct BooleanFieldPolicyTests {
     #expect(result.data == ["hero": ["id": "true", "name": "Luke"]])
   }
 }
+
+/// The steps' own copies of the schema's types, which reads check nulls against: equal to the
+/// schema's, in storage that no other thread's plans share.
+@Suite("Read steps")
+struct ReadStepsTests {
+  /// Where a string's bytes are (nil for a small string, held in the value itself).
+  static func storage(_ string: String) -> UnsafeRawPointer? {
+    string.utf8.withContiguousStorageIfAvailable { UnsafeRawPointer($0.baseAddress) } ?? nil
+  }
+
+  @Test("a type is copied whole, a long name into storage of its own; the element type is the list's")
+  func ownedTypes() {
+    let long = String(repeating: "CalendarProvider", count: 2)
+    let type = TypeReference.nonNull(.list(.nonNull(.named(long))))
+    let owned = ReadSteps.owned(type)
+    #expect(owned == type)
+    #expect(ReadSteps.owned(.named("Day")) == .named("Day"))
+    guard case .nonNull(.list(.nonNull(.named(let name)))) = owned else {
+      Issue.record("\(owned)")
+      return
+    }
+    #expect(Self.storage(name) != nil && Self.storage(name) != Self.storage(long))
+    #expect(ReadSteps.elementType(of: owned) == .nonNull(.named(long)))
+    #expect(ReadSteps.elementType(of: .named(long)) == nil)
+  }
+}

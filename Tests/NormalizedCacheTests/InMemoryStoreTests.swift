@@ -42,6 +42,33 @@ struct InMemoryStoreTests {
       #expect(record?.encodedFields == model[key])
       #expect(record.map(\.key) == (model[key] == nil ? nil : key))
     }
+    var lent = LentRecords()
+    table.lend(keys, to: &lent)
+    #expect(lent.count == keys.count)
+    for (position, key) in keys.enumerated() { #expect(lent[position].map { Array($0) } == model[key]) }
+  }
+
+  /// The address of a record's bytes, as a load hands them out.
+  static func address(_ record: Record?) -> UnsafeRawPointer? {
+    record?.encodedFields.withUnsafeBytes { $0.baseAddress }
+  }
+
+  @Test("a read is lent the table's own buffers, which stay put when entries shift back or the table grows")
+  func lendsInPlace() {
+    var table = RecordTable()
+    let keys = (0..<12).map { "K:\($0)" }
+    for (index, key) in keys.enumerated() { table.insert(key, fields: [UInt8(index), 1, 2]) }
+    let before = table.load(keys).map(Self.address)
+    var lent = LentRecords()
+    table.lend(keys, to: &lent)
+    #expect(keys.indices.map { lent[$0]?.baseAddress } == before)
+    // Growth rehashes every entry; a removal shifts the entries after it back.
+    for index in 12..<40 { table.insert("K:\(index)", fields: [UInt8(index)]) }
+    table.remove("K:0")
+    table.lend(keys, to: &lent)
+    #expect(lent[0] == nil)
+    #expect((1..<12).map { lent[$0]?.baseAddress } == Array(before[1...]))
+    #expect((1..<12).map { lent[$0].map { Array($0) } } == (1..<12).map { [UInt8($0), 1, 2] })
   }
 
   @Test("loads in order: duplicates, misses and long keys")

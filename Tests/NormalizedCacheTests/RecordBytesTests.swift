@@ -98,6 +98,131 @@ struct RecordBytesTests {
   }
 }
 
+/// Invariant 7: the one walk of the value grammar, through visitors that write down what they see.
+@Suite("Record bytes: the walk of a value")
+struct RecordValueWalkTests {
+  /// The bytes of one value, as the one encoder writes them.
+  static func bytes(_ value: RecordValue) -> [UInt8] {
+    var bytes: [UInt8] = []
+    RecordCodec.appendValue(value, to: &bytes)
+    return bytes
+  }
+
+  /// Walks `bytes` with `Log`; returns what it saw and where it stopped, or the problem.
+  static func walk<Log: EventLog>(_ bytes: [UInt8], _ log: Log.Type) -> Result<(events: [String], end: Int), MalformedValue> {
+    bytes.withUnsafeBytes { buffer in
+      var visitor = Log()
+      var offset = 0
+      do throws(MalformedValue) {
+        try RecordValueWalk.walk(buffer, &offset, &visitor)
+        return .success((visitor.events, offset))
+      } catch {
+        return .failure(error)
+      }
+    }
+  }
+
+  /// The problem a walk met, nil when it walked.
+  static func problem<Log: EventLog>(_ bytes: [UInt8], _ log: Log.Type) -> MalformedValue? {
+    if case .failure(let problem) = walk(bytes, log) { return problem }
+    return nil
+  }
+
+  @Test("a walk visits a value's parts in order, each with the bytes it read")
+  func visitsInOrder() throws {
+    let bytes = Self.bytes([1, [nil, "ab"], .reference("K"), 2.5, true])
+    // 07 05 | 03 02 | 07 02 | 00 | 05 02 61 62 | 06 01 4B | 04 + 8 bytes | 02
+    let expected = [
+      "list 5 @0..<2", "int 1 @2..<4", "list 2 @4..<6", "null @6..<7", "string ab @7..<11", "end", "reference K @11..<14",
+      "double 2.5 @14..<23", "bool true @23..<24", "end",
+    ]
+    for walked in [Self.walk(bytes, TrustedLog.self), Self.walk(bytes, CheckedLog.self), Self.walk(bytes, StoredLog.self)] {
+      let (events, end) = try walked.get()
+      #expect(events == expected)
+      #expect(end == bytes.count)
+    }
+  }
+
+  @Test("a checked walk refuses every truncation of a value, inside its buffer")
+  func truncations() {
+    let bytes = Self.bytes([1, [nil, "ab"], .reference("K"), 2.5, true, -300])
+    for count in 0..<bytes.count {
+      let cut = Array(bytes[..<count])
+      for walked in [Self.walk(cut, CheckedLog.self), Self.walk(cut, StoredLog.self)] {
+        guard case .failure(let problem) = walked else {
+          Issue.record("a cut at \(count) walked")
+          continue
+        }
+        #expect(problem.offset <= count, "cut at \(count): \(problem)")
+      }
+    }
+  }
+
+  @Test("the compact layout's short forms are read from the stored form only")
+  func shortForms() throws {
+    // 0x22 "hi": a String of 2 bytes; 0x41 "K": a reference of 1.
+    let stored: [UInt8] = [7, 2, 0x22, UInt8(ascii: "h"), UInt8(ascii: "i"), 0x41, UInt8(ascii: "K")]
+    #expect(try Self.walk(stored, StoredLog.self).get().events == ["list 2 @0..<2", "string hi @2..<5", "reference K @5..<7", "end"])
+    #expect(Self.problem(stored, CheckedLog.self) == MalformedValue(offset: 2, problem: .unknownTag(0x22)))
+  }
+
+  @Test("lists nested deeper than the visitor allows are refused at the list too deep")
+  func depth() {
+    // Five lists of one element around a null; StoredLog allows four.
+    var bytes: [UInt8] = []
+    for _ in 0..<5 { bytes += [7, 1] }
+    bytes.append(0)
+    #expect(Self.problem(bytes, StoredLog.self) == MalformedValue(offset: 8, problem: .tooDeep(4)))
+    #expect((try? Self.walk(Array(bytes[2...]), StoredLog.self).get())?.end == 9)
+  }
+
+  @Test("a varint in a longer form than it needs: refused from outside, read from the stored form")
+  func longVarint() throws {
+    // 0x81 0x00 is 1 (the zigzag of -1) in two bytes.
+    let bytes: [UInt8] = [3, 0x81, 0x00]
+    #expect(Self.problem(bytes, CheckedLog.self) == MalformedValue(offset: 1, problem: .varintNotShortest(.int)))
+    #expect(try Self.walk(bytes, StoredLog.self).get().events == ["int -1 @0..<3"])
+  }
+}
+
+/// A visitor that writes down every call: `int 1 @2..<4`.
+protocol EventLog: RecordValueVisitor where Value == Void, List == Void, Failure == MalformedValue {
+  init()
+  var events: [String] { get set }
+}
+
+extension EventLog {
+  mutating func null(_ token: Range<Int>) { events.append("null @\(token)") }
+  mutating func bool(_ value: Bool, _ token: Range<Int>) { events.append("bool \(value) @\(token)") }
+  mutating func int(_ value: Int, _ token: Range<Int>) { events.append("int \(value) @\(token)") }
+  mutating func double(_ value: Double, _ token: Range<Int>) { events.append("double \(value) @\(token)") }
+  mutating func string(_ utf8: UnsafeRawBufferPointer, _ token: Range<Int>) {
+    events.append("string \(String(decoding: utf8, as: UTF8.self)) @\(token)")
+  }
+  mutating func reference(_ key: UnsafeRawBufferPointer, _ token: Range<Int>) {
+    events.append("reference \(String(decoding: key, as: UTF8.self)) @\(token)")
+  }
+  mutating func beginList(count: Int, _ token: Range<Int>) { events.append("list \(count) @\(token)") }
+  mutating func endList(_ list: consuming Void) { events.append("end") }
+  func malformed(_ value: MalformedValue) -> MalformedValue { value }
+}
+
+struct TrustedLog: EventLog {
+  static var source: RecordValueSource { .trusted }
+  var events: [String] = []
+}
+
+struct CheckedLog: EventLog {
+  static var source: RecordValueSource { .checked }
+  var events: [String] = []
+}
+
+struct StoredLog: EventLog {
+  static var source: RecordValueSource { .stored }
+  static var maximumDepth: Int { 4 }
+  var events: [String] = []
+}
+
 /// docs/records.md's worked example, byte for byte.
 @Suite("docs/records.md's worked example")
 struct RecordsDocExampleTests {

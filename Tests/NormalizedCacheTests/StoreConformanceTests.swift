@@ -30,6 +30,29 @@ struct StoreConformanceTests {
     func clear() { records = [:] }
   }
 
+  /// The in-memory store, but its consistent read lends the records of the keys in reverse order.
+  final class MislendingStore: NormalizedCache {
+    let base = InMemoryNormalizedCache()
+
+    func loadRecords(forKeys keys: [CacheKey]) -> [CacheKey: Record] { base.loadRecords(forKeys: keys) }
+    func merge(records: RecordSet) throws -> ChangedKeys { try base.merge(records: records) }
+    func removeRecord(for key: CacheKey) { base.removeRecord(for: key) }
+    func removeRecords(matching pattern: String) { base.removeRecords(matching: pattern) }
+    func clear() { base.clear() }
+
+    func withConsistentRead<Result>(_ body: (any RecordSnapshot) throws -> Result) throws -> Result {
+      try body(Reversed(base: base))
+    }
+
+    struct Reversed: RecordSnapshot {
+      let base: InMemoryNormalizedCache
+      func loadRecordsInOrder(forKeys keys: [CacheKey]) -> [Record?] { base.loadRecordsInOrder(forKeys: keys) }
+      func lendRecords(forKeys keys: [CacheKey], to lent: inout LentRecords) {
+        lent.lend(base.loadRecordsInOrder(forKeys: keys.reversed()))
+      }
+    }
+  }
+
   @Test("the in-memory store passes every check")
   func inMemory() throws {
     #expect(try StoreConformance.run { InMemoryNormalizedCache() } == [])
@@ -51,5 +74,14 @@ struct StoreConformanceTests {
     #expect(problems.contains { $0.hasPrefix("merging identical records again changes nothing: changed keys were [") })
     #expect(!problems.contains { $0.hasPrefix("loads in order") })
     #expect(!problems.contains { $0.hasPrefix("removeRecords(matching:)") })
+  }
+
+  @Test("a store whose consistent read lends the wrong records fails the lending check, and only that")
+  func mislending() throws {
+    let problems = try StoreConformance.run { MislendingStore() }
+    let name = "a consistent read lends each key's record as it loads it, a load replacing the one before"
+    #expect(!problems.isEmpty)
+    #expect(problems.allSatisfy { $0.hasPrefix(name + ": ") }, "\(problems)")
+    #expect(problems.contains { $0.hasPrefix(name + ": Item:3 lent as Optional([") })
   }
 }

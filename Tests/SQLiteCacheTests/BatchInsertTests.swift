@@ -3,7 +3,7 @@ import Testing
 
 @testable import SQLiteCache
 
-/// New records are inserted 32 to a statement (`RecordStore.insertBatch`), the last few through a
+/// New records are inserted 32 to a statement (`Connection.batchRows`), the last few through a
 /// statement of their number: every count around the batch size must store exactly what the
 /// in-memory store holds.
 @Suite("Batched inserts")

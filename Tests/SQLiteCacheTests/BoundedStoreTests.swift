@@ -92,9 +92,12 @@ struct BoundedStoreByHandTests {
         path: directory.appendingPathComponent("c.sqlite").path, options: .init(budget: CacheBudget(maxSizeBytes: 300)))
       try store.merge(records: RecordSet(records: [Self.record("A:1")]))
       let before = store.accountedBytes()
-      #expect(throws: CacheBudgetError.self) {
+      // The budget's own error, naming the record, not SQLite's.
+      let error = #expect(throws: CacheBudgetError.self) {
         try store.merge(records: RecordSet(records: [Self.record("B:1"), Self.record("Big:1", text: 400)]))
       }
+      #expect(error?.key == "Big:1")
+      #expect(error?.maxSizeBytes == 300)
       #expect(store.accountedBytes() == before)
       #expect(try store.statistics().recordCount == 1)
       #expect(try store.loadRecordsInOrder(forKeys: ["A:1", "B:1"]).map { $0 != nil } == [true, false])

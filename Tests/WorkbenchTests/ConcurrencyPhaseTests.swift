@@ -37,7 +37,7 @@ struct ConcurrencyPhaseTests {
     return try WorkloadRunner.run(Workload.load(path), options: RunOptions(progress: false), run: info)
   }
 
-  @Test("each reader count is a configuration of its own: every read timed, one throughput per repetition, the writers' merges", arguments: ["memory", "sqlite"])
+  @Test("each reader count is a configuration of its own: every read timed, one throughput per repetition, the writers' merges, the hot run", arguments: ["memory", "sqlite"])
   func rowsPerReaderCount(kind: String) throws {
     let result = try Self.run(
       Self.workload(stores: #"[{"kind": "\#(kind)"}]"#, concurrency: #"{"readers": [1, 3], "writers": 1, "operations": 61}"#))
@@ -48,6 +48,9 @@ struct ConcurrencyPhaseTests {
       // 61 reads a run, shared among the readers, in each of the 2 measured repetitions (the warm-up's not kept).
       #expect(run.samples[.concurrentReadLatency].count == 122)
       #expect(run.samples[.concurrentReadLatencyWriting].count == 122)
+      #expect(run.samples[.concurrentReadLatencyHot].count == 122)
+      #expect(run.samples[.readsPerSecondHot].count == 2)
+      #expect(run.samples[.readLockWaitHot].count == 2)
       #expect(run.samples[.readsPerSecond].count == 2)
       #expect(run.samples[.readsPerSecondWriting].count == 2)
       #expect(run.samples[.readLockWait].count == 2)
@@ -59,6 +62,8 @@ struct ConcurrencyPhaseTests {
     #expect(plain.samples.metrics.allSatisfy { $0.phase != .concurrency })
     let table = ResultsTable.render(result)
     #expect(table.contains("Concurrency, 61 reads a run, 1 writer"))
+    #expect(table.contains("hot: every reader on the same operations, among the 1 most popular"))
+    #expect(table.contains(" hot reads/s  hot x1 "))
     #expect(table.split(separator: "\n").filter { $0.hasPrefix(kind + " ") }.count == 3, "one line in the strategy table, two in the concurrency table")
   }
 
@@ -67,6 +72,7 @@ struct ConcurrencyPhaseTests {
     let result = try Self.run(Self.workload(stores: #"[{"kind": "memory"}]"#, concurrency: #"{"readers": [2], "writers": 0, "operations": 10}"#))
     let run = try #require(result.configurations.first(where: ConcurrencyTable.isConcurrency))
     #expect(run.samples[.concurrentReadLatency].count == 20)
+    #expect(run.samples[.concurrentReadLatencyHot].count == 20)
     #expect(run.samples[.concurrentReadLatencyWriting].isEmpty)
     #expect(run.samples[.concurrentWriteLatency].isEmpty)
   }
@@ -78,5 +84,23 @@ struct ConcurrencyPhaseTests {
     let parsed = ConcurrencyTable.readers(of: variant)
     #expect(parsed?.base == base && parsed?.readers == readers)
     #expect(ConcurrencyTable.readers(of: "duplication=0.5") == nil)
+  }
+
+  @Test("hot readers all draw the same operations, among the hotOperations most popular; spread readers draw their own")
+  func hotDraws() {
+    var settings = ConcurrencySettings()
+    settings.hotOperations = 3
+    let popularity = [7, 2, 9, 0, 4, 1, 8, 3, 6, 5]
+    let draws = ReaderDraws(popularity: popularity, settings: settings, seed: 11)
+    let hot = (0..<4).map { draws.items(count: 500, thread: $0, round: 2, hot: true) }
+    #expect(hot.allSatisfy { $0 == hot[0] })
+    #expect(Set(hot[0]) == [7, 2, 9], "the three most popular, each drawn in 500")
+    #expect(hot[0].filter { $0 == 7 }.count > hot[0].filter { $0 == 9 }.count, "the most popular most often")
+    #expect(draws.items(count: 500, thread: 0, round: 3, hot: true) != hot[0], "a round of its own")
+    let spread = (0..<2).map { draws.items(count: 500, thread: $0, round: 2, hot: false) }
+    #expect(spread[0] != spread[1])
+    #expect(Set(spread[0]).count > 3)
+    settings.hotOperations = 50
+    #expect(Set(ReaderDraws(popularity: popularity, settings: settings, seed: 11).items(count: 2_000, thread: 0, round: 0, hot: true)) == Set(popularity), "more than there are: all of them")
   }
 }

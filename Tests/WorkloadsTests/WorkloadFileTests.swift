@@ -82,6 +82,16 @@ struct WorkloadFileTests {
     #expect(workload.warmup == 1)
   }
 
+  @Test("concurrency: the hot run reads among the most popular operation by default, or as many as hotOperations says")
+  func hotOperations() throws {
+    let plain = try load(#"{"name": "w", "seed": 1, "generator": {}, "concurrency": {"readers": [1, 2]}}"#)
+    #expect(plain.concurrency?.hotOperations == 1)
+    #expect(plain.concurrency?.readers == [1, 2])
+    let wider = try load(#"{"name": "w", "seed": 1, "generator": {}, "concurrency": {"operations": 400, "hotOperations": 8}}"#)
+    #expect(wider.concurrency?.hotOperations == 8)
+    #expect(wider.concurrency?.operations == 400)
+  }
+
   @Test("\"limits\": true adds the limit stores after the file's; off by default")
   func limits() throws {
     let plain = try load(#"{"name": "w", "seed": 1, "generator": {}, "stores": [{"kind": "memory", "label": "limit-ok"}]}"#)
@@ -175,6 +185,10 @@ struct WorkloadFileTests {
         "w.json:1:59: concurrency.readers: element 1: 2 readers are there already"
       ),
       (
+        #"{"name": "w", "seed": 1, "generator": {}, "concurrency": {"hotOperations": 0}}"#,
+        "w.json:1:59: concurrency.hotOperations: must be between 1 and 1000000, got 0"
+      ),
+      (
         #"{"name": "w", "seed": 1, "generator": {}, "concurrency": {"reader": [2]}}"#,
         #"w.json:1:59: concurrency.reader: unknown key; did you mean "readers"?"#
       ),
@@ -256,7 +270,7 @@ struct WorkloadFileTests {
   func shippedWorkloads() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
-    for name in ["quick", "gate", "default", "large", "duplication-sweep", "calendar", "store-records"] {
+    for name in ["quick", "gate", "default", "large", "duplication-sweep", "calendar", "store-records", "concurrency", "hot-records"] {
       let workload = try Workload.load(root.appendingPathComponent("Workloads/\(name).json").path)
       try WorkloadChecker.check(workload)
       #expect(workload.name == name)

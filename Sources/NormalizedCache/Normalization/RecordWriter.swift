@@ -9,20 +9,29 @@ import Darwin
 /// Writes go straight to memory; each finished record is copied out once, at its exact size.
 ///
 /// The one encoder of the record encoding (docs/records.md): ``RecordCodec``'s array functions,
-/// ``Record/Builder`` and the field-name tables write through it; its varints, zigzag Ints and
-/// widened lengths are `RecordBytes.swift`'s.
-final class RecordWriter {
-  private var base: UnsafeMutablePointer<UInt8>
-  private var capacity: Int
-  private(set) var count = 0
+/// ``Record/Builder``, the field-name tables and the apollo layout's JSON reader (`RecordJSON`,
+/// in SQLiteCache, through `@_spi(RecordBytes)`) write through it; its varints, zigzag Ints and
+/// widened lengths are `RecordBytes.swift`'s. What the JSON reader calls is `@inlinable`, as
+/// `RecordBytes.swift` explains.
+@_spi(RecordBytes) public final class RecordWriter {
+  // Unchecked: a class's properties that code in other modules may touch (these, through the
+  // `@inlinable` methods) are otherwise checked for exclusive access at run time on every write,
+  // which doubled the normalizer's instructions. The writer is used by one thread, one call at a
+  // time, and no method lends out access to them.
+  @exclusivity(unchecked) @usableFromInline var base: UnsafeMutablePointer<UInt8>
+  @exclusivity(unchecked) @usableFromInline var capacity: Int
+  @exclusivity(unchecked) @usableFromInline var count = 0
 
-  init(capacity: Int = 4096) {
+  /// The bytes written so far.
+  @inlinable public var written: Int { count }
+
+  public init(capacity: Int = 4096) {
     base = .allocate(capacity: capacity)
     self.capacity = capacity
   }
 
   /// What `body` writes, as an array of its size.
-  static func encoded(capacity: Int = 64, _ body: (RecordWriter) -> Void) -> [UInt8] {
+  package static func encoded(capacity: Int = 64, _ body: (RecordWriter) -> Void) -> [UInt8] {
     let writer = RecordWriter(capacity: capacity)
     body(writer)
     return writer.take(from: 0)
@@ -30,12 +39,13 @@ final class RecordWriter {
 
   deinit { base.deallocate() }
 
-  @inline(__always)
-  private func reserve(_ extra: Int) {
+  @inlinable @inline(__always)
+  func reserve(_ extra: Int) {
     if count + extra > capacity { grow(to: count + extra) }
   }
 
-  private func grow(to needed: Int) {
+  @usableFromInline @inline(never)
+  func grow(to needed: Int) {
     var newCapacity = capacity * 2
     while newCapacity < needed { newCapacity *= 2 }
     let newBase = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
@@ -45,8 +55,8 @@ final class RecordWriter {
     capacity = newCapacity
   }
 
-  @inline(__always)
-  func append(_ byte: UInt8) {
+  @inlinable @inline(__always)
+  public func append(_ byte: UInt8) {
     reserve(1)
     base[count] = byte
     count += 1
@@ -60,7 +70,7 @@ final class RecordWriter {
     count += bytes.count
   }
 
-  @inline(__always)
+  @inlinable @inline(__always)
   func appendVarint(_ value: UInt64) {
     reserve(Varint.maximumSize)
     count += Varint.write(value, to: base + count)
@@ -77,22 +87,24 @@ final class RecordWriter {
 
   // MARK: Values, as RecordCodec encodes them
 
-  @inline(__always)
-  func appendNull() { append(RecordCodec.nullTag) }
+  @inlinable @inline(__always)
+  public func appendNull() { append(RecordCodec.nullTag) }
 
-  @inline(__always)
-  func appendBool(_ flag: Bool) { append(flag ? RecordCodec.trueTag : RecordCodec.falseTag) }
+  @inlinable @inline(__always)
+  public func appendBool(_ flag: Bool) { append(flag ? RecordCodec.trueTag : RecordCodec.falseTag) }
 
-  @inline(__always)
-  func appendInt(_ int: Int) {
+  @inlinable @inline(__always)
+  public func appendInt(_ int: Int) {
     append(RecordCodec.intTag)
     appendVarint(ZigZag.encode(int))
   }
 
-  @inline(__always)
-  func appendDouble(_ double: Double) {
+  @inlinable @inline(__always)
+  public func appendDouble(_ double: Double) {
     append(RecordCodec.doubleTag)
-    withUnsafeBytes(of: double.bitPattern.littleEndian) { append($0) }
+    reserve(8)
+    UnsafeMutableRawPointer(base + count).storeBytes(of: double.bitPattern.littleEndian, as: UInt64.self)
+    count += 8
   }
 
   @inline(__always)
@@ -112,6 +124,55 @@ final class RecordWriter {
   func beginList(count: Int) {
     append(RecordCodec.listTag)
     appendVarint(UInt64(count))
+  }
+
+  /// The head of a list whose elements the caller writes next, before it knows how many:
+  /// returns what ``endList(_:count:)`` needs (invariant 4 of `RecordBytes.swift`).
+  @inlinable @inline(__always)
+  public func beginList() -> Int {
+    append(RecordCodec.listTag)
+    return openLength()
+  }
+
+  /// Ends the list ``beginList()`` started: writes its count.
+  @inlinable @inline(__always)
+  public func endList(_ countOffset: Int, count elements: Int) {
+    if !LengthPrefix.close(at: countOffset, value: UInt64(elements), in: base, end: &count, capacity: capacity) {
+      reserve(Varint.maximumSize)
+      _ = LengthPrefix.close(at: countOffset, value: UInt64(elements), in: base, end: &count, capacity: capacity)
+    }
+  }
+
+  /// The head of a String whose UTF-8 the caller writes next (``append(_:)``); ``closeLength(_:)`` ends it.
+  @inlinable @inline(__always)
+  public func beginStringValue() -> Int {
+    append(RecordCodec.stringTag)
+    return openLength()
+  }
+
+  /// The head of a reference whose key the caller writes next; ``closeLength(_:)`` ends it.
+  @inlinable @inline(__always)
+  public func beginReference() -> Int {
+    append(RecordCodec.referenceTag)
+    return openLength()
+  }
+
+  /// Reserves one byte for the length of the bytes written next (a field's name or value, a
+  /// String's UTF-8); returns what ``closeLength(_:)`` needs.
+  @inlinable @inline(__always)
+  public func openLength() -> Int {
+    let lengthOffset = count
+    append(0)
+    return lengthOffset
+  }
+
+  /// Writes the length of what was written since ``openLength()`` in front of it (invariant 4).
+  @inlinable @inline(__always)
+  public func closeLength(_ lengthOffset: Int) {
+    if !LengthPrefix.close(at: lengthOffset, in: base, end: &count, capacity: capacity) {
+      reserve(Varint.maximumSize)
+      _ = LengthPrefix.close(at: lengthOffset, in: base, end: &count, capacity: capacity)
+    }
   }
 
   /// A value, as ``RecordCodec/appendValue(_:to:)``.
@@ -143,19 +204,12 @@ final class RecordWriter {
   func beginField(name: String) -> Int {
     appendString(name)
     // One length byte reserved; moved up when the value needs more.
-    let lengthOffset = count
-    append(0)
-    return lengthOffset
+    return openLength()
   }
 
   /// Ends the field ``beginField(name:)`` started: writes its value's length.
   @inline(__always)
-  func endField(_ lengthOffset: Int) {
-    if !LengthPrefix.close(at: lengthOffset, in: base, end: &count, capacity: capacity) {
-      reserve(Varint.maximumSize)
-      _ = LengthPrefix.close(at: lengthOffset, in: base, end: &count, capacity: capacity)
-    }
-  }
+  func endField(_ lengthOffset: Int) { closeLength(lengthOffset) }
 
   /// Where the record that starts at `recordStart` already has a field of the name of the field
   /// just written at `fieldStart` (another alias of the same field key), moves the new field into
@@ -179,7 +233,7 @@ final class RecordWriter {
   }
 
   /// The bytes from `start` on, copied into an array of their size; the writer ends at `start`.
-  func take(from start: Int) -> [UInt8] {
+  public func take(from start: Int) -> [UInt8] {
     let taken = count - start
     guard taken > 0 else { return [] }
     let bytes = [UInt8](UnsafeBufferPointer(start: base + start, count: taken))

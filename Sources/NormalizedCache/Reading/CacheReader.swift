@@ -9,10 +9,13 @@ import GraphQLLanguage
 /// case .miss(let miss): ...         // "no field "genre" in record "Book:bk123" at data.favoriteBook.genre"
 /// }
 /// ```
-/// Records are loaded one level of the selection at a time, one `loadRecordsInOrder` call per
-/// level, as a data loader batches them: a list of 100 friends costs one load for the level, not
-/// 100. Every level reads one committed state of the store (``NormalizedCache/withConsistentRead(_:)``):
-/// a merge on another thread lands before the read or after it, never between two levels.
+/// Records are loaded one level of the selection at a time, one load per level, as a data loader
+/// batches them: a list of 100 friends costs one load for the level, not 100. Every level reads
+/// one committed state of the store (``NormalizedCache/withConsistentRead(_:)``): a merge on
+/// another thread lands before the read or after it, never between two levels. The records are
+/// lent, not handed out (``RecordSnapshot/lendRecords(forKeys:to:)``): the reader reads the bytes
+/// where the store keeps them and writes nothing of the store's, so threads reading the same
+/// records share them without moving cache lines between cores.
 /// With field policies on (the default), a field with a `@fieldPolicy` or a programmatic policy
 /// resolves straight to the record its arguments name, without looking at the parent's field.
 public struct CacheReader {
@@ -80,7 +83,7 @@ public struct ReadResult: Sendable {
 
 /// What a read cost the store.
 public struct ReadStatistics: Sendable, Hashable {
-  /// Loads: `loadRecordsInOrder` calls on the read's snapshot, one per level.
+  /// Loads: `lendRecords` calls on the read's snapshot, one per level.
   public var loads = 0
   /// Keys asked for, over every load.
   public var keysRequested = 0
@@ -140,6 +143,12 @@ private enum PathComponent {
   }
 }
 
+/// A record lent for one level of a read: its key and its bytes, valid until the next level's load.
+private struct LentRecord {
+  let key: CacheKey
+  let bytes: UnsafeRawBufferPointer
+}
+
 /// What a field with a selection holds, where objects come from records not loaded yet: objects
 /// are numbered (``Execution/nodes``) and put in place when the response is assembled.
 private enum PendingValue {
@@ -170,9 +179,14 @@ private struct Execution {
     let miss: CacheMiss
   }
 
-  let reader: CacheReader
+  /// The reader's settings, not the reader: holding it would count a reference to the store,
+  /// which every thread reading the store writes.
+  let useFieldPolicies: Bool
+  let fieldPolicyProvider: (any FieldPolicyProvider)?
   /// The one committed state of the store that every level's load reads.
   let snapshot: any RecordSnapshot
+  /// The records of the level being filled, lent by the snapshot; its room serves every level.
+  var lent = LentRecords()
   /// `__typename`, ready to be found in records: its bytes live as long as the program, and the
   /// probe is copied here once a read (a static used per record cost a check and a copy each time).
   static let typename = RecordCodec.FieldName("__typename")
@@ -196,6 +210,8 @@ private struct Execution {
   var fixups: [Fixup] = []
   /// The response paths of the objects placed: each its parent's number and its own component.
   var paths: [(parent: ResponsePath, component: PathComponent)] = []
+  /// The walk of a field's objects under way (``fillObjects``), the execution its visitor.
+  var objects = ObjectsWalk()
 
   /// The path of `component` under `parent`.
   mutating func path(_ parent: ResponsePath, _ component: PathComponent) -> ResponsePath {
@@ -218,7 +234,8 @@ private struct Execution {
     reader: CacheReader, snapshot: any RecordSnapshot, plan: OperationPlan, rootKey: CacheKey, rootSelection: SelectionPlan,
     rootTypeName: String?
   ) {
-    self.reader = reader
+    useFieldPolicies = reader.useFieldPolicies
+    fieldPolicyProvider = reader.fieldPolicyProvider
     self.snapshot = snapshot
     hasPolicyProvider = reader.fieldPolicyProvider != nil
     typenameProbe = Self.typename.probe
@@ -304,29 +321,28 @@ private struct Execution {
         }
       }
     }
-    let records = try snapshot.loadRecordsInOrder(forKeys: keys)
-    let found = records.reduce(0) { $0 + ($1 == nil ? 0 : 1) }
+    try snapshot.lendRecords(forKeys: keys, to: &lent)
+    let found = lent.found
     statistics.loads += 1
     statistics.keysRequested += keys.count
     statistics.hits += found
     statistics.misses += keys.count - found
     var next: [Pending] = []
     for (pending, position) in zip(level, positions) {
-      guard let record = records[position] else {
+      guard let bytes = lent[position] else {
         throw Miss(miss: CacheMiss(recordKey: pending.key, fieldKey: nil, path: components(pending.path)))
       }
-      try record.encodedFields.withUnsafeBytes { bytes in
-        try fill(pending, record: record, bytes: bytes, next: &next)
-      }
+      try fill(pending, record: LentRecord(key: pending.key, bytes: bytes), next: &next)
     }
     return next
   }
 
-  /// Fills the object of `pending` from its record, whose encoding is `bytes`: leaves straight
+  /// Fills the object of `pending` from its record's bytes: leaves straight
   /// from the bytes, objects numbered for the next level. Each step of the selection is a field
   /// a policy resolves (``fillFromPolicy``), a leaf (``fillLeaf``) or a field holding objects
   /// (``fillObjects``). The steps are inlined here: a call per field is what they cost apart.
-  private mutating func fill(_ pending: Pending, record: Record, bytes: UnsafeRawBufferPointer, next: inout [Pending]) throws {
+  private mutating func fill(_ pending: Pending, record: LentRecord, next: inout [Pending]) throws {
+    let bytes = record.bytes
     let place = pending.plan.takeUnretainedValue()
     let (runtimeType, selection) = try self.selection(at: place, of: pending, typenameIn: bytes)
     var members: [JSONObject.Member] = []
@@ -342,7 +358,7 @@ private struct Execution {
     }
     let parentType = runtimeType ?? place.staticType
     let policies =
-      reader.useFieldPolicies
+      useFieldPolicies
       && (hasPolicyProvider || selection.hasFieldPolicies(on: parentType, schema: plan.schema))
     let steps = selection.readSteps()
     for position in steps.indices {
@@ -358,7 +374,9 @@ private struct Execution {
         throw miss(record, step.pointee.field, parent: pending.path)
       }
       if let child = step.pointee.child {
-        try fillObjects(step, child: child, bytes, &offset, record: record, pending: pending, members: &members, next: &next)
+        try fillObjects(
+          step, child: child, bytes, &offset, record: record, parent: pending.path, node: pending.node, members: &members,
+          next: &next)
       } else {
         try fillLeaf(step, bytes, &offset, record: record, pending: pending, members: &members)
       }
@@ -431,7 +449,7 @@ private struct Execution {
   /// schema where the step says so.
   @inline(__always)
   private func fillLeaf(
-    _ step: UnsafePointer<ReadSteps.Step>, _ bytes: UnsafeRawBufferPointer, _ offset: inout Int, record: Record, pending: Pending,
+    _ step: UnsafePointer<ReadSteps.Step>, _ bytes: UnsafeRawBufferPointer, _ offset: inout Int, record: LentRecord, pending: Pending,
     members: inout [JSONObject.Member]
   ) throws {
     guard let json = RecordCodec.readJSON(bytes, &offset) else { throw miss(record, step.pointee.field, parent: pending.path) }
@@ -439,7 +457,7 @@ private struct Execution {
       switch json {
       case .null, .array:
         let field = step.pointee.field.takeUnretainedValue()
-        if let type = field.definition?.type {
+        if let type = step.pointee.type {
           try checkNulls(json, type: type, record: record, field: field, parent: pending.path)
         }
       default:
@@ -450,42 +468,40 @@ private struct Execution {
   }
 
   /// A field with a selection, at `offset` in the record: null, a reference to an object for the
-  /// next level, or a list of them.
+  /// next level, or a list of them, walked with the execution as the visitor (``ObjectsWalk``).
   @inline(__always)
   private mutating func fillObjects(
     _ step: UnsafePointer<ReadSteps.Step>, child: Unmanaged<SelectionPlan>, _ bytes: UnsafeRawBufferPointer, _ offset: inout Int,
-    record: Record, pending: Pending, members: inout [JSONObject.Member], next: inout [Pending]
+    record: LentRecord, parent: ResponsePath, node: Int, members: inout [JSONObject.Member], next: inout [Pending]
   ) throws {
-    switch bytes[offset] {
-    case RecordCodec.nullTag:
-      if step.pointee.checksNulls {
-        let field = step.pointee.field.takeUnretainedValue()
-        if let type = field.definition?.type, case .nonNull = type {
-          throw nullError(record: record, field: field, type: type, path: components(pending.path) + [field.responseKey])
-        }
-      }
+    let slot: PendingValue
+    objects.begin(step: step, child: child, parent: parent)
+    // The next level's objects move into the walk and back: no copy.
+    swap(&objects.next, &next)
+    defer { swap(&objects.next, &next) }
+    do throws(ObjectsWalk.Failure) {
+      slot = try RecordValueWalk.walk(bytes, &offset, &self)
+    } catch {
+      throw failure(error, record: record, field: step.pointee.field.takeUnretainedValue())
+    }
+    if case .null = slot {
       members.append(JSONObject.Member(key: step.pointee.responseKey, value: .null))
-    case RecordCodec.referenceTag:
-      offset += 1
-      let key = RecordCodec.readString(bytes, &offset)
-      let fieldPath = path(pending.path, .key(step.pointee.field))
-      let slot = placeholder(for: key, plan: child.takeUnretainedValue(), path: fieldPath, next: &next)
-      hold(slot, as: step.pointee.responseKey, node: pending.node, in: &members)
-    case RecordCodec.listTag:
-      let field = step.pointee.field.takeUnretainedValue()
-      let fieldPath = path(pending.path, .key(step.pointee.field))
-      let slot = try list(
-        bytes, &offset, type: field.definition.flatMap { Self.elementType(of: $0.type) }, plan: child.takeUnretainedValue(),
-        record: record, field: field, path: fieldPath, next: &next)
-      hold(slot, as: step.pointee.responseKey, node: pending.node, in: &members)
-    default:
-      // A scalar where the operation selects an object: the cache cannot answer this field.
-      throw miss(record, step.pointee.field, parent: pending.path)
+    } else {
+      hold(slot, as: step.pointee.responseKey, node: node, in: &members)
+    }
+  }
+
+  /// The error of a walk of a field's objects that failed, now that the record is known.
+  @inline(never)
+  private func failure(_ failure: ObjectsWalk.Failure, record: LentRecord, field: PlannedField) -> any Error {
+    switch failure {
+    case .null(let type, let path): nullError(record: record, field: field, type: type, path: path)
+    case .scalar(let path): Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: path))
     }
   }
 
   /// The miss of a field the record lacks, or holds in a form the operation cannot read.
-  private func miss(_ record: Record, _ field: Unmanaged<PlannedField>, parent: ResponsePath) -> Miss {
+  private func miss(_ record: LentRecord, _ field: Unmanaged<PlannedField>, parent: ResponsePath) -> Miss {
     let field = field.takeUnretainedValue()
     return Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: components(parent) + [field.responseKey]))
   }
@@ -497,50 +513,11 @@ private struct Execution {
     return .object(number)
   }
 
-  /// The list that starts at `offset` (its tag) in a field with a selection, read from the
-  /// encoding: nulls, objects to load at the next level, and lists. `type` is the schema's type of
-  /// the elements (nil without a schema): a null where it is non-null fails the read.
-  private mutating func list(
-    _ bytes: UnsafeRawBufferPointer, _ offset: inout Int, type: TypeReference?, plan child: SelectionPlan, record: Record,
-    field: PlannedField, path: ResponsePath, next: inout [Pending]
-  ) throws -> PendingValue {
-    offset += 1
-    let count = Int(Varint.read(bytes, &offset))
-    var slots: [PendingValue] = []
-    slots.reserveCapacity(count)
-    for index in 0..<count {
-      switch bytes[offset] {
-      case RecordCodec.nullTag:
-        offset += 1
-        if let type, case .nonNull = type {
-          let elementPath = self.path(path, .index(index))
-          throw nullError(record: record, field: field, type: type, path: components(elementPath))
-        }
-        slots.append(.null)
-      case RecordCodec.referenceTag:
-        offset += 1
-        let key = RecordCodec.readString(bytes, &offset)
-        slots.append(placeholder(for: key, plan: child, path: self.path(path, .index(index)), next: &next))
-      case RecordCodec.listTag:
-        let elementPath = self.path(path, .index(index))
-        slots.append(
-          try list(
-            bytes, &offset, type: type.flatMap(Self.elementType(of:)), plan: child, record: record, field: field,
-            path: elementPath, next: &next))
-      default:
-        // A scalar where the operation selects an object: the cache cannot answer this field.
-        let elementPath = self.path(path, .index(index))
-        throw Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: components(elementPath)))
-      }
-    }
-    return .list(slots)
-  }
-
   /// Fails the read where a leaf value holds null at a position its type declares non-null: the
   /// field under `parent`, at the list `indexes` within its value. The path is spelled out only
   /// for an error: most lists hold no null.
   private func checkNulls(
-    _ value: JSONValue, type: TypeReference, record: Record, field: PlannedField, parent: ResponsePath, indexes: [Int] = []
+    _ value: JSONValue, type: TypeReference, record: LentRecord, field: PlannedField, parent: ResponsePath, indexes: [Int] = []
   ) throws {
     switch value {
     case .null:
@@ -562,20 +539,14 @@ private struct Execution {
     }
   }
 
-  private func nullError(record: Record, field: PlannedField, type: TypeReference, path: [String]) -> ReadError {
+  private func nullError(record: LentRecord, field: PlannedField, type: TypeReference, path: [String]) -> ReadError {
     ReadError(
       path: path, recordKey: record.key, fieldKey: field.fieldKey,
       type: field.definition.map { "\($0.type)" } ?? "\(type)")
   }
 
   /// The type of a list's elements; nil when the type is not a list.
-  static func elementType(of type: TypeReference) -> TypeReference? {
-    switch type {
-    case .nonNull(let inner): elementType(of: inner)
-    case .list(let element): element
-    case .named: nil
-    }
-  }
+  static func elementType(of type: TypeReference) -> TypeReference? { ReadSteps.elementType(of: type) }
 
   /// The key or keys a field policy gives this field, provider first, then the directive.
   private func policyKeys(for field: PlannedField, parentType: String?, path parentPath: ResponsePath) throws -> FieldPolicyKeys.Result? {
@@ -588,7 +559,7 @@ private struct Execution {
     for argument in field.arguments {
       if let value = try plan.variables.resolve(argument.value) { arguments.append(key: argument.name, value: value) }
     }
-    if let provider = reader.fieldPolicyProvider {
+    if let provider = fieldPolicyProvider {
       let path = components(parentPath) + [field.responseKey]
       let policyField = FieldPolicyField(
         parentType: parentType, name: field.name, returnTypeName: returnTypeName, returnsList: returnsList)
@@ -604,4 +575,146 @@ private struct Execution {
     return FieldPolicyKeys.keys(
       policy: directive, arguments: arguments, returnTypeName: returnTypeName, returnsList: returnsList)
   }
+}
+
+/// A field with a selection, read from its record's bytes by the walk of the value grammar
+/// (invariant 7 of `RecordBytes.swift`): null, a reference to an object (placed for the next
+/// level), or a list of them, nested. A null where the schema says non-null fails the read; a
+/// scalar where the operation selects objects is a miss. The execution is the visitor (it places
+/// the objects); this is where the walk is. The paths of a list's elements are spelled only where
+/// an object or an error needs one.
+private struct ObjectsWalk {
+  /// What fails the read, spelled out for the caller, which knows the record: a null where the
+  /// schema says non-null (its type and path), or a scalar where objects are selected (a miss).
+  enum Failure: Error {
+    case null(TypeReference, path: [String])
+    case scalar(path: [String])
+  }
+
+  /// A list being read: its slots so far, and where the walk was around it.
+  struct List {
+    var slots: [PendingValue]
+    let outer: Place
+  }
+
+  /// Where the walk is: in the field's value itself, or in a list of it, reading one element.
+  struct Place {
+    var inList = false
+    /// The list's path.
+    var listPath: ResponsePath = 0
+    /// The type of the list's elements as the schema gives it.
+    var elementType: TypeReference?
+    /// The element being read.
+    var index = 0
+  }
+
+  /// The field's step and the plan of its objects; nil between walks.
+  var step: UnsafePointer<ReadSteps.Step>?
+  var child: Unmanaged<SelectionPlan>?
+  /// The path of the object whose field this is.
+  var parent: ResponsePath = -1
+  var place = Place()
+  /// The objects of the next level, moved in for the walk.
+  var next: [Execution.Pending] = []
+
+  /// A walk of another field begins (field by field, so that nothing is released and made again).
+  @inline(__always)
+  mutating func begin(step: UnsafePointer<ReadSteps.Step>, child: Unmanaged<SelectionPlan>, parent: ResponsePath) {
+    self.step = step
+    self.child = child
+    self.parent = parent
+    place.inList = false
+  }
+}
+
+extension Execution: RecordValueVisitor {
+  typealias Value = PendingValue
+  typealias List = ObjectsWalk.List
+  typealias Failure = ObjectsWalk.Failure
+
+  static var source: RecordValueSource { .trusted }
+
+  /// The path of the value being read, made now (it costs an entry in ``paths``).
+  @inline(__always)
+  private mutating func walkPath() -> ResponsePath {
+    guard objects.place.inList else { return path(objects.parent, .key(objects.step!.pointee.field)) }
+    return path(objects.place.listPath, .index(objects.place.index))
+  }
+
+  /// The path of the value being read, spelled out: for an error.
+  private mutating func spelledWalkPath() -> [String] {
+    guard objects.place.inList else { return components(objects.parent) + [objects.step!.pointee.responseKey] }
+    // The path made first: `components` reads the paths after it was added.
+    let path = walkPath()
+    return components(path)
+  }
+
+  @inline(__always)
+  mutating func null(_ token: Range<Int>) throws(Failure) -> PendingValue {
+    guard objects.place.inList else {
+      let step = objects.step!
+      if step.pointee.checksNulls, let type = step.pointee.type, case .nonNull = type {
+        throw .null(type, path: spelledWalkPath())
+      }
+      return .null
+    }
+    if case .nonNull? = objects.place.elementType { throw .null(objects.place.elementType!, path: spelledWalkPath()) }
+    return .null
+  }
+
+  @inline(__always)
+  mutating func reference(_ key: UnsafeRawBufferPointer, _ token: Range<Int>) -> PendingValue {
+    // As ``placeholder(for:plan:path:next:)`` does, into the walk's next level.
+    let path = walkPath()
+    let number = nodes.count
+    nodes.append([])
+    objects.next.append(Pending(key: String(decoding: key, as: UTF8.self), plan: objects.child!, node: number, path: path))
+    return .object(number)
+  }
+
+  @inline(__always)
+  mutating func beginList(count: Int, _ token: Range<Int>) -> List {
+    let elementType =
+      if objects.place.inList {
+        objects.place.elementType.flatMap(Self.elementType(of:))
+      } else {
+        // The step's own copy of the type: reading the schema's would write its reference counts.
+        objects.step!.pointee.elementType
+      }
+    // The list's own path, where the walk is around it.
+    let path = walkPath()
+    var slots: [PendingValue] = []
+    slots.reserveCapacity(count)
+    defer { objects.place = ObjectsWalk.Place(inList: true, listPath: path, elementType: elementType) }
+    return List(slots: slots, outer: objects.place)
+  }
+
+  @inline(__always)
+  mutating func append(_ element: consuming PendingValue, to list: inout List) {
+    list.slots.append(element)
+    objects.place.index += 1
+  }
+
+  @inline(__always)
+  mutating func endList(_ list: consuming List) -> PendingValue {
+    objects.place = list.outer
+    return .list(list.slots)
+  }
+
+  // A scalar where the operation selects an object: the cache cannot answer this field.
+  mutating func bool(_ value: Bool, _ token: Range<Int>) throws(Failure) -> PendingValue {
+    throw .scalar(path: spelledWalkPath())
+  }
+  mutating func int(_ value: Int, _ token: Range<Int>) throws(Failure) -> PendingValue {
+    throw .scalar(path: spelledWalkPath())
+  }
+  mutating func double(_ value: Double, _ token: Range<Int>) throws(Failure) -> PendingValue {
+    throw .scalar(path: spelledWalkPath())
+  }
+  mutating func string(_ utf8: UnsafeRawBufferPointer, _ token: Range<Int>) throws(Failure) -> PendingValue {
+    throw .scalar(path: spelledWalkPath())
+  }
+
+  /// Trusted bytes: never called.
+  func malformed(_ value: MalformedValue) -> Failure { .scalar(path: []) }
 }

@@ -14,6 +14,10 @@ final class ReadSteps {
     let isConditional: Bool
     /// Whether the schema's type of the field is non-null at some level: a null or a list there is checked.
     let checksNulls: Bool
+    /// The schema's type of the field, and of its list's elements, in boxes of the steps' own
+    /// (``owned(_:)``): nil without a schema.
+    let type: TypeReference?
+    let elementType: TypeReference?
   }
 
   /// The steps, in the selection's order; valid while this lives.
@@ -42,7 +46,9 @@ final class ReadSteps {
         to: Step(
           name: probe, responseKey: field.responseKey, field: Unmanaged.passUnretained(field),
           child: field.child.map { Unmanaged.passUnretained($0) }, isConditional: field.isConditional,
-          checksNulls: field.definition.map { Self.hasNonNull($0.type) } ?? false))
+          checksNulls: field.definition.map { Self.hasNonNull($0.type) } ?? false,
+          type: field.definition.map { Self.owned($0.type) },
+          elementType: field.definition.flatMap { Self.elementType(of: Self.owned($0.type)) }))
     }
     buffer = UnsafeBufferPointer(steps)
   }
@@ -52,6 +58,26 @@ final class ReadSteps {
     steps.baseAddress?.deinitialize(count: steps.count)
     steps.deallocate()
     prefixes.deallocate()
+  }
+
+  /// A copy of `type` in boxes (and a name) of its own. The schema's are shared by the plans of
+  /// every thread, and a read that checks a null copies the type, which writes the box's reference
+  /// count: threads reading the same fields would write the same cache lines.
+  static func owned(_ type: TypeReference) -> TypeReference {
+    switch type {
+    case .named(let name): .named(name.withCString { String(cString: $0) })
+    case .list(let element): .list(owned(element))
+    case .nonNull(let inner): .nonNull(owned(inner))
+    }
+  }
+
+  /// The type of a list's elements; nil when the type is not a list.
+  static func elementType(of type: TypeReference) -> TypeReference? {
+    switch type {
+    case .nonNull(let inner): elementType(of: inner)
+    case .list(let element): element
+    case .named: nil
+    }
   }
 
   private static func hasNonNull(_ type: TypeReference) -> Bool {

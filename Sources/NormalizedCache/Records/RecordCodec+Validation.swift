@@ -31,10 +31,11 @@ extension RecordCodec {
       }
       let valueLength = try reader.length("value length")
       let valueEnd = reader.offset + valueLength
-      var value = CheckedReader(bytes: UnsafeRawBufferPointer(rebasing: bytes[..<valueEnd]), offset: reader.offset)
-      try value.skipValue(depth: 0)
-      guard value.offset == valueEnd else {
-        throw EncodingError(offset: value.offset, problem: "the value ends before its length says")
+      var offset = reader.offset
+      var check = ValueCheck()
+      try RecordValueWalk.walk(UnsafeRawBufferPointer(rebasing: bytes[..<valueEnd]), &offset, &check)
+      guard offset == valueEnd else {
+        throw EncodingError(offset: offset, problem: "the value ends before its length says")
       }
       reader.offset = valueEnd
     }
@@ -47,17 +48,8 @@ extension RecordCodec {
 
     var isAtEnd: Bool { offset >= bytes.count }
 
-    /// Lists nest; the reader's recursion must not run out of stack on hostile input.
-    static let maximumDepth = 512
-
     func error(_ problem: String, at offset: Int? = nil) -> EncodingError {
       EncodingError(offset: offset ?? self.offset, problem: problem)
-    }
-
-    mutating func byte(_ what: String) throws(EncodingError) -> UInt8 {
-      guard offset < bytes.count else { throw error("\(what) past the end") }
-      offset += 1
-      return bytes[offset - 1]
     }
 
     /// A minimal varint of at most 64 bits.
@@ -79,28 +71,25 @@ extension RecordCodec {
       }
       return Int(length)
     }
+  }
 
-    mutating func skipValue(depth: Int) throws(EncodingError) {
-      let start = offset
-      switch try byte("a value's tag") {
-      case RecordCodec.nullTag, RecordCodec.falseTag, RecordCodec.trueTag:
-        return
-      case RecordCodec.intTag:
-        _ = try varint("an Int")
-      case RecordCodec.doubleTag:
-        guard bytes.count - offset >= 8 else { throw error("a Double of fewer than 8 bytes", at: start) }
-        offset += 8
-      case RecordCodec.stringTag, RecordCodec.referenceTag:
-        offset += try length("a string's length")
-      case RecordCodec.listTag:
-        guard depth < Self.maximumDepth else { throw error("lists nested deeper than \(Self.maximumDepth)", at: start) }
-        let count = try varint("a list's count")
-        // Every element takes at least one byte.
-        guard count <= UInt64(bytes.count - offset) else { throw error("a list of \(count) elements runs past the end", at: start) }
-        for _ in 0..<count { try skipValue(depth: depth + 1) }
-      case let tag:
-        throw error("unknown tag \(tag)", at: start)
-      }
+  /// A value's check: the walk of invariant 7 over bytes from outside, each value in the grammar
+  /// (lists nested at most 512 deep: the walk's recursion must not run out of stack on hostile
+  /// input), each varint in its shortest form.
+  private struct ValueCheck: RecordValueVisitor {
+    typealias Value = Void
+    typealias List = Void
+    typealias Failure = EncodingError
+    static var source: RecordValueSource { .checked }
+    @inline(__always) func null(_ token: Range<Int>) {}
+    @inline(__always) func bool(_ value: Bool, _ token: Range<Int>) {}
+    @inline(__always) func int(_ value: Int, _ token: Range<Int>) {}
+    @inline(__always) func double(_ value: Double, _ token: Range<Int>) {}
+    @inline(__always) func string(_ utf8: UnsafeRawBufferPointer, _ token: Range<Int>) {}
+    @inline(__always) func reference(_ key: UnsafeRawBufferPointer, _ token: Range<Int>) {}
+    @inline(__always) func beginList(count: Int, _ token: Range<Int>) {}
+    func malformed(_ value: MalformedValue) -> EncodingError {
+      EncodingError(offset: value.offset, problem: value.description)
     }
   }
 }

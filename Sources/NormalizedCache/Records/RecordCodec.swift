@@ -19,14 +19,20 @@ import GraphQLLanguage
 /// ```
 /// Every value has one encoding, so two values are equal exactly when their bytes are.
 public enum RecordCodec {
-  @_spi(RecordBytes) public static let nullTag: UInt8 = 0
-  @_spi(RecordBytes) public static let falseTag: UInt8 = 1
-  @_spi(RecordBytes) public static let trueTag: UInt8 = 2
-  @_spi(RecordBytes) public static let intTag: UInt8 = 3
-  @_spi(RecordBytes) public static let doubleTag: UInt8 = 4
-  @_spi(RecordBytes) public static let stringTag: UInt8 = 5
-  @_spi(RecordBytes) public static let referenceTag: UInt8 = 6
-  @_spi(RecordBytes) public static let listTag: UInt8 = 7
+  @_spi(RecordBytes) @inlinable public static var nullTag: UInt8 { 0 }
+  @_spi(RecordBytes) @inlinable public static var falseTag: UInt8 { 1 }
+  @_spi(RecordBytes) @inlinable public static var trueTag: UInt8 { 2 }
+  @_spi(RecordBytes) @inlinable public static var intTag: UInt8 { 3 }
+  @_spi(RecordBytes) @inlinable public static var doubleTag: UInt8 { 4 }
+  @_spi(RecordBytes) @inlinable public static var stringTag: UInt8 { 5 }
+  @_spi(RecordBytes) @inlinable public static var referenceTag: UInt8 { 6 }
+  @_spi(RecordBytes) @inlinable public static var listTag: UInt8 { 7 }
+  /// The compact layout's short forms (docs/stores.md): `0x20 | n` is a String of n < 32 UTF-8
+  /// bytes, `0x40 | n` a reference of n < 32 bytes: tag and length in one byte, where the
+  /// encoding spends two. Only in the stored form (``RecordValueSource/stored``).
+  @_spi(RecordBytes) @inlinable public static var shortStringTag: UInt8 { 0x20 }
+  @_spi(RecordBytes) @inlinable public static var shortReferenceTag: UInt8 { 0x40 }
+  @_spi(RecordBytes) @inlinable public static var shortLengthLimit: Int { 32 }
 
   // MARK: Encoding
 
@@ -45,70 +51,68 @@ public enum RecordCodec {
 
   /// Decodes the value that starts at `offset` and moves `offset` past it.
   @_spi(RecordBytes) public static func readValue(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> RecordValue {
-    let tag = bytes[offset]
-    offset += 1
-    switch tag {
-    case nullTag: return .null
-    case falseTag: return .bool(false)
-    case trueTag: return .bool(true)
-    case intTag:
-      return .int(ZigZag.decode(Varint.read(bytes, &offset)))
-    case doubleTag:
-      var bits: UInt64 = 0
-      withUnsafeMutableBytes(of: &bits) { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + 8])) }
-      offset += 8
-      return .double(Double(bitPattern: UInt64(littleEndian: bits)))
-    case stringTag:
-      return .string(readString(bytes, &offset))
-    case referenceTag:
-      return .reference(CacheReference(readString(bytes, &offset)))
-    case listTag:
-      let count = Int(Varint.read(bytes, &offset))
-      var values: [RecordValue] = []
-      values.reserveCapacity(count)
-      for _ in 0..<count { values.append(readValue(bytes, &offset)) }
-      return .list(values)
-    default:
-      preconditionFailure("corrupt record encoding: tag \(tag)")
-    }
+    var decoder = ValueDecoder()
+    return RecordValueWalk.walk(bytes, &offset, &decoder)
   }
 
   /// Decodes the value at `offset` as JSON and moves `offset` past it; nil when it holds a
   /// reference (anywhere in a list), which JSON has no place for.
   static func readJSON(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> JSONValue? {
-    let tag = bytes[offset]
-    switch tag {
-    case nullTag:
-      offset += 1
-      return .null
-    case falseTag:
-      offset += 1
-      return .bool(false)
-    case trueTag:
-      offset += 1
-      return .bool(true)
-    case stringTag:
-      offset += 1
-      return .string(readString(bytes, &offset))
-    case referenceTag:
-      return nil
-    case listTag:
-      offset += 1
-      let count = Int(Varint.read(bytes, &offset))
+    var decoder = JSONDecoder()
+    return try? RecordValueWalk.walk(bytes, &offset, &decoder)
+  }
+
+  /// A value as a ``RecordValue`` (invariant 7 of `RecordBytes.swift`).
+  struct ValueDecoder: RecordValueVisitor {
+    typealias Value = RecordValue
+    typealias List = [RecordValue]
+    typealias Failure = Never
+    static var source: RecordValueSource { .trusted }
+    @inline(__always) func null(_ token: Range<Int>) -> RecordValue { .null }
+    @inline(__always) func bool(_ value: Bool, _ token: Range<Int>) -> RecordValue { .bool(value) }
+    @inline(__always) func int(_ value: Int, _ token: Range<Int>) -> RecordValue { .int(value) }
+    @inline(__always) func double(_ value: Double, _ token: Range<Int>) -> RecordValue { .double(value) }
+    @inline(__always)
+    func string(_ utf8: UnsafeRawBufferPointer, _ token: Range<Int>) -> RecordValue { .string(String(decoding: utf8, as: UTF8.self)) }
+    @inline(__always)
+    func reference(_ key: UnsafeRawBufferPointer, _ token: Range<Int>) -> RecordValue {
+      .reference(CacheReference(String(decoding: key, as: UTF8.self)))
+    }
+    @inline(__always)
+    func beginList(count: Int, _ token: Range<Int>) -> [RecordValue] {
+      var values: [RecordValue] = []
+      values.reserveCapacity(count)
+      return values
+    }
+    @inline(__always) func append(_ element: consuming RecordValue, to list: inout [RecordValue]) { list.append(element) }
+    @inline(__always) func endList(_ list: consuming [RecordValue]) -> RecordValue { .list(list) }
+  }
+
+  /// A value as JSON, straight from the bytes (the reader's leaves); a reference fails it.
+  struct JSONDecoder: RecordValueVisitor {
+    typealias Value = JSONValue
+    typealias List = [JSONValue]
+    /// A reference, which JSON has no place for.
+    struct Failure: Error {}
+    static var source: RecordValueSource { .trusted }
+    @inline(__always) func null(_ token: Range<Int>) -> JSONValue { .null }
+    @inline(__always) func bool(_ value: Bool, _ token: Range<Int>) -> JSONValue { .bool(value) }
+    @inline(__always) func int(_ value: Int, _ token: Range<Int>) -> JSONValue { .int(value) }
+    @inline(__always) func double(_ value: Double, _ token: Range<Int>) -> JSONValue { .double(value) }
+    @inline(__always)
+    func string(_ utf8: UnsafeRawBufferPointer, _ token: Range<Int>) -> JSONValue { .string(String(decoding: utf8, as: UTF8.self)) }
+    @inline(__always)
+    func reference(_ key: UnsafeRawBufferPointer, _ token: Range<Int>) throws(Failure) -> JSONValue { throw Failure() }
+    @inline(__always)
+    func beginList(count: Int, _ token: Range<Int>) -> [JSONValue] {
       var elements: [JSONValue] = []
       elements.reserveCapacity(count)
-      for _ in 0..<count {
-        guard let element = readJSON(bytes, &offset) else { return nil }
-        elements.append(element)
-      }
-      return .array(elements)
-    default:
-      switch readValue(bytes, &offset) {
-      case .int(let int): return .int(int)
-      case .double(let double): return .double(double)
-      default: return nil
-      }
+      return elements
     }
+    @inline(__always) func append(_ element: consuming JSONValue, to list: inout [JSONValue]) { list.append(element) }
+    @inline(__always) func endList(_ list: consuming [JSONValue]) -> JSONValue { .array(list) }
+    /// Trusted bytes: never called.
+    func malformed(_ value: MalformedValue) -> Failure { Failure() }
   }
 
   @inline(__always)

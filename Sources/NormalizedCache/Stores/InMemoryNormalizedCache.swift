@@ -1,8 +1,8 @@
 /// Records in process memory, as Apollo iOS's `InMemoryNormalizedCache`.
 ///
 /// Each record is held as its key and one buffer of ``RecordCodec``-encoded fields, so a load
-/// hands out the stored buffer (a reference count, no copy) and a merge of an unchanged record is
-/// one comparison of bytes. A readers-writer lock lets reads run together and makes a merge wait
+/// hands out the stored buffer (a reference count, no copy), a consistent read is lent it (not
+/// even the count: ``LentRecords``) and a merge of an unchanged record is one comparison of bytes. A readers-writer lock lets reads run together and makes a merge wait
 /// for them and run alone, as Apollo iOS's `ApolloStore` does with its concurrent queue and barrier
 /// writes; a read of an operation holds the read lock across its loads
 /// (``withConsistentRead(_:)``). A bounded store's reads write the budget's recency, so they take
@@ -80,13 +80,17 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerabl
   /// sees one state.
   public func withConsistentRead<Result>(_ body: (any RecordSnapshot) throws -> Result) throws -> Result {
     if isBounded { return try state.withWriteLockedPointer(as: .read) { state in try body(BoundedSnapshot(state: state)) } }
-    return try state.withReadLockedPointer { state in try body(Snapshot(state: state)) }
+    return try state.withReadLockedPointer { state in
+      try state.pointee.records.withLender { lender in try body(Snapshot(table: lender)) }
+    }
   }
 
-  /// The state under the read lock.
+  /// The table under the read lock: a read is lent the buffers it holds, which no merge can
+  /// replace before the lock is released. Small enough for an existential's inline buffer.
   private struct Snapshot: RecordSnapshot {
-    let state: UnsafePointer<State>
-    func loadRecordsInOrder(forKeys keys: [CacheKey]) -> [Record?] { state.pointee.records.load(keys) }
+    let table: RecordTable.Lender
+    func loadRecordsInOrder(forKeys keys: [CacheKey]) -> [Record?] { table.load(keys, hashes: nil) }
+    func lendRecords(forKeys keys: [CacheKey], to lent: inout LentRecords) { table.lend(keys, to: &lent) }
   }
 
   /// A bounded store's state under the lock alone: a load touches the ledger.

@@ -53,6 +53,19 @@ public protocol NormalizedCache: AnyObject, Sendable {
 public protocol RecordSnapshot {
   /// The records of these keys in the order of the keys, nil where the state has none.
   func loadRecordsInOrder(forKeys keys: [CacheKey]) throws -> [Record?]
+
+  /// The same records, lent to `lent` in place of its last load's (``LentRecords``): their bytes,
+  /// valid until the next load into `lent` or the end of the consistent read. ``CacheReader``
+  /// reads through it. By default the records of ``loadRecordsInOrder(forKeys:)``, kept in `lent`;
+  /// the in-memory store lends the bytes it holds, so that a read writes no reference count of
+  /// the store's buffers (docs/stores.md#consistent-reads).
+  func lendRecords(forKeys keys: [CacheKey], to lent: inout LentRecords) throws
+}
+
+extension RecordSnapshot {
+  public func lendRecords(forKeys keys: [CacheKey], to lent: inout LentRecords) throws {
+    lent.lend(try loadRecordsInOrder(forKeys: keys))
+  }
 }
 
 /// The default snapshot: loads straight from the store.

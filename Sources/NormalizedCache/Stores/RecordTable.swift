@@ -120,40 +120,86 @@ struct RecordTable {
   /// ``load(_:)``, writing each key's ``hash(_:)`` to `hashes` (room for `keys.count`) when given:
   /// a bounded store's ledger takes them.
   func load(_ keys: [CacheKey], hashes: UnsafeMutablePointer<Int>?) -> [Record?] {
-    slots.withUnsafeBufferPointer { slots in
+    withLender { $0.load(keys, hashes: hashes) }
+  }
+
+  /// The fields of each key, in order, lent in place (``LentRecords``), as ``Lender/lend(_:to:)``.
+  func lend(_ keys: [CacheKey], to lent: inout LentRecords) {
+    withLender { $0.lend(keys, to: &lent) }
+  }
+
+  /// Runs `body` with the slots lent: the loads of a consistent read go through one ``Lender``,
+  /// so that none of them copies the table (a copy counts a reference to the slots' array, which
+  /// every thread's loads would write).
+  func withLender<Result, Failure: Error>(_ body: (Lender) throws(Failure) -> Result) throws(Failure) -> Result {
+    try slots.withUnsafeBufferPointer { slots throws(Failure) in try body(Lender(slots: slots, mask: mask)) }
+  }
+
+  /// The slots of a table that no one mutates while this lives (the store's lock is held).
+  struct Lender {
+    let slots: UnsafeBufferPointer<Entry>
+    let mask: Int
+
+    /// ``RecordTable/load(_:hashes:)``.
+    func load(_ keys: [CacheKey], hashes: UnsafeMutablePointer<Int>?) -> [Record?] {
       withUnsafeTemporaryAllocation(of: Int.self, capacity: keys.count) { found in
-        // Pass 1: hash every key and touch its home slot; the loads do not depend on each other.
-        var touched = 0
-        for (position, key) in keys.enumerated() {
-          let hash = Self.hash(key)
-          hashes?[position] = hash
-          let home = hash & mask
-          found[position] = home
-          touched &+= slots[home].fields == nil ? 0 : 1
-        }
-        // Pass 2: probe (the slots are now cached) and touch each record's buffer.
-        for (position, key) in keys.enumerated() {
-          var index = found[position]
-          found[position] = -1
-          while let fields = slots[index].fields {
-            if slots[index].key.equalsKey(key) {
-              found[position] = index
-              touched &+= fields.count
-              break
-            }
-            index = (index + 1) & mask
-          }
-        }
-        // Pass 3: the results.
+        RecordTable.find(keys, in: slots, mask: mask, hashes: hashes, found: found.baseAddress!)
         var records: [Record?] = []
         records.reserveCapacity(keys.count)
         for (position, key) in keys.enumerated() {
           let index = found[position]
           records.append(index < 0 ? nil : Record(key: key, uncheckedEncodedFields: slots[index].fields!))
         }
-        if touched == Int.min { preconditionFailure("unreachable: keeps the touches") }
         return records
       }
     }
+
+    /// The fields of each key, in order, lent in place (``LentRecords``): no record is made and
+    /// no reference counted. The bytes are valid while the table is not mutated: the store's
+    /// lock, held across a consistent read, keeps merges out. An entry's array is replaced, never
+    /// changed in place (``update(at:fields:)``), and a slot moved by ``remove(_:)`` or
+    /// ``grow()`` moves the array's reference, not its storage.
+    func lend(_ keys: [CacheKey], to lent: inout LentRecords) {
+      withUnsafeTemporaryAllocation(of: Int.self, capacity: keys.count) { found in
+        RecordTable.find(keys, in: slots, mask: mask, hashes: nil, found: found.baseAddress!)
+        lent.lendInPlace(count: keys.count) { spans in
+          for position in 0..<keys.count where found[position] >= 0 {
+            spans[position] = slots[found[position]].fields!.withUnsafeBytes { $0 }
+          }
+        }
+      }
+    }
+  }
+
+  /// The slot of each key, in order (-1 where missing), into `found`, in passes so that the
+  /// memory accesses of a batch overlap instead of waiting one after another.
+  @inline(__always)
+  private static func find(
+    _ keys: [CacheKey], in slots: UnsafeBufferPointer<Entry>, mask: Int, hashes: UnsafeMutablePointer<Int>?,
+    found: UnsafeMutablePointer<Int>
+  ) {
+    // Pass 1: hash every key and touch its home slot; the loads do not depend on each other.
+    var touched = 0
+    for (position, key) in keys.enumerated() {
+      let hash = Self.hash(key)
+      hashes?[position] = hash
+      let home = hash & mask
+      found[position] = home
+      touched &+= slots[home].fields == nil ? 0 : 1
+    }
+    // Pass 2: probe (the slots are now cached) and touch each record's buffer.
+    for (position, key) in keys.enumerated() {
+      var index = found[position]
+      found[position] = -1
+      while let fields = slots[index].fields {
+        if slots[index].key.equalsKey(key) {
+          found[position] = index
+          touched &+= fields.count
+          break
+        }
+        index = (index + 1) & mask
+      }
+    }
+    if touched == Int.min { preconditionFailure("unreachable: keeps the touches") }
   }
 }

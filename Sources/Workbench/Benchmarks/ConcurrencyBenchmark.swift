@@ -8,8 +8,10 @@ import Workloads
 
 /// Reads on several OS threads while writes land (`concurrency`): for each reader count, the
 /// readers read operations chosen by popularity until they have read the run's operations between
-/// them, first alone and then while writer threads merge refetched responses. The store holds
-/// every response before the first run.
+/// them, first alone and then while writer threads merge refetched responses; then alone again on
+/// hot records, every reader the same operations in the same order. So both cases are always
+/// measured: readers spread over the operations, and readers on the same records at once
+/// (docs/bounded-and-concurrent.md#hot-records). The store holds every response before the first run.
 ///
 /// Each thread has plans of its own (a plan fills its memos as it is used), made from the
 /// prepared plans' recipes, and reads each of its operations once before the clock starts. Every
@@ -62,15 +64,36 @@ struct ConcurrencyBenchmark: ScopedBenchmark {
           context.progress.update(label + " and \(settings.writers) writers")
           withWriters = try plan.run(store: store, readers: readers, writers: settings.writers, round: round)
         }
+        context.progress.update(label + ", hot records")
+        let hot = try plan.run(store: store, readers: readers, writers: 0, round: round, hot: true)
         guard round >= workload.warmup else { continue }
-        alone.add(to: &byReaders[readers]!, writing: false)
-        withWriters?.add(to: &byReaders[readers]!, writing: true)
+        alone.add(to: &byReaders[readers]!, as: .spread)
+        withWriters?.add(to: &byReaders[readers]!, as: .writing)
+        hot.add(to: &byReaders[readers]!, as: .hot)
       }
     }
     let scope = configuration.scope
     return settings.readers.map { readers in
       let variant = (scope.variant.isEmpty ? "" : scope.variant + " ") + "readers=\(readers)"
       return MeasuredConfiguration(scope: Scope(variant: variant, store: scope.store, keys: scope.keys), samples: byReaders[readers]!)
+    }
+  }
+}
+
+/// The runs of a reader count, and the metrics of their reads.
+private enum RunKind {
+  /// Readers alone, each its own draws of the operations.
+  case spread
+  /// The same, beside the writers.
+  case writing
+  /// Readers alone, all on the same draws among the most popular operations.
+  case hot
+
+  var metrics: (readsPerSecond: Metric, readLatency: Metric, readLockWait: Metric) {
+    switch self {
+    case .spread: (.readsPerSecond, .concurrentReadLatency, .readLockWait)
+    case .writing: (.readsPerSecondWriting, .concurrentReadLatencyWriting, .readLockWaitWriting)
+    case .hot: (.readsPerSecondHot, .concurrentReadLatencyHot, .readLockWaitHot)
     }
   }
 }
@@ -82,13 +105,14 @@ private struct RunOutcome {
   var mergeLatencies: [Double] = []
   var waits = LockWaits()
 
-  func add(to samples: inout MetricSamples, writing: Bool) {
+  func add(to samples: inout MetricSamples, as kind: RunKind) {
     let reads = readLatencies.count
     let seconds = Double(max(wallNanoseconds, 1)) / 1e9
-    samples.append(Double(reads) / seconds, to: writing ? .readsPerSecondWriting : .readsPerSecond)
-    for latency in readLatencies { samples.append(latency, to: writing ? .concurrentReadLatencyWriting : .concurrentReadLatency) }
-    samples.append(Double(waits.readNanoseconds) / Double(max(reads, 1)), to: writing ? .readLockWaitWriting : .readLockWait)
-    guard writing else { return }
+    let metrics = kind.metrics
+    samples.append(Double(reads) / seconds, to: metrics.readsPerSecond)
+    for latency in readLatencies { samples.append(latency, to: metrics.readLatency) }
+    samples.append(Double(waits.readNanoseconds) / Double(max(reads, 1)), to: metrics.readLockWait)
+    guard case .writing = kind else { return }
     samples.append(Double(mergeLatencies.count) / seconds, to: .writesPerSecond)
     for latency in mergeLatencies { samples.append(latency, to: .concurrentWriteLatency) }
     if !mergeLatencies.isEmpty {
@@ -97,13 +121,38 @@ private struct RunOutcome {
   }
 }
 
-/// Everything a run's threads share, all `Sendable`: the operations' recipes, the popularity,
-/// the writers' responses, the reader's settings.
-private struct RunPlan: Sendable {
-  let recipes: [OperationPlan.Recipe]
+/// The operations the readers of a run read, drawn by popularity from one seeded generator per
+/// reader and round: spread, each reader draws of its own among all the operations; hot, every
+/// reader the same draws among the `hotOperations` most popular, so that they read the same
+/// records at the same time.
+struct ReaderDraws: Sendable {
   /// The items, most popular first.
   let popularity: [Int]
-  let zipf: ZipfDistribution
+  let spread: ZipfDistribution
+  /// Over the first `hotOperations` of ``popularity``.
+  let hot: ZipfDistribution
+  let seed: UInt64
+
+  init(popularity: [Int], settings: ConcurrencySettings, seed: UInt64) {
+    self.popularity = popularity
+    spread = ZipfDistribution(count: popularity.count, exponent: settings.zipf)
+    hot = ZipfDistribution(count: min(settings.hotOperations, popularity.count), exponent: settings.zipf)
+    self.seed = seed
+  }
+
+  /// The items reader `thread` reads in `round`.
+  func items(count: Int, thread: Int, round: Int, hot isHot: Bool) -> [Int] {
+    var random = SplitMix64(seed: seed ^ 0x5EAD ^ (isHot ? 0x407 : UInt64(thread) << 20) ^ UInt64(round) << 40)
+    let distribution = isHot ? hot : spread
+    return (0..<count).map { _ in popularity[distribution.rank(forUniform: random.double())] }
+  }
+}
+
+/// Everything a run's threads share, all `Sendable`: the operations' recipes, the draws, the
+/// writers' responses, the reader's settings.
+private struct RunPlan: Sendable {
+  let recipes: [OperationPlan.Recipe]
+  let draws: ReaderDraws
   /// The writers' popularity over ``refetched``.
   let refetchZipf: ZipfDistribution
   let operations: Int
@@ -125,8 +174,7 @@ private struct RunPlan: Sendable {
     var random = SplitMix64(seed: seed ^ 0xC0C0)
     var order = Array(source.items.indices)
     for index in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(index, random.int(below: index + 1)) }
-    popularity = order
-    zipf = ZipfDistribution(count: order.count, exponent: settings.zipf)
+    draws = ReaderDraws(popularity: order, settings: settings, seed: seed)
     operations = settings.operations
     self.seed = seed
     schema = source.schema
@@ -142,8 +190,9 @@ private struct RunPlan: Sendable {
     provider = reader.fieldPolicyProvider
   }
 
-  /// One run: `readers` threads read `operations` between them while `writers` threads merge.
-  func run(store: any NormalizedCache, readers: Int, writers: Int, round: Int) throws -> RunOutcome {
+  /// One run: `readers` threads read `operations` between them while `writers` threads merge;
+  /// `hot`, all of them the same operations.
+  func run(store: any NormalizedCache, readers: Int, writers: Int, round: Int, hot: Bool = false) throws -> RunOutcome {
     let start = StartLine(threads: readers + writers)
     let stop = Flag()
     let results = Lock(RunOutcome())
@@ -154,7 +203,8 @@ private struct RunPlan: Sendable {
       let share = operations / readers + (thread < operations % readers ? 1 : 0)
       readerThreads.append(JoinableThread {
         do {
-          let latencies = try read(store: store, count: share, thread: thread, round: round, start: start)
+          let items = draws.items(count: share, thread: thread, round: round, hot: hot)
+          let latencies = try read(store: store, items: items, start: start)
           results.withLock { $0.readLatencies += latencies }
         } catch {
           start.abandon()
@@ -186,15 +236,15 @@ private struct RunPlan: Sendable {
     return outcome
   }
 
-  /// A reader: plans of its own, each operation read once, then `count` reads drawn by popularity.
-  private func read(store: any NormalizedCache, count: Int, thread: Int, round: Int, start: StartLine) throws -> [Double] {
+  /// A reader: plans of its own, each operation read once, then `items` read, each timed. Nothing
+  /// in the timed loop is shared with another thread but the store: the reader, its plans and the
+  /// latencies are the thread's own, and each response is dropped where it was read.
+  private func read(store: any NormalizedCache, items: [Int], start: StartLine) throws -> [Double] {
     let plans = recipes.map(OperationPlan.init)
     let reader = CacheReader(cache: store, useFieldPolicies: useFieldPolicies, fieldPolicyProvider: provider)
     for plan in plans { _ = try reader.read(plan) }
-    var random = SplitMix64(seed: seed ^ 0x5EAD ^ UInt64(thread) << 20 ^ UInt64(round) << 40)
-    let items = (0..<count).map { _ in popularity[zipf.rank(forUniform: random.double())] }
     var latencies: [Double] = []
-    latencies.reserveCapacity(count)
+    latencies.reserveCapacity(items.count)
     guard start.arrive() else { return [] }
     for item in items {
       let begin = MonotonicClock.now()

@@ -1,0 +1,109 @@
+import NormalizedCache
+
+/// The end of a bounded merge, in its transaction: the ledger's victims deleted, the usage rows
+/// written down every ``usageFlushInterval`` merges.
+extension BoundedRecordStore {
+  /// Merges between two writes of the usage rows. Written at every merge, the rows of everything
+  /// reads had touched cost 28 us a record merged in budget-sweep.json at 100% under typePolicy,
+  /// five times the merge itself: a session that mostly hits touches popular records again and
+  /// again, and every merge wrote them again. Every 16 merges, each is written once a period.
+  static let usageFlushInterval = 16
+
+  /// Evicts the ledger's victims (deleting their rows), then, every ``usageFlushInterval`` merges,
+  /// writes the usage of every record used or written since.
+  /// - Throws: ``MergeError/budget(_:)`` when the roots alone outgrow the budget.
+  mutating func evictAndFlush() throws(MergeError) {
+    if ledger.isOverBudget {
+      let start = ContinuousClock.now
+      try evictOverBudget()
+      let elapsed = (ContinuousClock.now - start).components
+      evictionNanoseconds += UInt64(elapsed.seconds) * 1_000_000_000 + UInt64(elapsed.attoseconds / 1_000_000_000)
+    }
+    mergesSinceFlush += 1
+    if mergesSinceFlush >= Self.usageFlushInterval {
+      do { try flushUsage() } catch { throw .sqlite(error) }
+    }
+  }
+
+  /// Deletes the ledger's victims, in key order and 32 keys to a statement in each table: their
+  /// rows, usage rows and (where any record was ever split) chunks and field positions. The
+  /// ledger knows what each victim stored (its accounted bytes less the overhead), so no
+  /// `RETURNING` is needed. One `DELETE ... RETURNING` per victim, and a query of `sqlite_master`
+  /// per victim for the split tables, cost 4.5 times an insert per record (callgrind; see
+  /// docs/bounded-and-concurrent.md).
+  private mutating func evictOverBudget() throws(MergeError) {
+    let victims: [(key: CacheKey, bytes: Int)]
+    do { victims = try ledger.evictWithBytes() } catch { throw .budget(error) }
+    guard !victims.isEmpty else { return }
+    let keys = RecordStore.keyOrder(ofKeys: victims.lazy.map(\.key)).map { victims[$0.index].key }
+    do throws(SQLiteError) {
+      var tables = ["records", "record_usage"]
+      if try records.hasSplitTables() { tables += ["record_chunks", "record_fields"] }
+      for table in tables { try deleteRows(of: keys, from: table) }
+    } catch {
+      throw .sqlite(error)
+    }
+    records.accounting.records -= victims.count
+    records.accounting.storedBytes -= victims.reduce(0) { $0 + storedBytes(ofAccounted: $1.bytes, key: $1.key) }
+  }
+
+  /// `DELETE FROM table WHERE key IN (?, ...)`, in batches (``Connection/inBatches(_:sql:_:)``).
+  private func deleteRows(of keys: [CacheKey], from table: String) throws(SQLiteError) {
+    try records.connection.inBatches(keys, sql: { "DELETE FROM \(table) WHERE key IN (\(Connection.placeholders($0)))" }) {
+      statement, batch throws(SQLiteError) in
+      for (index, key) in batch.enumerated() { try statement.bind(key, at: Int32(index + 1)) }
+      try statement.execute()
+    }
+  }
+
+  /// Writes the usage rows still pending, in a transaction of their own (the cache being released).
+  mutating func flushPendingUsage() throws(SQLiteError) {
+    guard mergesSinceFlush > 0 || ledger.hasChanges else { return }
+    try inWriteTransaction(lifting: { $0 }) { store throws(SQLiteError) in try store.flushUsage() }
+  }
+
+  /// The usage of every record used or written since the last flush, in key order (the table's
+  /// pages fill in order), in batches of an `INSERT OR REPLACE` (``Connection/inBatches(_:sql:_:)``).
+  /// One statement run per record cost 8,000 instructions a record of the calendar's merge, more
+  /// than inserting the records themselves.
+  mutating func flushUsage() throws(SQLiteError) {
+    mergesSinceFlush = 0
+    let changed = ledger.takeChanged()
+    guard !changed.isEmpty else { return }
+    let sql = { (rows: Int) in
+      "INSERT OR REPLACE INTO record_usage(key, uses, last_use, last_write, written_step) VALUES "
+        + Connection.placeholders(rows, "(?, ?, ?, ?, ?)")
+    }
+    try records.connection.inBatches(RecordStore.keyOrder(ofKeys: changed.map(\.key)), sql: sql) {
+      statement, batch throws(SQLiteError) in
+      for (row, entry) in batch.enumerated() {
+        let usage = changed[entry.index]
+        let base = Int32(5 * row)
+        try statement.bind(usage.key, at: base + 1)
+        try statement.bind(Int64(usage.uses), at: base + 2)
+        try statement.bind(Int64(bitPattern: usage.lastUse), at: base + 3)
+        try statement.bind(Int64(bitPattern: usage.lastWrite), at: base + 4)
+        try statement.bind(Int64(usage.writtenStep), at: base + 5)
+      }
+      try statement.execute()
+    }
+  }
+
+  func deleteUsage(of key: CacheKey) throws(SQLiteError) {
+    let statement = try records.connection.cachedStatement("DELETE FROM record_usage WHERE key = ?")
+    try statement.bind(key, at: 1)
+    try statement.execute()
+  }
+
+  // MARK: The clock and the report
+
+  mutating func advanceClock(to step: Int) { ledger.advance(to: step) }
+
+  /// What the ledger evicted or expired since the last call, with the time deleting them took.
+  mutating func takeEvictions() -> EvictionReport {
+    var report = ledger.takeReport()
+    report.nanoseconds = evictionNanoseconds
+    evictionNanoseconds = 0
+    return report
+  }
+}

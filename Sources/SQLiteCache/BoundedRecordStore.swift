@@ -1,0 +1,258 @@
+import NormalizedCache
+
+/// A SQLite store with a budget: a ``RecordStore``, and around it the ``EvictionLedger`` both
+/// stores drive, kept in memory and written down in a table of its own, so that a store opened
+/// again keeps its order.
+///
+/// ```sql
+/// CREATE TABLE record_usage(key TEXT PRIMARY KEY NOT NULL, uses INTEGER NOT NULL,
+///   last_use INTEGER NOT NULL, last_write INTEGER NOT NULL, written_step INTEGER NOT NULL) WITHOUT ROWID;
+/// ```
+/// - A record counts its stored bytes (key and data column; a split record's chunks), its layout's
+///   ``SQLiteNormalizedCache/Layout/recordOverheadBytes``, and its usage row: its key again and
+///   ``SQLiteNormalizedCache/usageRowOverheadBytes``.
+/// - Reads touch the ledger in memory only: no write per read. The usage rows of every record
+///   used or written since the last flush are written in a merge's transaction every
+///   ``usageFlushInterval`` merges, in one batch (``flushUsage()``), and when the cache is
+///   released. The order on disk serves only a store opened again on the file: eviction follows
+///   the ledger in memory, so a crash loses at most the order of the last few merges, never a
+///   record.
+/// - A merge is the record store's (``RecordStore/mergeInTransaction(_:log:)``), which returns
+///   what it wrote; the ledger takes those writes, and a merge that ends past the budget deletes
+///   the ledger's victims in its own transaction: their rows, chunks and usage rows. If the
+///   transaction rolls back, the ledger is read again from the file.
+/// - A record a read finds expired is not handed out, and its rows go in the next merge.
+struct BoundedRecordStore {
+  var records: RecordStore
+  var ledger: EvictionLedger
+  /// Records reads found expired, whose rows the next merge deletes.
+  var pendingExpired: [CacheKey] = []
+  var evictionNanoseconds: UInt64 = 0
+  /// Merges since the usage rows were last written.
+  var mergesSinceFlush = 0
+
+  static let usageTableSQL = """
+    CREATE TABLE IF NOT EXISTS record_usage(key TEXT PRIMARY KEY NOT NULL, uses INTEGER NOT NULL,
+      last_use INTEGER NOT NULL, last_write INTEGER NOT NULL, written_step INTEGER NOT NULL) WITHOUT ROWID;
+    """
+
+  /// Opens the database as ``RecordStore/init(path:options:extraSchema:)`` does, with the usage
+  /// table, and reads the ledger from it.
+  /// - Throws: ``SQLiteError`` when SQLite fails, or the file holds the other layout.
+  init(path: String, options: SQLiteNormalizedCache.Options, budget: CacheBudget) throws(SQLiteError) {
+    records = try RecordStore(path: path, options: options, extraSchema: Self.usageTableSQL)
+    ledger = EvictionLedger(budget: budget)
+    ledger.tracksChanges = true
+    try loadLedger()
+  }
+
+  // MARK: What the budget counts
+
+  /// A record's bytes as the budget counts them: its stored bytes and the layout's overhead, and
+  /// its row in `record_usage` (its key again and ``SQLiteNormalizedCache/usageRowOverheadBytes``).
+  func accounted(storedBytes: Int, key: CacheKey) -> Int {
+    storedBytes + records.recordOverhead + key.utf8.count + SQLiteNormalizedCache.usageRowOverheadBytes
+  }
+
+  /// The stored bytes of a record the budget counts as `accounted`.
+  func storedBytes(ofAccounted accounted: Int, key: CacheKey) -> Int {
+    accounted - records.recordOverhead - key.utf8.count - SQLiteNormalizedCache.usageRowOverheadBytes
+  }
+
+  /// Reads the ledger from the file: every record with its stored bytes, and its usage row where
+  /// it has one (a record without one, written by an unbounded store, is the least recent).
+  mutating func loadLedger() throws(SQLiteError) {
+    var usages: [CacheKey: EvictionLedger.Usage] = [:]
+    let rows = try records.connection.cachedStatement(
+      """
+      SELECT r.key, length(CAST(r.key AS BLOB)) + length(CAST(r.\(records.format.dataColumn) AS BLOB)),
+        u.uses, u.last_use, u.last_write, u.written_step
+      FROM records r LEFT JOIN record_usage u ON u.key = r.key
+      """)
+    defer { rows.reset() }
+    while try rows.step() {
+      let key = try rows.text(at: 0)
+      usages[key] = EvictionLedger.Usage(
+        key: key, bytes: Int(rows.int64(at: 1)), uses: Int(rows.int64(at: 2)),
+        lastUse: UInt64(rows.int64(at: 3)), lastWrite: UInt64(rows.int64(at: 4)), writtenStep: Int(rows.int64(at: 5)))
+    }
+    rows.reset()
+    if try records.hasSplitTables() {
+      let chunks = try records.connection.cachedStatement("SELECT key, total(length(data)) FROM record_chunks GROUP BY key")
+      defer { chunks.reset() }
+      while try chunks.step() {
+        let key = try chunks.text(at: 0)
+        usages[key]?.bytes += Int(chunks.double(at: 1))
+      }
+    }
+    ledger.restore(usages.values.map { usage in
+      var usage = usage
+      usage.bytes = accounted(storedBytes: usage.bytes, key: usage.key)
+      return usage
+    })
+    _ = ledger.takeChanged()
+    pendingExpired = []
+  }
+
+  /// Every record's accounted bytes, the roots' included.
+  var accountedBytes: Int { ledger.bytes }
+
+  // MARK: Loading
+
+  /// The records of these keys in their order, admitted through the ledger: each one found is
+  /// used; one that expired is not handed out, and its rows wait for the next merge.
+  mutating func loadInOrder(_ keys: [CacheKey]) throws(SQLiteError) -> [Record?] {
+    var found = try records.loadInOrder(keys)
+    for position in found.indices where found[position] != nil {
+      switch ledger.read(keys[position]) {
+      case .held: continue
+      case .expired: pendingExpired.append(keys[position])
+      case .absent: break
+      }
+      found[position] = nil
+    }
+    return found
+  }
+
+  // MARK: Merging
+
+  /// Merges records field by field in one transaction, as ``RecordStore/merge(_:)``, then keeps
+  /// the budget in it:
+  ///
+  /// 1. the records reads found expired, and the incoming ones that have expired, go first: a
+  ///    merge must not merge into them;
+  /// 2. the record store merges, and says what it wrote;
+  /// 3. the ledger notes each record written (an unchanged one too: a write is a use), in the
+  ///    order the records came, as the in-memory store writes them;
+  /// 4. the ledger's victims are deleted, and every ``usageFlushInterval`` merges the usage rows
+  ///    are written (``evictAndFlush()``).
+  /// - Throws: ``MergeError``: SQLite's, or the budget's for a record larger than the whole
+  ///   budget (or roots that outgrew it); the database, the format's memory and the ledger are
+  ///   then as before.
+  mutating func merge(_ incoming: RecordSet) throws(MergeError) -> ChangedKeys {
+    guard !incoming.isEmpty else { return ChangedKeys() }
+    return try inWriteTransaction(lifting: MergeError.sqlite) { store throws(MergeError) in
+      var written = WrittenBytes()
+      let changed: ChangedKeys
+      do throws(SQLiteError) {
+        try store.deleteExpired(among: incoming)
+        changed = try store.records.mergeInTransaction(incoming, log: &written)
+      } catch {
+        throw .sqlite(error)
+      }
+      do throws(CacheBudgetError) {
+        for record in incoming { try store.noteWritten(record.key, written) }
+      } catch {
+        throw .budget(error)
+      }
+      try store.evictAndFlush()
+      return changed
+    }
+  }
+
+  /// What a merge wrote, as ``RecordStore/mergeInTransaction(_:log:)`` reports it: each record's
+  /// stored bytes, and apart (so that the common case keeps a dictionary of plain Ints, and this
+  /// one stays empty) each split record's growth.
+  struct WrittenBytes: MergeLog {
+    var stored: [CacheKey: Int] = [:]
+    var grown: [CacheKey: Int] = [:]
+
+    mutating func wrote(_ key: CacheKey, storedBytes: Int) { stored[key] = storedBytes }
+    mutating func grew(_ key: CacheKey, by delta: Int) { grown[key] = delta }
+  }
+
+  /// The record was written (merged, new or unchanged): the ledger counts its bytes now. A split
+  /// record's growth adds to the bytes the ledger had for it.
+  /// - Throws: ``CacheBudgetError`` when the record alone is larger than the budget.
+  private mutating func noteWritten(_ key: CacheKey, _ written: WrittenBytes) throws(CacheBudgetError) {
+    let stored: Int
+    if let bytes = written.stored[key] {
+      stored = bytes
+    } else if !written.grown.isEmpty, let delta = written.grown[key], let old = ledger.bytes(of: key) {
+      // (A lookup hashes its key even in an empty dictionary.)
+      stored = storedBytes(ofAccounted: old, key: key) + delta
+    } else {
+      return
+    }
+    let bytes = accounted(storedBytes: stored, key: key)
+    try ledger.checkFits(key, bytes: bytes)
+    ledger.write(key, bytes: bytes)
+  }
+
+  /// Deletes the rows of the records reads found expired, and of the incoming records that have
+  /// expired (in the merge's transaction).
+  private mutating func deleteExpired(among incoming: RecordSet) throws(SQLiteError) {
+    for key in pendingExpired where !ledger.contains(key) { try deleteRecordAndUsage(key) }
+    pendingExpired = []
+    for record in incoming where ledger.isExpired(record.key) {
+      ledger.expire(record.key)
+      try deleteRecordAndUsage(record.key)
+    }
+  }
+
+  private mutating func deleteRecordAndUsage(_ key: CacheKey) throws(SQLiteError) {
+    if try records.deleteRows(of: key) != nil { try deleteUsage(of: key) }
+  }
+
+  // MARK: Removing
+
+  /// Deletes the rows of these keys in one transaction, and forgets them.
+  mutating func removeRecords(forKeys keys: [CacheKey]) throws(SQLiteError) {
+    try inWriteTransaction(lifting: { $0 }) { store throws(SQLiteError) in try store.delete(keys) }
+  }
+
+  /// Deletes with `LIKE` (see ``Connection/removeRecords(matching:table:)``), in one transaction.
+  mutating func removeRecords(matching pattern: String) throws(SQLiteError) {
+    try inWriteTransaction(lifting: { $0 }) { store throws(SQLiteError) in
+      try store.delete(try store.records.keys(matching: pattern))
+    }
+  }
+
+  /// Deletes the rows of these keys and their usage rows, and forgets them; in the caller's transaction.
+  private mutating func delete(_ keys: [CacheKey]) throws(SQLiteError) {
+    var deleted: [CacheKey] = []
+    try records.deleteRows(of: keys) { deleted.append($0) }
+    for key in deleted {
+      try deleteUsage(of: key)
+      _ = ledger.remove(key)
+    }
+  }
+
+  /// Deletes every record and usage row.
+  mutating func clear() throws(SQLiteError) {
+    try inWriteTransaction(lifting: { $0 }) { store throws(SQLiteError) in
+      try store.records.deleteAllRows()
+      try store.records.connection.cachedStatement("DELETE FROM record_usage").execute()
+    }
+    ledger.removeAll()
+    pendingExpired = []
+  }
+
+  // MARK: Transactions
+
+  /// Runs `body` in a writing transaction (``RecordStore/willWrite()``). When it rolls back, the
+  /// records' memory goes back, and the ledger is read again from the file: the transaction had
+  /// changed it in memory. The records and their bytes are then exactly the file's; the order is
+  /// the one last written down (up to ``usageFlushInterval`` merges old), not the one in memory,
+  /// and evictions the rolled-back merge reported did not happen.
+  mutating func inWriteTransaction<Result, Failure: Error>(
+    lifting: (SQLiteError) -> Failure, _ body: (inout BoundedRecordStore) throws(Failure) -> Result
+  ) throws(Failure) -> Result {
+    let saved = records.willWrite()
+    do {
+      return try records.connection.inTransaction(lifting: lifting) { () throws(Failure) in try body(&self) }
+    } catch {
+      records.didRollBack(to: saved)
+      _ = ledger.takeReport()
+      do { try loadLedger() } catch let reload { throw lifting(reload) }
+      throw error
+    }
+  }
+}
+
+/// Why a merge into a bounded SQLite store failed: SQLite's error, or a record the budget cannot
+/// hold. ``SQLiteNormalizedCache/merge(records:)`` throws the one it holds.
+enum MergeError: Error {
+  case sqlite(SQLiteError)
+  case budget(CacheBudgetError)
+}
