@@ -99,3 +99,46 @@ struct RecordDatesTests {
     #expect(RecordSet(records: [Record(key: "K", ["a": 1])])["K"]?.isDated == false)
   }
 }
+
+@Suite("The dates field of records from outside bytes is checked")
+struct RecordDatesValidationTests {
+  /// A field named `a` holding null, after `dates`: the dates field's value bytes.
+  static func record(dates: [UInt8], fields: Int = 1) -> [UInt8] {
+    var bytes: [UInt8] = [0, UInt8(dates.count)] + dates
+    for index in 0..<fields { bytes += [1, UInt8(ascii: "a") + UInt8(index), 1, 0] }
+    return bytes
+  }
+
+  @Test("dated records this package made pass, dates and all")
+  func wellFormed() throws {
+    var book = Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T", "price": 5])
+    book.merge(Record(key: "Book:1", writtenAt: 250, ["title": "U"]))
+    let rebuilt = try Record(key: "Book:1", encodedFields: book.encodedFields)
+    #expect(rebuilt == book)
+    #expect(rebuilt.writtenAt("id") == 100)
+  }
+
+  @Test(
+    "a malformed dates field is refused with the offset and the problem",
+    arguments: [
+      // The dates field second.
+      ([1, UInt8(ascii: "a"), 1, 0, 0, 2, 3, 2], "malformed record encoding at byte 4: a field of empty name (a record's dates) that is not the first"),
+      (record(dates: [5, 0]), "malformed record encoding at byte 2: the dates field holds a value other than an Int"),
+      (record(dates: [3, 1]), "malformed record encoding at byte 2: the dates field holds a date before 0"),
+      (record(dates: [7, 2, 3, 2, 3, 0]), "malformed record encoding at byte 2: the dates field is a list of 2 Ints, not a base and pairs"),
+      // [base 100, position 1 of 1 field, 1 second before]: no field 1.
+      (
+        record(dates: [7, 3, 3, 200, 1, 3, 2, 3, 2]),
+        "malformed record encoding at byte 7: the dates field's exception (1, 1) is not a later field of the 1 with a date from 1 to 100 seconds before its base"
+      ),
+      // Seconds before of 0: the field is at the base, no exception.
+      (
+        record(dates: [7, 3, 3, 200, 1, 3, 0, 3, 0]),
+        "malformed record encoding at byte 7: the dates field's exception (0, 0) is not a later field of the 1 with a date from 1 to 100 seconds before its base"
+      ),
+    ])
+  func malformed(bytes: [UInt8], message: String) {
+    let error = #expect(throws: RecordCodec.EncodingError.self) { try Record(key: "K", encodedFields: bytes) }
+    #expect(error?.description == message)
+  }
+}
