@@ -106,9 +106,11 @@ fuzz: deps
 	  test $${PIPESTATUS[0]:-0} -eq 0 || exit 1; \
 	done
 
-# Kills a process merging into SQLite (compact and apollo layouts x WAL and DELETE journals) at
-# random moments, KILLS times each (default 50), and checks the database after every kill:
-# integrity_check ok, every merge reported committed there whole, none there in part.
+# Kills a process merging into SQLite (compact and apollo layouts x WAL and DELETE journals,
+# unbounded and bounded with merges that evict) at random moments, KILLS times each (default 50),
+# and checks the database after every kill: integrity_check ok, every merge reported committed
+# there whole (bounded: or evicted, from a store past half its budget), none torn, and a bounded
+# store's count of its bytes, reopened, what its tables hold and within its budget.
 KILLS ?= 50
 crash-test: deps
 	$(SWIFT) build -c release --product crashtest

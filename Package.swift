@@ -22,9 +22,13 @@ let package = Package(
     .library(name: "NormalizedCache", targets: ["NormalizedCache"]),
     .library(name: "SQLiteCache", targets: ["SQLiteCache"]),
     .library(name: "NormalizedCacheConformance", targets: ["NormalizedCacheConformance"]),
-    // The workbench as a library: the whole command line as a function (`Cachebench.main`), run by
-    // a package of your own with its key resolvers and field-policy providers registered.
-    .library(name: "Workbench", targets: ["CachebenchCLI", "Workbench", "Workloads", "Results"]),
+    // The workbench as a library, one product per module a package of yours imports: the whole
+    // command line as a function (`Cachebench.main`), and the registry it runs with (`Workloads`:
+    // key resolvers, field-policy providers and stores of your own). The modules behind them
+    // (Workbench, Results, Measurement) are the package's own: their helpers are `package`, not
+    // `public`.
+    .library(name: "CachebenchCLI", targets: ["CachebenchCLI"]),
+    .library(name: "Workloads", targets: ["Workloads"]),
   ],
   targets: [
     // System libraries, found through pkg-config.
@@ -92,7 +96,7 @@ let package = Package(
       name: "WorkbenchTests",
       dependencies: ["Workbench", "Workloads", "Measurement", "Results", "NormalizedCache", "SQLiteCache", "GraphQLLanguage"]
     ),
-    .testTarget(name: "EndToEndTests", dependencies: ["cachebench", "crashtest"], exclude: ["Fixtures"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["cachebench", "crashtest", "Results"], exclude: ["Fixtures"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -17,14 +17,15 @@ let package = Package(
       name: "ShopCache",
       dependencies: [
         .product(name: "NormalizedCache", package: "cachebench"),
-        .product(name: "Workbench", package: "cachebench"),
+        .product(name: "Workloads", package: "cachebench"),
       ]
     ),
     .executableTarget(
       name: "shop-cachebench",
       dependencies: [
         "ShopCache",
-        .product(name: "Workbench", package: "cachebench"),
+        .product(name: "CachebenchCLI", package: "cachebench"),
+        .product(name: "Workloads", package: "cachebench"),
         .product(name: "NormalizedCache", package: "cachebench"),
         .product(name: "GraphQLLanguage", package: "cachebench"),
       ]

@@ -19,11 +19,11 @@
 /// runs of their own, never in the runs that are timed.
 ///
 /// A counter belongs to the thread that created it; `body` runs synchronously on that thread.
-public struct AllocationCounter {
+package struct AllocationCounter {
   private let thread: ThreadAllocationCounters
 
   /// - Throws: ``MeasurementError`` when the per-thread counters cannot be read.
-  public init() throws(MeasurementError) {
+  package init() throws(MeasurementError) {
     thread = try Jemalloc.threadCounters()
   }
 
@@ -35,7 +35,7 @@ public struct AllocationCounter {
   /// ```
   ///
   /// - Throws: what `body` throws, or a ``MeasurementError``.
-  public func counted<T>(
+  package func counted<T>(
     _ body: () throws -> T
   ) throws -> (result: T, count: Int, bytes: Int) {
     try Jemalloc.refreshStatistics()

@@ -14,11 +14,11 @@ import Results
 /// Each repetition refreshes jemalloc's statistics and notes the live bytes, then makes its
 /// subject, runs the body, releases the subject and calls `cleanUp` (to delete a store's files
 /// once the store is closed). Samples recorded in warm-up repetitions are dropped.
-public struct Harness: Sendable {
-  public let warmup: Int
-  public let repetitions: Int
+package struct Harness: Sendable {
+  package let warmup: Int
+  package let repetitions: Int
 
-  public init(warmup: Int, repetitions: Int) {
+  package init(warmup: Int, repetitions: Int) {
     precondition(warmup >= 0 && repetitions >= 1, "a harness needs at least one measured repetition")
     self.warmup = warmup
     self.repetitions = repetitions
@@ -28,7 +28,7 @@ public struct Harness: Sendable {
   ///
   /// - Returns: the samples recorded in the measured repetitions, in the order they were taken.
   /// - Throws: what `make` or `body` throws, or a ``MeasurementError``.
-  public func run<Subject>(
+  package func run<Subject>(
     make: () throws -> Subject,
     cleanUp: () -> Void = {},
     _ body: (Subject, inout Repetition) throws -> Void
@@ -52,13 +52,13 @@ public struct Harness: Sendable {
 
 /// One pass of a ``Harness``: what it is (a warm-up or a measured repetition) and the samples it
 /// keeps.
-public struct Repetition {
+package struct Repetition {
   /// 0-based, warm-ups first.
-  public let index: Int
+  package let index: Int
   /// False in warm-up: samples recorded then are dropped.
-  public let isMeasured: Bool
+  package let isMeasured: Bool
   /// `warm-up 1/3` or `repetition 2/20`, for progress lines.
-  public let label: String
+  package let label: String
   private let baseline: Int
   private let thread: ThreadAllocationCounters
   /// The bytes the samples' own storage grew by, which ``liveBytes()`` leaves out.
@@ -74,7 +74,7 @@ public struct Repetition {
   }
 
   /// Keeps `value` as a sample of `metric`, in a measured repetition.
-  public mutating func record(_ value: Double, as metric: Metric) {
+  package mutating func record(_ value: Double, as metric: Metric) {
     guard isMeasured else { return }
     // What appending allocates, net of what it frees, on this thread: growing the samples must
     // not count as bytes the subject holds.
@@ -85,7 +85,7 @@ public struct Repetition {
   }
 
   /// Keeps an integer `value` as a sample of `metric`, in a measured repetition.
-  public mutating func record(_ value: some BinaryInteger, as metric: Metric) {
+  package mutating func record(_ value: some BinaryInteger, as metric: Metric) {
     record(Double(value), as: metric)
   }
 
@@ -94,7 +94,7 @@ public struct Repetition {
   ///
   /// - Throws: what `body` throws.
   @inlinable @inline(__always) @discardableResult
-  public mutating func time<T>(_ metric: Metric, per count: Int = 1, _ body: () throws -> T) rethrows -> T {
+  package mutating func time<T>(_ metric: Metric, per count: Int = 1, _ body: () throws -> T) rethrows -> T {
     let (result, nanoseconds) = try MonotonicClock.timed(body)
     record(Double(nanoseconds) / Double(count), as: metric)
     return result
@@ -105,7 +105,7 @@ public struct Repetition {
   /// `live_bytes`).
   ///
   /// - Throws: ``MeasurementError``.
-  public func liveBytes() throws(MeasurementError) -> Int {
+  package func liveBytes() throws(MeasurementError) -> Int {
     try Jemalloc.refreshStatistics()
     return try Jemalloc.allocatedBytes() - baseline - samplesBytes
   }

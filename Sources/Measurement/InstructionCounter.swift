@@ -20,16 +20,16 @@ import Results
 /// and has callgrind dump the counters to `FILE.<n>`, whose `totals:` line is the count; the file
 /// is then removed. What lies between the two switches besides `body` (a closure call, the return
 /// from one request and the entry into the other) is a constant of a few dozen instructions.
-public struct InstructionCounter {
+package struct InstructionCounter {
   private let outFile: String
   private var dumps = 0
 
   /// Whether this process runs under valgrind.
-  public static var isUnderValgrind: Bool { cachebench_running_on_valgrind() > 0 }
+  package static var isUnderValgrind: Bool { cachebench_running_on_valgrind() > 0 }
 
   /// - Parameter outFile: the `--callgrind-out-file` the process was started with.
   /// - Throws: ``MeasurementError/notUnderCallgrind`` when the process does not run under valgrind.
-  public init(outFile: String) throws(MeasurementError) {
+  package init(outFile: String) throws(MeasurementError) {
     guard Self.isUnderValgrind else { throw .notUnderCallgrind }
     self.outFile = outFile
   }
@@ -37,7 +37,7 @@ public struct InstructionCounter {
   /// Runs `body` once and returns its result with the instructions it executed.
   ///
   /// - Throws: what `body` throws, or ``MeasurementError/callgrindDump(path:reason:)``.
-  public mutating func counted<T>(_ body: () throws -> T) throws -> (result: T, instructions: Int) {
+  package mutating func counted<T>(_ body: () throws -> T) throws -> (result: T, instructions: Int) {
     cachebench_callgrind_zero_stats()
     cachebench_callgrind_toggle_collect()
     let result: T

@@ -20,7 +20,7 @@ import CJemalloc
 /// ```
 ///
 /// Names follow `man 3 jemalloc` (jemalloc 5.3, "MALLCTL NAMESPACE").
-public enum Jemalloc {
+package enum Jemalloc {
   /// Flushes the calling thread's tcache (`thread.tcache.flush`), so that its cached allocation
   /// requests are merged into the arena counters, then writes `epoch` so that the `stats.*`
   /// controls report fresh values.
@@ -115,7 +115,7 @@ public enum Jemalloc {
   /// memory at the same time, which would make the global figure grow by less.
   ///
   /// - Throws: ``MeasurementError/jemallocInactive(requested:observed:)``, or a `mallctl` failure.
-  public static func checkActive() throws(MeasurementError) {
+  package static func checkActive() throws(MeasurementError) {
     let counters = try threadCounters()
     let requested = 1 << 20
     let before = counters.allocated

@@ -8,7 +8,7 @@
 /// name and the errno it returned), or a process that does not allocate through jemalloc.
 ///
 /// Prints as `mallctl("stats.allocated") failed: error 2 (No such file or directory)`.
-public enum MeasurementError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum MeasurementError: Error, Sendable, Hashable, CustomStringConvertible {
   /// `mallctl(name, ...)` returned `code`: `ENOENT` for an unknown name, `EINVAL` for a value
   /// of the wrong size, `EFAULT` for a control that is not available, `EPERM` for a read-only one.
   case mallctl(name: String, code: Int32)
@@ -20,7 +20,7 @@ public enum MeasurementError: Error, Sendable, Hashable, CustomStringConvertible
   /// A callgrind dump that could not be read.
   case callgrindDump(path: String, reason: String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .mallctl(let name, let code) where code == ENOSYS:
       "mallctl(\"\(name)\"): this build leaves jemalloc out (CACHEBENCH_NO_JEMALLOC, the sanitizer builds), and "

@@ -13,10 +13,10 @@
 /// On Linux it reads `CLOCK_MONOTONIC_RAW`, which NTP does not slew, so that intervals measure
 /// hardware time; on Darwin `CLOCK_UPTIME_RAW`. Named `MonotonicClock` so as not to shadow the
 /// standard library's `Clock` protocol.
-public enum MonotonicClock {
+package enum MonotonicClock {
   /// Nanoseconds since an arbitrary fixed point (boot, on Linux). Only differences mean anything.
   @inlinable @inline(__always)
-  public static func now() -> UInt64 {
+  package static func now() -> UInt64 {
     #if canImport(Darwin)
       return clock_gettime_nsec_np(CLOCK_UPTIME_RAW)
     #else
@@ -32,7 +32,7 @@ public enum MonotonicClock {
   ///
   /// - Throws: what `body` throws.
   @inlinable @inline(__always)
-  public static func time(_ body: () throws -> Void) rethrows -> UInt64 {
+  package static func time(_ body: () throws -> Void) rethrows -> UInt64 {
     let start = now()
     try body()
     return now() &- start
@@ -46,7 +46,7 @@ public enum MonotonicClock {
   ///
   /// - Throws: what `body` throws.
   @inlinable @inline(__always)
-  public static func timed<T>(_ body: () throws -> T) rethrows -> (result: T, ns: UInt64) {
+  package static func timed<T>(_ body: () throws -> T) rethrows -> (result: T, ns: UInt64) {
     let start = now()
     let result = try body()
     let elapsed = now() &- start

@@ -13,7 +13,7 @@
 ///
 /// The new file gets mode 0644. The directory must exist: creating `results/` is the caller's
 /// choice.
-public enum AtomicFile {
+package enum AtomicFile {
   /// Writes `text` as UTF-8 to `path`, replacing the file there.
   ///
   /// ```swift
@@ -21,7 +21,7 @@ public enum AtomicFile {
   /// ```
   ///
   /// - Throws: ``OutputError`` with `path`, the failed step and its errno.
-  public static func write(_ text: String, to path: String) throws(OutputError) {
+  package static func write(_ text: String, to path: String) throws(OutputError) {
     try write(bytes: Array(text.utf8), to: path)
   }
 
@@ -32,7 +32,7 @@ public enum AtomicFile {
   /// A symbolic link is followed: its target is replaced, the link stays. A destination that
   /// exists and is not a regular file (`/dev/null`, a FIFO, a terminal) is written through, not
   /// replaced; a directory is an error (`Is a directory`).
-  public static func write(bytes: [UInt8], to path: String) throws(OutputError) {
+  package static func write(bytes: [UInt8], to path: String) throws(OutputError) {
     let (target, special) = try destination(path)
     if special {
       try writeThrough(bytes: bytes, to: target, path: path)
@@ -59,7 +59,7 @@ public enum AtomicFile {
   /// temporary file is created there and removed (or the existing non-regular file opened).
   ///
   /// - Throws: ``OutputError`` as ``write(bytes:to:)`` would.
-  public static func checkWritable(_ path: String) throws(OutputError) {
+  package static func checkWritable(_ path: String) throws(OutputError) {
     try createDirectory(for: path)
     let (target, special) = try destination(path)
     if special {
@@ -155,14 +155,14 @@ public enum AtomicFile {
   ///
   /// - Throws: ``OutputError`` naming `path` when a directory cannot be made, or when a file
   ///   stands where a directory should (`Not a directory`).
-  public static func createDirectory(for path: String) throws(OutputError) {
+  package static func createDirectory(for path: String) throws(OutputError) {
     try createDirectory(split(path).directory, for: path)
   }
 
   /// Creates `directory` and its parents when they are missing; errors name `path`.
   ///
   /// - Throws: ``OutputError``.
-  public static func createDirectory(_ directory: String, for path: String) throws(OutputError) {
+  package static func createDirectory(_ directory: String, for path: String) throws(OutputError) {
     var prefix = directory.hasPrefix("/") ? "/" : ""
     for component in directory.split(separator: "/") where component != "." {
       prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + component

@@ -13,12 +13,12 @@
 /// an unquoted field, characters after a closing quote, a lone CR, or an unterminated quoted field.
 ///
 /// See [RFC 4180, section 2](https://www.rfc-editor.org/rfc/rfc4180#section-2).
-public enum CSV {
+package enum CSV {
   /// One record read from CSV text.
-  public struct Record: Sendable, Hashable {
+  package struct Record: Sendable, Hashable {
     /// 1-based line where the record starts (a quoted field may carry it over several lines).
-    public var line: Int
-    public var fields: [String]
+    package var line: Int
+    package var fields: [String]
   }
 
   /// `field`, quoted if RFC 4180 requires it.
@@ -26,7 +26,7 @@ public enum CSV {
   /// ```swift
   /// CSV.escape("a,b")  // "\"a,b\""
   /// ```
-  public static func escape(_ field: String) -> String {
+  package static func escape(_ field: String) -> String {
     let needsQuotes = field.utf8.contains { $0 == comma || $0 == quote || $0 == cr || $0 == lf }
     guard needsQuotes else { return field }
     var bytes: [UInt8] = [quote]
@@ -40,12 +40,12 @@ public enum CSV {
   }
 
   /// One record: escaped fields joined by commas, ended by LF.
-  public static func line(_ fields: [String]) -> String {
+  package static func line(_ fields: [String]) -> String {
     fields.map(escape).joined(separator: ",") + "\n"
   }
 
   /// A whole document: the header, then one line per record.
-  public static func document(header: [String], records: [[String]]) -> String {
+  package static func document(header: [String], records: [[String]]) -> String {
     var text = line(header)
     for record in records { text += line(record) }
     return text
@@ -56,7 +56,7 @@ public enum CSV {
   /// - Parameter file: the name errors report.
   /// - Throws: ``CSVError`` with the line and column of a syntax error.
   /// - Complexity: O(n) in the length of `text`.
-  public static func parse(_ text: String, file: String) throws(CSVError) -> [Record] {
+  package static func parse(_ text: String, file: String) throws(CSVError) -> [Record] {
     var parser = Parser(bytes: Array(text.utf8), file: file)
     return try parser.records()
   }

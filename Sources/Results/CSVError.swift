@@ -5,18 +5,18 @@
 /// - `results.csv:3:7: quote inside an unquoted field`
 /// - `results.csv:4: column 'p50': expected a number, found 'fast'`
 /// - `results.csv:1: missing column 'p99'`
-public struct CSVError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct CSVError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The path as given to the reader (or a name such as `<baseline>` for text).
-  public let file: String
+  package let file: String
   /// 1-based line where the record (or the quoted field) at fault starts.
-  public let line: Int
+  package let line: Int
   /// 1-based character column, for syntax errors.
-  public let column: Int?
+  package let column: Int?
   /// The header name of the field at fault, for value errors.
-  public let field: String?
-  public let message: String
+  package let field: String?
+  package let message: String
 
-  public init(file: String, line: Int, column: Int? = nil, field: String? = nil, message: String) {
+  package init(file: String, line: Int, column: Int? = nil, field: String? = nil, message: String) {
     self.file = file
     self.line = line
     self.column = column
@@ -24,7 +24,7 @@ public struct CSVError: Error, Sendable, Hashable, CustomStringConvertible {
     self.message = message
   }
 
-  public var description: String {
+  package var description: String {
     var location = "\(file):\(line)"
     if let column { location += ":\(column)" }
     if let field { return "\(location): column '\(field)': \(message)" }

@@ -1,6 +1,6 @@
 /// A row type with a fixed set of named CSV columns: written in the order of ``columns``, read back
 /// by column name, so a reader finds its columns wherever a file puts them.
-public protocol CSVRepresentable {
+package protocol CSVRepresentable {
   /// The header, in the order rows are written.
   static var columns: [String] { get }
   /// The fields, in the order of ``columns``.
@@ -11,26 +11,26 @@ public protocol CSVRepresentable {
 
 /// One record's fields by column name, with typed accessors whose errors name the file, the line
 /// and the column.
-public struct CSVFields {
+package struct CSVFields {
   let file: String
   let line: Int
   let index: [String: Int]
   let fields: [String]
 
   /// The field as written.
-  public func string(_ column: String) -> String {
+  package func string(_ column: String) -> String {
     fields[index[column]!]
   }
 
   /// The field as written, which must not be empty.
-  public func nonEmpty(_ column: String) throws(CSVError) -> String {
+  package func nonEmpty(_ column: String) throws(CSVError) -> String {
     let text = string(column)
     guard !text.isEmpty else { throw error(column, "expected a name, found an empty field") }
     return text
   }
 
   /// A finite number (see ``CSVNumber``).
-  public func number(_ column: String) throws(CSVError) -> Double {
+  package func number(_ column: String) throws(CSVError) -> Double {
     let text = string(column)
     guard let value = CSVNumber.parse(text) else {
       throw error(column, "expected a number, found '\(text)'")
@@ -39,19 +39,19 @@ public struct CSVFields {
   }
 
   /// A number, or nil for an empty field.
-  public func optionalNumber(_ column: String) throws(CSVError) -> Double? {
+  package func optionalNumber(_ column: String) throws(CSVError) -> Double? {
     string(column).isEmpty ? nil : try number(column)
   }
 
   /// A decimal integer.
-  public func integer(_ column: String) throws(CSVError) -> Int {
+  package func integer(_ column: String) throws(CSVError) -> Int {
     let text = string(column)
     guard let value = Int(text) else { throw error(column, "expected an integer, found '\(text)'") }
     return value
   }
 
   /// `true` or `false`.
-  public func boolean(_ column: String) throws(CSVError) -> Bool {
+  package func boolean(_ column: String) throws(CSVError) -> Bool {
     switch string(column) {
     case "true": return true
     case "false": return false
@@ -60,7 +60,7 @@ public struct CSVFields {
   }
 
   /// One of the raw values of `T`.
-  public func value<T: RawRepresentable & CaseIterable>(
+  package func value<T: RawRepresentable & CaseIterable>(
     _ column: String, as type: T.Type
   ) throws(CSVError) -> T where T.RawValue == String {
     let text = string(column)
@@ -72,7 +72,7 @@ public struct CSVFields {
   }
 
   /// An error about this record's `column`.
-  public func error(_ column: String, _ message: String) -> CSVError {
+  package func error(_ column: String, _ message: String) -> CSVError {
     CSVError(file: file, line: line, field: column, message: message)
   }
 }
@@ -87,10 +87,10 @@ public struct CSVFields {
 ///   spurious for means.
 ///
 /// Reading accepts what `Double("...")` accepts, provided it is finite.
-public enum CSVNumber {
+package enum CSVNumber {
   static let integralLimit = 9_223_372_036_854_775_808.0  // 2^63
 
-  public static func format(_ value: Double) -> String {
+  package static func format(_ value: Double) -> String {
     precondition(value.isFinite, "a non-finite number in a CSV row")
     if value == value.rounded(), abs(value) < integralLimit {
       return String(Int64(value))
@@ -98,7 +98,7 @@ public enum CSVNumber {
     return value.description
   }
 
-  public static func parse(_ text: String) -> Double? {
+  package static func parse(_ text: String) -> Double? {
     guard let value = Double(text), value.isFinite else { return nil }
     return value
   }
@@ -106,7 +106,7 @@ public enum CSVNumber {
 
 extension CSV {
   /// The CSV text of `rows`: their header, then one line each.
-  public static func document<Row: CSVRepresentable>(_ rows: [Row]) -> String {
+  package static func document<Row: CSVRepresentable>(_ rows: [Row]) -> String {
     document(header: Row.columns, records: rows.map(\.csvFields))
   }
 
@@ -116,7 +116,7 @@ extension CSV {
   /// know are ignored. Every other record must have as many fields as the header.
   ///
   /// - Throws: ``CSVError`` naming `file`, the line, and the column or field at fault.
-  public static func rows<Row: CSVRepresentable>(
+  package static func rows<Row: CSVRepresentable>(
     _ type: Row.Type, from text: String, file: String
   ) throws(CSVError) -> [Row] {
     let records = try parse(text, file: file)

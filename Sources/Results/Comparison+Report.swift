@@ -10,7 +10,7 @@ extension Comparison {
   ///
   /// 1 regressed, 0 improved, 3 unchanged, 0 advisory, 0 inconclusive, 0 added, 0 removed (...)
   /// ```
-  public func report() -> String {
+  package func report() -> String {
     var text = ""
     let sections: [(VerdictStatus, String)] = [
       (.regressed, "Regressions"),
@@ -40,7 +40,7 @@ extension Comparison {
 
   /// One line per verdict; the variant column only when some metric has a variant.
   static func table(_ verdicts: [Verdict]) -> TextTable {
-    let showVariant = verdicts.contains { !$0.key.variant.isEmpty }
+    let showVariant = verdicts.contains { !$0.key.variantColumn.isEmpty }
     var columns: [TextTable.Column] = ["workload"]
     if showVariant { columns.append("variant") }
     columns += [
@@ -51,7 +51,7 @@ extension Comparison {
     ]
     let rows = verdicts.map { verdict in
       var row = [verdict.key.workload]
-      if showVariant { row.append(verdict.key.variant) }
+      if showVariant { row.append(verdict.key.variantColumn) }
       row += [
         verdict.key.store, verdict.key.keys, verdict.key.phase.rawValue, verdict.key.metric,
         verdict.statistic.rawValue,
@@ -84,14 +84,14 @@ extension Comparison {
 /// baseline is 0. `ci_low`, `ci_high` and `p_value` come from repeated runs (`cachebench ab`), and
 /// are empty from single runs.
 extension Verdict: CSVRepresentable {
-  public static let columns = [
+  package static let columns = [
     "workload", "variant", "store", "keys", "phase", "metric", "unit", "better", "deterministic",
     "baseline", "current", "ratio", "ci_low", "ci_high", "p_value", "status", "statistic",
   ]
 
-  public var csvFields: [String] {
+  package var csvFields: [String] {
     [
-      key.workload, key.variant, key.store, key.keys, key.phase.rawValue, key.metric,
+      key.workload, key.variantColumn, key.store, key.keys, key.phase.rawValue, key.metric,
       unit.rawValue, better.rawValue, deterministic ? "true" : "false",
       baseline.map(CSVNumber.format) ?? "", current.map(CSVNumber.format) ?? "",
       ratio.map(CSVNumber.format) ?? "", ciLow.map(CSVNumber.format) ?? "", ciHigh.map(CSVNumber.format) ?? "",
@@ -100,7 +100,7 @@ extension Verdict: CSVRepresentable {
   }
 
   /// Reads a verdict back; `ratio` is derived from the values, so its column is not read.
-  public init(csvFields row: CSVFields) throws(CSVError) {
+  package init(csvFields row: CSVFields) throws(CSVError) {
     self.init(
       key: try MetricKey(csvFields: row),
       unit: try row.value("unit", as: MetricUnit.self),

@@ -25,15 +25,15 @@
 ///   the gate.
 ///
 /// Verdicts come in the current run's row order, then the removed metrics in the baseline's.
-public struct Comparison: Sendable, Hashable {
-  public var options: ComparisonOptions
-  public var verdicts: [Verdict]
+package struct Comparison: Sendable, Hashable {
+  package var options: ComparisonOptions
+  package var verdicts: [Verdict]
 
   /// Compares `current` against `baseline`.
   ///
   /// - Throws: ``ComparisonError`` when one side has two rows for one metric, or a metric's unit or
   ///   direction differs between the sides.
-  public init(
+  package init(
     baseline: [MetricRow], current: [MetricRow], options: ComparisonOptions = ComparisonOptions()
   ) throws(ComparisonError) {
     let baselineByKey = try Self.index(baseline, side: .baseline)
@@ -71,7 +71,7 @@ public struct Comparison: Sendable, Hashable {
   }
 
   /// The verdict on one metric present on both sides, and the statistic that decided it.
-  public static func judge(
+  package static func judge(
     baseline: MetricRow, current: MetricRow, options: ComparisonOptions
   ) -> (Summary.Statistic, VerdictStatus) {
     guard current.deterministic || baseline.deterministic else {
@@ -83,7 +83,7 @@ public struct Comparison: Sendable, Hashable {
     if baseline.summary.n != current.summary.n { return (.n, .regressed) }
     var options = options
     var judged = Summary.Statistic.judged
-    if current.key.metric == "instructions" {
+    if current.key.isInstructions {
       options.deterministicTolerance = Swift.max(options.deterministicTolerance, ComparisonOptions.instructionTolerance)
       judged = [.mean]
     }
@@ -101,7 +101,7 @@ public struct Comparison: Sendable, Hashable {
   /// The verdict on one statistic that went from `baseline` to `current` (see ``Comparison``):
   /// for a deterministic metric, worse beyond the tolerance is `regressed` and better `improved`;
   /// for a timing, a change beyond the threshold either way is `advisory`.
-  public static func status(
+  package static func status(
     baseline: Double, current: Double, better: Better, deterministic: Bool,
     options: ComparisonOptions
   ) -> VerdictStatus {
@@ -117,15 +117,15 @@ public struct Comparison: Sendable, Hashable {
   }
 
   /// Whether any metric regressed: the gate fails (exit code 2).
-  public var hasRegressions: Bool { verdicts.contains { $0.status == .regressed } }
+  package var hasRegressions: Bool { verdicts.contains { $0.status == .regressed } }
 
   /// The verdicts of one status, in order.
-  public func verdicts(_ status: VerdictStatus) -> [Verdict] {
+  package func verdicts(_ status: VerdictStatus) -> [Verdict] {
     verdicts.filter { $0.status == status }
   }
 
   /// How many verdicts have `status`.
-  public func count(_ status: VerdictStatus) -> Int {
+  package func count(_ status: VerdictStatus) -> Int {
     verdicts.reduce(0) { $0 + ($1.status == status ? 1 : 0) }
   }
 
@@ -142,7 +142,7 @@ public struct Comparison: Sendable, Hashable {
 
 extension Summary {
   /// The statistics of a row, by the names of its CSV columns.
-  public enum Statistic: String, Sendable, Hashable, CaseIterable {
+  package enum Statistic: String, Sendable, Hashable, CaseIterable {
     case n, min, p50, p90, p99, max, mean
 
     /// The statistics a deterministic metric is judged on, in order (all but `n`, which must be
@@ -150,7 +150,7 @@ extension Summary {
     static let judged: [Statistic] = [.min, .p50, .p90, .p99, .max, .mean]
   }
 
-  public subscript(statistic: Statistic) -> Double {
+  package subscript(statistic: Statistic) -> Double {
     switch statistic {
     case .n: Double(n)
     case .min: min
@@ -164,28 +164,28 @@ extension Summary {
 }
 
 /// How far a metric may move before it counts as changed.
-public struct ComparisonOptions: Sendable, Hashable {
+package struct ComparisonOptions: Sendable, Hashable {
   /// The default threshold, 10%: a timing's p50 that moves further is shown as `advisory`.
-  public static let defaultThresholdPercent = 10.0
+  package static let defaultThresholdPercent = 10.0
 
   /// The relative tolerance of `instructions` rows (docs/gate.md), which are judged on their mean
   /// only: counts under callgrind agree within 0.1% from run to run of one binary, but the same
   /// source built in another directory moves single samples by up to 1.5% and the p50 of eight by
   /// 0.44% (the binary's layout changes the probes of the Swift runtime's address-keyed caches),
   /// while the mean, every sample's share of the total, stayed within 0.23%.
-  public static let instructionTolerance = 0.005
+  package static let instructionTolerance = 0.005
 
   /// The relative tolerance of deterministic metrics at tolerance 0: the last bits of a ratio that
   /// a different compiler computes in another order.
   static let floatingPointNoise = 1e-9
 
   /// The relative change of a timing median that is shown (0.10 for 10%).
-  public var threshold: Double
+  package var threshold: Double
   /// The relative change of a deterministic metric that counts; 0, the default, means equal.
-  public var deterministicTolerance: Double
+  package var deterministicTolerance: Double
 
   /// Thresholds as fractions (`0.10`); the default is 10% for timings, equality for the rest.
-  public init(threshold: Double = defaultThresholdPercent / 100, deterministicTolerance: Double = 0)
+  package init(threshold: Double = defaultThresholdPercent / 100, deterministicTolerance: Double = 0)
   {
     precondition(threshold >= 0 && threshold.isFinite, "a threshold is a non-negative number")
     precondition(deterministicTolerance >= 0 && deterministicTolerance.isFinite)
@@ -194,7 +194,7 @@ public struct ComparisonOptions: Sendable, Hashable {
   }
 
   /// Thresholds in percent, as `--threshold PCT` gives them (`10` for 10%).
-  public init(thresholdPercent: Double, deterministicTolerancePercent: Double = 0) {
+  package init(thresholdPercent: Double, deterministicTolerancePercent: Double = 0) {
     self.init(
       threshold: thresholdPercent / 100, deterministicTolerance: deterministicTolerancePercent / 100
     )
@@ -202,7 +202,7 @@ public struct ComparisonOptions: Sendable, Hashable {
 }
 
 /// What became of one metric between the baseline and the current run.
-public enum VerdictStatus: String, Sendable, Hashable, CaseIterable {
+package enum VerdictStatus: String, Sendable, Hashable, CaseIterable {
   /// Worse: fails the gate.
   case regressed
   /// Better: refresh the baseline.
@@ -218,25 +218,25 @@ public enum VerdictStatus: String, Sendable, Hashable, CaseIterable {
 
 /// The verdict on one metric: the statistic that decided it on both sides, and what the gate
 /// makes of it.
-public struct Verdict: Sendable, Hashable {
-  public var key: MetricKey
-  public var unit: MetricUnit
-  public var better: Better
-  public var deterministic: Bool
+package struct Verdict: Sendable, Hashable {
+  package var key: MetricKey
+  package var unit: MetricUnit
+  package var better: Better
+  package var deterministic: Bool
   /// The statistic `baseline` and `current` are: `p50` for timings, added and removed metrics.
-  public var statistic: Summary.Statistic
+  package var statistic: Summary.Statistic
   /// The baseline's value; nil for an added metric.
-  public var baseline: Double?
+  package var baseline: Double?
   /// The current run's value; nil for a removed metric.
-  public var current: Double?
-  public var status: VerdictStatus
+  package var current: Double?
+  package var status: VerdictStatus
   /// From repeated runs (`cachebench ab`): the 95% confidence interval of `current / baseline`, and
   /// the p-value of the change after Holm's correction over every row; nil from single runs.
-  public var ciLow: Double?
-  public var ciHigh: Double?
-  public var pValue: Double?
+  package var ciLow: Double?
+  package var ciHigh: Double?
+  package var pValue: Double?
 
-  public init(
+  package init(
     key: MetricKey, unit: MetricUnit, better: Better, deterministic: Bool, statistic: Summary.Statistic = .p50,
     baseline: Double?, current: Double?, status: VerdictStatus, ciLow: Double? = nil, ciHigh: Double? = nil,
     pValue: Double? = nil
@@ -260,22 +260,25 @@ public struct Verdict: Sendable, Hashable {
       baseline: baseline, current: current, status: status)
   }
 
-  /// `current / baseline`: 1.2 is 20% more. Nil when a side is missing or the baseline is 0.
-  public var ratio: Double? {
+  /// `current / baseline`: 1.2 is 20% more. Nil when a side is missing, the baseline is 0, or the
+  /// quotient of two finite values is not finite (`1e308 / 1e-308`): it cannot be written or drawn.
+  package var ratio: Double? {
     guard let baseline, let current, baseline != 0 else { return nil }
-    return current / baseline
+    let ratio = current / baseline
+    return ratio.isFinite ? ratio : nil
   }
 
-  /// `current - baseline`; nil when a side is missing.
-  public var delta: Double? {
+  /// `current - baseline`; nil when a side is missing or the difference is not finite.
+  package var delta: Double? {
     guard let baseline, let current else { return nil }
-    return current - baseline
+    let delta = current - baseline
+    return delta.isFinite ? delta : nil
   }
 }
 
 /// Rows that cannot be compared (the command line's exit code 65, bad input data).
-public enum ComparisonError: Error, Sendable, Hashable, CustomStringConvertible {
-  public enum Side: String, Sendable, Hashable {
+package enum ComparisonError: Error, Sendable, Hashable, CustomStringConvertible {
+  package enum Side: String, Sendable, Hashable {
     case baseline, current
   }
 
@@ -288,7 +291,7 @@ public enum ComparisonError: Error, Sendable, Hashable, CustomStringConvertible 
   /// The two sides share no workload: a baseline of another workload.
   case differentWorkloads(baseline: [String], current: [String])
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .duplicate(let key, let side):
       "the \(side.rawValue) has two rows for \(key)"

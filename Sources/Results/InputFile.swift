@@ -7,26 +7,26 @@
 /// An input file that could not be opened or read (exit code 66).
 ///
 /// Prints as `cannot open 'baseline.csv': No such file or directory`.
-public struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
-  public let path: String
-  public let reason: String
+package struct InputError: Error, Sendable, Hashable, CustomStringConvertible {
+  package let path: String
+  package let reason: String
 
-  public init(path: String, reason: String) {
+  package init(path: String, reason: String) {
     self.path = path
     self.reason = reason
   }
 
   /// The error of a failed system call, by its errno.
-  public init(path: String, code: Int32) {
+  package init(path: String, code: Int32) {
     self.init(path: path, reason: String(cString: strerror(code)))
   }
 
-  public var description: String { "cannot open '\(path)': \(reason)" }
+  package var description: String { "cannot open '\(path)': \(reason)" }
 }
 
 /// Reading the files the user names: workloads, operations, schemas, responses, results CSVs.
 /// The one place that reads a whole file.
-public enum InputFile {
+package enum InputFile {
   /// The bytes of the file at `path`.
   ///
   /// ```swift
@@ -39,7 +39,7 @@ public enum InputFile {
   /// A directory is an error; a device or FIFO is read up to ``maximumSpecialBytes`` (`/dev/zero`
   /// never ends), a regular file up to ``maximumBytes``. A FIFO without a writer reads as empty
   /// rather than waiting for one.
-  public static func bytes(_ path: String) throws(InputError) -> [UInt8] {
+  package static func bytes(_ path: String) throws(InputError) -> [UInt8] {
     let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else { throw InputError(path: path, code: errno) }
     defer { _ = close(descriptor) }
@@ -68,9 +68,9 @@ public enum InputFile {
   }
 
   /// The most read from a regular file: 4 GiB.
-  public static let maximumBytes = 4 << 30
+  package static let maximumBytes = 4 << 30
   /// The most read from a device or FIFO: 256 MiB.
-  public static let maximumSpecialBytes = 256 << 20
+  package static let maximumSpecialBytes = 256 << 20
 }
 
 /// `read(2)`, out of reach of ``InputFile``'s names.

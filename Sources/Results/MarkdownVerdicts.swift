@@ -12,9 +12,9 @@
 /// |---|---|---|---|---|---|--:|--:|--:|
 /// | 🔴 regressed | memory | path | write | allocations | max | 12 | 13 | +1 (+8.3%) |
 /// ```
-public enum MarkdownVerdicts {
+package enum MarkdownVerdicts {
   /// The statuses the table shows, in its order; the others are only counted.
-  public static let shown: [VerdictStatus] = [.regressed, .improved]
+  package static let shown: [VerdictStatus] = [.regressed, .improved]
 
   /// - Parameters:
   ///   - command: `compare` or `ab`, for the heading.
@@ -22,7 +22,7 @@ public enum MarkdownVerdicts {
   ///   - footer: a last line (`ab`'s smallest detectable change), or nil.
   ///   - limit: the most rows the table lists (a pull request comment has a size limit); the
   ///     rest are counted below it.
-  public static func render(
+  package static func render(
     _ verdicts: [Verdict], command: String, criterion: String, footer: String? = nil, limit: Int = 100
   ) -> String {
     let counts = VerdictStatus.allCases.map { status in (status, verdicts.count { $0.status == status }) }
@@ -38,7 +38,7 @@ public enum MarkdownVerdicts {
     let rows = verdicts.filter { shown.contains($0.status) }.sorted { order($0.status) < order($1.status) }
     if !rows.isEmpty {
       let repeated = rows.contains { $0.ciLow != nil || $0.pValue != nil }
-      let variants = rows.contains { !$0.key.variant.isEmpty }
+      let variants = rows.contains { !$0.key.variantColumn.isEmpty }
       var header = ["", "workload"] + (variants ? ["variant"] : []) + ["store", "keys", "phase", "metric", "statistic", "baseline", "current", "change"]
       var alignment = Array(repeating: "---", count: header.count - 3) + ["--:", "--:", "--:"]
       if repeated {
@@ -48,7 +48,7 @@ public enum MarkdownVerdicts {
       text += "\n| " + header.joined(separator: " | ") + " |\n|" + alignment.joined(separator: "|") + "|\n"
       for verdict in rows.prefix(limit) {
         var cells = ["\(symbol(verdict.status)) \(verdict.status.rawValue)", verdict.key.workload]
-        if variants { cells.append(verdict.key.variant) }
+        if variants { cells.append(verdict.key.variantColumn) }
         cells += [
           verdict.key.store, verdict.key.keys, verdict.key.phase.rawValue, verdict.key.metric, verdict.statistic.rawValue,
           verdict.baseline.map { HumanFormat.value($0, unit: verdict.unit) } ?? "",
@@ -95,14 +95,14 @@ public enum MarkdownVerdicts {
 
 extension Comparison {
   /// ``MarkdownVerdicts`` of this comparison (`compare --format markdown`).
-  public func markdown() -> String {
+  package func markdown() -> String {
     MarkdownVerdicts.render(verdicts, command: "compare", criterion: thresholdDescription)
   }
 }
 
 extension RepeatedComparison {
   /// ``MarkdownVerdicts`` of these runs (`ab --format markdown`).
-  public func markdown() -> String {
+  package func markdown() -> String {
     MarkdownVerdicts.render(
       verdicts, command: "ab",
       criterion:

@@ -4,15 +4,15 @@
 /// ```swift
 /// let readLatency = Metric(.read, "latency", unit: .ns, deterministic: false)
 /// ```
-public struct Metric: Sendable, Hashable, CustomStringConvertible {
-  public let phase: Phase
-  public let name: String
-  public let unit: MetricUnit
-  public let better: Better
+package struct Metric: Sendable, Hashable, CustomStringConvertible {
+  package let phase: Phase
+  package let name: String
+  package let unit: MetricUnit
+  package let better: Better
   /// True for counts, bytes and ratios that must not change between runs of one build.
-  public let deterministic: Bool
+  package let deterministic: Bool
 
-  public init(_ phase: Phase, _ name: String, unit: MetricUnit, better: Better = .lower, deterministic: Bool) {
+  package init(_ phase: Phase, _ name: String, unit: MetricUnit, better: Better = .lower, deterministic: Bool) {
     self.phase = phase
     self.name = name
     self.unit = unit
@@ -21,7 +21,7 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// `phase/name`: `read/latency`.
-  public var description: String { "\(phase.rawValue)/\(name)" }
+  package var description: String { "\(phase.rawValue)/\(name)" }
 }
 
 /// The samples of several metrics, kept in the order each metric first received one.
@@ -31,25 +31,25 @@ public struct Metric: Sendable, Hashable, CustomStringConvertible {
 /// samples.append(812, to: readLatency)
 /// samples[readLatency]  // [812]
 /// ```
-public struct MetricSamples: Sendable {
-  public private(set) var metrics: [Metric] = []
+package struct MetricSamples: Sendable {
+  package private(set) var metrics: [Metric] = []
   private var values: [Metric: [Double]] = [:]
 
-  public init() {}
+  package init() {}
 
   /// The samples of `metric`, empty when it has none.
-  public subscript(metric: Metric) -> [Double] {
+  package subscript(metric: Metric) -> [Double] {
     values[metric] ?? []
   }
 
   /// Adds one sample of `metric`.
-  public mutating func append(_ value: Double, to metric: Metric) {
+  package mutating func append(_ value: Double, to metric: Metric) {
     if values[metric] == nil { metrics.append(metric) }
     values[metric, default: []].append(value)
   }
 
   /// Adds every sample of `other`, after this one's own.
-  public mutating func append(contentsOf other: MetricSamples) {
+  package mutating func append(contentsOf other: MetricSamples) {
     for metric in other.metrics {
       for value in other[metric] { append(value, to: metric) }
     }

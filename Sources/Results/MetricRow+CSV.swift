@@ -1,9 +1,9 @@
 
 extension MetricRow: CSVRepresentable {
-  public var csvFields: [String] {
+  package var csvFields: [String] {
     [
       run.runID, run.timestamp, run.gitRev, run.host,
-      key.workload, key.variant, key.store, key.keys, key.phase.rawValue, key.metric,
+      key.workload, key.variantColumn, key.store, key.keys, key.phase.rawValue, key.metric,
       unit.rawValue, better.rawValue, deterministic ? "true" : "false",
       String(summary.n),
       CSVNumber.format(summary.min), CSVNumber.format(summary.p50), CSVNumber.format(summary.p90),
@@ -12,7 +12,7 @@ extension MetricRow: CSVRepresentable {
     ]
   }
 
-  public init(csvFields row: CSVFields) throws(CSVError) {
+  package init(csvFields row: CSVFields) throws(CSVError) {
     let n = try row.integer("n")
     guard n >= 1 else { throw row.error("n", "expected at least 1 sample, found \(n)") }
     self.init(
@@ -34,10 +34,11 @@ extension MetricRow: CSVRepresentable {
 extension MetricKey {
   /// Reads the `workload,variant,store,keys,phase,metric` columns.
   init(csvFields row: CSVFields) throws(CSVError) {
+    let (variant, readers) = Self.parse(variantColumn: row.string("variant"))
     self.init(
-      workload: row.string("workload"), variant: row.string("variant"), store: row.string("store"),
+      workload: row.string("workload"), variant: variant, store: row.string("store"),
       keys: try row.nonEmpty("keys"),
       phase: try row.value("phase", as: Phase.self),
-      metric: row.string("metric"))
+      metric: row.string("metric"), readers: readers)
   }
 }

@@ -1,10 +1,10 @@
 import Foundation
 
 /// The part of the work a metric measures (the CSV's `phase` column, docs/csv.md).
-public enum Phase: String, Sendable, Hashable, CaseIterable, Comparable {
+package enum Phase: String, Sendable, Hashable, CaseIterable, Comparable {
   case parse, write, normalize, merge, read, fragment, watch, lookup, footprint, dedup, traffic, gc, disk, concurrency
 
-  public static func < (lhs: Phase, rhs: Phase) -> Bool {
+  package static func < (lhs: Phase, rhs: Phase) -> Bool {
     allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
   }
 }
@@ -13,30 +13,30 @@ public enum Phase: String, Sendable, Hashable, CaseIterable, Comparable {
 ///
 /// Not named `Unit`: Foundation has a `Unit` class, and every file that imports both Foundation
 /// and Workbench would find the name ambiguous.
-public enum MetricUnit: String, Sendable, Hashable, CaseIterable {
+package enum MetricUnit: String, Sendable, Hashable, CaseIterable {
   case ns, bytes, count, ratio
   /// Events per second: a throughput (`reads_per_second`).
   case perSecond = "per_s"
 }
 
 /// Which direction of change is an improvement (the CSV's `better` column).
-public enum Better: String, Sendable, Hashable, CaseIterable {
+package enum Better: String, Sendable, Hashable, CaseIterable {
   case lower, higher
 }
 
 /// What identifies one run of the workbench in every row it writes.
-public struct RunInfo: Sendable, Hashable {
+package struct RunInfo: Sendable, Hashable {
   /// Unique per run (the runner's choice, e.g. a timestamp and the seed).
-  public var runID: String
+  package var runID: String
   /// When the run started, ISO 8601 in UTC (see ``RunInfo/timestamp(_:)``).
-  public var timestamp: String
+  package var timestamp: String
   /// The revision of the current directory's checkout when the run started (`git rev-parse
   /// --short=12 HEAD`, `-dirty` when tracked files changed), `unknown` outside git.
-  public var gitRev: String
+  package var gitRev: String
   /// The machine's host name.
-  public var host: String
+  package var host: String
 
-  public init(runID: String, timestamp: String, gitRev: String, host: String) {
+  package init(runID: String, timestamp: String, gitRev: String, host: String) {
     self.runID = runID
     self.timestamp = timestamp
     self.gitRev = gitRev
@@ -45,29 +45,32 @@ public struct RunInfo: Sendable, Hashable {
 
   /// `date` as the `timestamp` column writes it: ISO 8601 in UTC, to the second
   /// (`2025-11-22T07:39:12Z`).
-  public static func timestamp(_ date: Date) -> String {
+  package static func timestamp(_ date: Date) -> String {
     date.formatted(.iso8601)
   }
 }
 
 /// What a metric is about: the columns `compare` joins a baseline and a current run on.
-public struct MetricKey: Sendable, Hashable, CustomStringConvertible {
+package struct MetricKey: Sendable, Hashable, CustomStringConvertible {
   /// The workload's `name`.
-  public var workload: String
+  package var workload: String
   /// The sweep point (`duplication=0.5`), or empty.
-  public var variant: String
+  package var variant: String
   /// The store's label (`memory`, `sqlite-wal`).
-  public var store: String
+  package var store: String
   /// The key strategy's name as the workload gives it: `path`, `typePolicy`, `programmatic`, or a
   /// named resolver's `programmatic:sku`.
-  public var keys: String
-  public var phase: Phase
+  package var keys: String
+  package var phase: Phase
   /// The metric's name (`latency`, `allocations`, `hit_ratio`, ...).
-  public var metric: String
+  package var metric: String
+  /// The concurrency phase's reader threads, nil for every other row. Written into the CSV's
+  /// `variant` column after the sweep point (``variantColumn``), and read back from it there only.
+  package var readers: Int?
 
-  public init(
+  package init(
     workload: String, variant: String = "", store: String, keys: String, phase: Phase,
-    metric: String
+    metric: String, readers: Int? = nil
   ) {
     self.workload = workload
     self.variant = variant
@@ -75,11 +78,34 @@ public struct MetricKey: Sendable, Hashable, CustomStringConvertible {
     self.keys = keys
     self.phase = phase
     self.metric = metric
+    self.readers = readers
+  }
+
+  /// The configuration the row belongs to (a concurrency row's: the one it ran on).
+  package var configuration: ConfigurationID { ConfigurationID(variant: variant, store: store, keys: keys) }
+
+  /// The CSV's `variant` column: the sweep point, then `readers=N` for a concurrency row
+  /// (`duplication=0.5 readers=2`, docs/csv.md).
+  package var variantColumn: String {
+    guard let readers else { return variant }
+    return (variant.isEmpty ? "" : variant + " ") + "readers=\(readers)"
+  }
+
+  /// The sweep point and the reader count of a `variant` column: its last word when that is
+  /// `readers=N`. The one place the column is taken apart.
+  package static func parse(variantColumn column: String) -> (variant: String, readers: Int?) {
+    var words = column.split(separator: " ", omittingEmptySubsequences: false)
+    guard let last = words.last, last.hasPrefix("readers="), let count = Int(last.dropFirst("readers=".count)), count > 0,
+      String(count) == last.dropFirst("readers=".count)
+    else { return (column, nil) }
+    words.removeLast()
+    return (words.joined(separator: " "), count)
   }
 
   /// `workload[variant]/store/keys/phase/metric`, e.g. `books[duplication=0.5]/memory/path/write/latency`.
-  public var description: String {
-    let variantPart = variant.isEmpty ? "" : "[\(variant)]"
+  package var description: String {
+    let column = variantColumn
+    let variantPart = column.isEmpty ? "" : "[\(column)]"
     return "\(workload)\(variantPart)/\(store)/\(keys)/\(phase.rawValue)/\(metric)"
   }
 }
@@ -95,16 +121,16 @@ public struct MetricKey: Sendable, Hashable, CustomStringConvertible {
 ///   summary: Summary(latencies)!
 /// )
 /// ```
-public struct MetricRow: Sendable, Hashable {
-  public var run: RunInfo
-  public var key: MetricKey
-  public var unit: MetricUnit
-  public var better: Better
+package struct MetricRow: Sendable, Hashable {
+  package var run: RunInfo
+  package var key: MetricKey
+  package var unit: MetricUnit
+  package var better: Better
   /// True for counts, bytes and ratios that must not change between runs of one build.
-  public var deterministic: Bool
-  public var summary: Summary
+  package var deterministic: Bool
+  package var summary: Summary
 
-  public init(
+  package init(
     run: RunInfo, key: MetricKey, unit: MetricUnit, better: Better, deterministic: Bool,
     summary: Summary
   ) {
@@ -117,7 +143,7 @@ public struct MetricRow: Sendable, Hashable {
   }
 
   /// The columns of the results CSV, in order.
-  public static let columns = [
+  package static let columns = [
     "run_id", "timestamp", "git_rev", "host", "workload", "variant", "store", "keys", "phase",
     "metric", "unit", "better", "deterministic", "n", "min", "p50", "p90", "p99", "max", "mean",
     "stddev",

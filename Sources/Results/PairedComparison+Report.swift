@@ -2,13 +2,13 @@ import Foundation
 
 extension PairedComparison {
   /// How the rows were judged, one line for the terminal and Markdown.
-  public var criterion: String {
+  package var criterion: String {
     "paired steps: sign test over medians of \(options.blockSize) pairs, threshold \(HumanFormat.count(options.threshold * 100))%, "
       + "false alarms \(HumanFormat.count(options.alpha * 100))% over all rows (Holm) and \(options.looks) look\(options.looks == 1 ? "" : "s")"
   }
 
   /// Every row with its ratio, interval, p and smallest detectable change, then the counts.
-  public func report() -> String {
+  package func report() -> String {
     let columns: [TextTable.Column] = [
       "variant", "store", "keys", "step", TextTable.Column("base/op", alignment: .right),
       TextTable.Column("change", alignment: .right), TextTable.Column("95% interval", alignment: .right),
@@ -17,7 +17,7 @@ extension PairedComparison {
     ]
     let table = zip(rows, verdicts).map { row, verdict -> [String] in
       [
-        row.key.variant, row.key.store, row.key.keys, row.key.phase.rawValue,
+        row.key.variantColumn, row.key.store, row.key.keys, row.key.phase.rawValue,
         verdict.baseline.map(HumanFormat.nanoseconds) ?? "",
         HumanFormat.change(ratio: row.ratio),
         row.interval.map { "\(HumanFormat.change(ratio: $0.lowerBound))..\(HumanFormat.change(ratio: $0.upperBound))" } ?? "",
@@ -38,7 +38,7 @@ extension PairedComparison {
   }
 
   /// ``MarkdownVerdicts`` of these pairs (`ab --paired --format markdown`).
-  public func markdown() -> String {
+  package func markdown() -> String {
     MarkdownVerdicts.render(
       verdicts, command: "ab --paired", criterion: criterion,
       footer: detectableChange.map { "Smallest change a row detects 80% of the time: \(HumanFormat.change(ratio: 1 + $0))" })

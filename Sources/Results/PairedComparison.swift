@@ -2,13 +2,13 @@ import Foundation
 
 /// One timing row of a paired run (`cachebench ab --paired`): the two builds' times of the same
 /// steps, taken in turns, nanoseconds per operation, in the order they were taken.
-public struct PairedSamples: Sendable, Hashable {
-  public var key: MetricKey
+package struct PairedSamples: Sendable, Hashable {
+  package var key: MetricKey
   /// `base[i]` and `current[i]` timed the same step, one right after the other.
-  public var base: [Double]
-  public var current: [Double]
+  package var base: [Double]
+  package var current: [Double]
 
-  public init(key: MetricKey, base: [Double], current: [Double]) {
+  package init(key: MetricKey, base: [Double], current: [Double]) {
     precondition(base.count == current.count, "paired samples come in pairs")
     self.key = key
     self.base = base
@@ -42,19 +42,19 @@ public struct PairedSamples: Sendable, Hashable {
 /// beyond ``Options/threshold``; `inconclusive` when beyond the threshold without that; otherwise
 /// `unchanged`. It is *decided* when regressed or improved, or when its interval lies within the
 /// threshold either way.
-public struct PairedComparison: Sendable {
-  public struct Options: Sendable, Hashable {
+package struct PairedComparison: Sendable {
+  package struct Options: Sendable, Hashable {
     /// The smallest relative change that can count (0.03 for 3%).
-    public var threshold: Double
+    package var threshold: Double
     /// The false-alarm rate over all rows and all looks together.
-    public var alpha: Double
+    package var alpha: Double
     /// Consecutive pairs summarised by one median.
-    public var blockSize: Int
+    package var blockSize: Int
     /// How many times the run judges the pairs (and may stop): the level of each look is
     /// `alpha / looks`.
-    public var looks: Int
+    package var looks: Int
 
-    public init(threshold: Double = 0.03, alpha: Double = 0.05, blockSize: Int = 8, looks: Int = 1) {
+    package init(threshold: Double = 0.03, alpha: Double = 0.05, blockSize: Int = 8, looks: Int = 1) {
       precondition(blockSize >= 1 && looks >= 1)
       self.threshold = threshold
       self.alpha = alpha
@@ -63,36 +63,36 @@ public struct PairedComparison: Sendable {
     }
 
     /// The false-alarm rate of one look.
-    public var level: Double { alpha / Double(looks) }
+    package var level: Double { alpha / Double(looks) }
   }
 
   /// What one row's pairs say.
-  public struct Row: Sendable, Hashable {
-    public var key: MetricKey
+  package struct Row: Sendable, Hashable {
+    package var key: MetricKey
     /// Pairs and whole blocks of them.
-    public var pairs: Int
-    public var blocks: Int
+    package var pairs: Int
+    package var blocks: Int
     /// `current / base`, the median of the block medians; 1 without blocks.
-    public var ratio: Double
+    package var ratio: Double
     /// The distribution-free 95% interval of `ratio`; nil with too few blocks for one.
-    public var interval: ClosedRange<Double>?
+    package var interval: ClosedRange<Double>?
     /// The sign test's p-value after Holm over every row.
-    public var p: Double
+    package var p: Double
     /// The smallest relative change this row would show as significant 80% of the time with these
     /// blocks (from their spread); nil with too few blocks.
-    public var detectableChange: Double?
-    public var status: VerdictStatus
+    package var detectableChange: Double?
+    package var status: VerdictStatus
     /// Regressed, improved, or with its interval within the threshold.
-    public var decided: Bool
+    package var decided: Bool
   }
 
-  public let options: Options
-  public let rows: [Row]
+  package let options: Options
+  package let rows: [Row]
   /// One verdict per row, for the CSV and Markdown `compare` and `ab` write: `baseline` is the
   /// base's median per operation, `current` that times the paired ratio.
-  public let verdicts: [Verdict]
+  package let verdicts: [Verdict]
 
-  public init(_ samples: [PairedSamples], options: Options = Options()) {
+  package init(_ samples: [PairedSamples], options: Options = Options()) {
     self.options = options
     let blockMedians = samples.map { Self.blockMedians($0, blockSize: options.blockSize) }
     let tests = blockMedians.map { SignTest($0) }
@@ -124,13 +124,13 @@ public struct PairedComparison: Sendable {
   }
 
   /// Whether any row regressed.
-  public var hasRegressions: Bool { rows.contains { $0.status == .regressed } }
+  package var hasRegressions: Bool { rows.contains { $0.status == .regressed } }
 
   /// Whether every row is decided: more pairs would change no verdict that matters.
-  public var allDecided: Bool { rows.allSatisfy(\.decided) }
+  package var allDecided: Bool { rows.allSatisfy(\.decided) }
 
   /// The median over rows of each row's smallest detectable change.
-  public var detectableChange: Double? {
+  package var detectableChange: Double? {
     let changes = rows.compactMap(\.detectableChange)
     return changes.isEmpty ? nil : Statistics.median(changes)
   }

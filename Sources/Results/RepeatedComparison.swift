@@ -20,34 +20,34 @@ import Foundation
 /// interval from the same t distribution.
 ///
 /// Deterministic rows are judged as ``Comparison`` judges them, on the first run of each side.
-public struct RepeatedComparison: Sendable {
-  public struct Options: Sendable, Hashable {
+package struct RepeatedComparison: Sendable {
+  package struct Options: Sendable, Hashable {
     /// The smallest relative change of a timing that can count (0.05 for 5%).
-    public var threshold: Double
+    package var threshold: Double
     /// The false-alarm rate over all timing rows together.
-    public var alpha: Double
+    package var alpha: Double
     /// The stores whose timing rows estimate each run's shift; empty for every row. When a change
     /// touches most rows (every SQLite store), estimate the shift from the rows it cannot touch.
-    public var shiftStores: Set<String>
+    package var shiftStores: Set<String>
 
-    public init(threshold: Double = 0.05, alpha: Double = 0.05, shiftStores: Set<String> = []) {
+    package init(threshold: Double = 0.05, alpha: Double = 0.05, shiftStores: Set<String> = []) {
       self.threshold = threshold
       self.alpha = alpha
       self.shiftStores = shiftStores
     }
   }
 
-  public let options: Options
-  public let verdicts: [Verdict]
+  package let options: Options
+  package let verdicts: [Verdict]
   /// The smallest relative change one timing row would show as regressed 80% of the time with
   /// these runs: from the rows' spread after shift removal and the first step of Holm's correction.
-  public let detectableChange: Double?
+  package let detectableChange: Double?
   /// Each run's shift removed, as a factor (1.1: the run was 10% slow), base runs first.
-  public let shifts: [Double]
+  package let shifts: [Double]
 
   /// - Throws: ``ComparisonError`` when a side has no runs, or its runs disagree on a metric's
   ///   definition, as ``Comparison`` does.
-  public init(base: [[MetricRow]], current: [[MetricRow]], options: Options = Options()) throws(ComparisonError) {
+  package init(base: [[MetricRow]], current: [[MetricRow]], options: Options = Options()) throws(ComparisonError) {
     guard let firstBase = base.first else { throw .noRuns(.baseline) }
     guard let firstCurrent = current.first else { throw .noRuns(.current) }
     let single = try Comparison(baseline: firstBase, current: firstCurrent)
@@ -75,7 +75,7 @@ public struct RepeatedComparison: Sendable {
   }
 
   /// Whether any row regressed.
-  public var hasRegressions: Bool { verdicts.contains { $0.status == .regressed } }
+  package var hasRegressions: Bool { verdicts.contains { $0.status == .regressed } }
 
   /// The verdict on one timing row.
   static func status(ratio: Double, p: Double, better: Better, options: Options) -> VerdictStatus {
@@ -156,9 +156,9 @@ struct TimingObservations {
   static let priorDegreesOfFreedom = 8.0
 
   /// The typical row's variance of one run's observation: the median over rows of the pooled
-  /// within-side variances.
+  /// within-side variances; 0 without a timing row (none with a positive p50 in every run).
   var typicalVariance: Double {
-    Statistics.median(keys.map { pooledVariance($0) })
+    keys.isEmpty ? 0 : Statistics.median(keys.map { pooledVariance($0) })
   }
 
   private func pooledVariance(_ key: MetricKey) -> Double {
@@ -202,12 +202,12 @@ struct TimingObservations {
 
 extension Statistics {
   /// The median (percentile 50, interpolated). `samples` must not be empty.
-  public static func median(_ samples: [Double]) -> Double {
+  package static func median(_ samples: [Double]) -> Double {
     percentile(50, ofSorted: samples.sorted())
   }
 
   /// The sample variance (n − 1); 0 for one sample.
-  public static func variance(_ samples: [Double]) -> Double {
+  package static func variance(_ samples: [Double]) -> Double {
     let deviation = sampleStandardDeviation(samples)
     return deviation * deviation
   }
@@ -272,7 +272,7 @@ enum StudentT {
 extension RepeatedComparison {
   /// The comparison for a terminal: regressed, improved and inconclusive rows, with their interval
   /// and p-value, then the counts and the smallest change these runs can detect.
-  public func report() -> String {
+  package func report() -> String {
     var text = ""
     let sections: [(VerdictStatus, String)] = [
       (.regressed, "Regressions"), (.improved, "Improvements"),
@@ -306,7 +306,7 @@ extension RepeatedComparison {
         interval = "\(HumanFormat.change(ratio: low))..\(HumanFormat.change(ratio: high))"
       }
       return [
-        verdict.key.workload, verdict.key.variant, verdict.key.store, verdict.key.keys,
+        verdict.key.workload, verdict.key.variantColumn, verdict.key.store, verdict.key.keys,
         verdict.key.phase.rawValue, verdict.key.metric,
         verdict.baseline.map { HumanFormat.value($0, unit: verdict.unit) } ?? "",
         verdict.current.map { HumanFormat.value($0, unit: verdict.unit) } ?? "",

@@ -16,21 +16,21 @@
 ///   ```json
 ///   [{"name": "default/memory/path/write/latency", "unit": "ns", "value": 343000, "range": "± 2711492.1", "extra": "n=2000 p90=2023664.4 p99=4375792.4"}]
 ///   ```
-public enum ResultsExport {
+package enum ResultsExport {
   /// The formats `export` writes.
-  public enum Format: String, Sendable, CaseIterable {
+  package enum Format: String, Sendable, CaseIterable {
     case bmf
     case githubActionBenchmark = "github-action-benchmark"
   }
 
   /// The benchmark a row belongs to: `workload[variant]/store/keys/phase`.
-  public static func benchmarkName(_ key: MetricKey) -> String {
-    let variant = key.variant.isEmpty ? "" : "[\(key.variant)]"
+  package static func benchmarkName(_ key: MetricKey) -> String {
+    let variant = key.variantColumn.isEmpty ? "" : "[\(key.variantColumn)]"
     return "\(key.workload)\(variant)/\(key.store)/\(key.keys)/\(key.phase.rawValue)"
   }
 
   /// Bencher Metric Format JSON of `rows`, benchmarks and measures in the order the rows give.
-  public static func bmf(_ rows: [MetricRow]) -> String {
+  package static func bmf(_ rows: [MetricRow]) -> String {
     var benchmarks: [(name: String, measures: [String])] = []
     var index: [String: Int] = [:]
     for row in rows {
@@ -54,7 +54,7 @@ public enum ResultsExport {
   }
 
   /// github-action-benchmark's custom JSON of the rows whose `better` is `better`.
-  public static func githubActionBenchmark(_ rows: [MetricRow], better: Better) -> String {
+  package static func githubActionBenchmark(_ rows: [MetricRow], better: Better) -> String {
     let entries = rows.filter { $0.better == better }.map { row -> String in
       let summary = row.summary
       var fields = [

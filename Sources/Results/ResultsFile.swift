@@ -5,11 +5,11 @@
 /// try ResultsFile.write(samples, to: "results/books-samples.csv")  // [SampleRow]
 /// let baseline = try ResultsFile.read(MetricRow.self, from: "baseline.csv")
 /// ```
-public enum ResultsFile {
+package enum ResultsFile {
   /// Writes the header and `rows` to `path` atomically (see ``AtomicFile``).
   ///
   /// - Throws: ``OutputError``.
-  public static func write<Row: CSVRepresentable>(_ rows: [Row], to path: String)
+  package static func write<Row: CSVRepresentable>(_ rows: [Row], to path: String)
     throws(OutputError)
   {
     try AtomicFile.write(CSV.document(rows), to: path)
@@ -19,7 +19,7 @@ public enum ResultsFile {
   ///
   /// - Throws: ``InputError`` when the file cannot be opened or read; ``CSVError`` (with the path,
   ///   the line and the column) when it is not valid UTF-8 CSV with the columns of `Row`.
-  public static func read<Row: CSVRepresentable>(_ type: Row.Type, from path: String) throws
+  package static func read<Row: CSVRepresentable>(_ type: Row.Type, from path: String) throws
     -> [Row]
   {
     let bytes = try InputFile.bytes(path)

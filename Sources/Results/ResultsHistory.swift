@@ -14,15 +14,15 @@
 ///
 /// Appending reads the file and writes it back whole with the new rows (``AtomicFile``): an
 /// interrupted run leaves the history as it was, never a half-written row.
-public struct ResultsHistory: Sendable {
-  public let path: String
+package struct ResultsHistory: Sendable {
+  package let path: String
 
   /// A history at `path`; an existing file must be a results CSV with exactly the columns of
   /// ``MetricRow``, in order.
   ///
   /// - Throws: ``CSVError`` naming the file when it has another header or a malformed row;
   ///   ``InputError`` when it exists but cannot be read.
-  public init(path: String) throws {
+  package init(path: String) throws {
     self.path = path
     _ = try existingRows()
   }
@@ -31,7 +31,7 @@ public struct ResultsHistory: Sendable {
   ///
   /// - Throws: ``CSVError`` or ``InputError`` as ``init(path:)``; ``OutputError`` when the file
   ///   cannot be written.
-  public func append(_ rows: [MetricRow]) throws {
+  package func append(_ rows: [MetricRow]) throws {
     let existing = try existingRows()
     try AtomicFile.createDirectory(for: path)
     try ResultsFile.write(existing + rows, to: path)

@@ -6,66 +6,52 @@
 /// so its configurations are put back in order by taking one from each part in turn; the rows
 /// that an unsplit run writes after all the configurations' own (each store against its limit,
 /// `*_vs_limit`, and `--instructions`' counts) follow, in the order of their configurations.
-/// Every row takes shard 1's run ID (without its shard) and timestamp; each keeps its host.
-public enum ResultsMerge {
+/// Every row takes shard 1's run ID (without its shard) and timestamp; each keeps its host. The
+/// workload says which configurations the run has (``ConfigurationID``, in its order), so a part
+/// that lost one, or that holds one of another shard, is refused rather than merged short.
+package enum ResultsMerge {
   /// One part: where it came from (for messages) and its rows.
-  public struct Part: Sendable {
-    public let name: String
-    public let rows: [MetricRow]
+  package struct Part: Sendable {
+    package let name: String
+    package let rows: [MetricRow]
 
-    public init(name: String, rows: [MetricRow]) {
+    package init(name: String, rows: [MetricRow]) {
       self.name = name
       self.rows = rows
     }
   }
 
-  /// The merged rows.
+  /// The merged rows of a run of `configurations` (the workload's, in the run's order).
+  ///
   /// - Throws: ``MergeError`` naming the part (and what it disagrees on) when the parts are not one
-  ///   run's, or do not cover it exactly once.
-  public static func merge(_ parts: [Part]) throws(MergeError) -> [MetricRow] {
+  ///   run's, or do not hold every configuration of the run exactly once, each in its shard's part.
+  package static func merge(_ parts: [Part], configurations: [ConfigurationID]) throws(MergeError) -> [MetricRow] {
     let described = try parts.map(describe)
     try checkOneRun(described)
-    // Each part's configurations, in its order: consecutive rows of one variant, store and
-    // strategy (a concurrency run's `readers=N` rows belong to the configuration before them).
-    let groups = described.map { part in configurationGroups(part.part.rows.filter { !isTrailing($0) }) }
     let count = described[0].shard.count
-    // Shard k holds shard 1's count of configurations, or one fewer, and once one holds fewer, so
-    // does every later one.
-    let byIndex = described.indices.sorted { described[$0].shard.index < described[$1].shard.index }
-    let firstCount = groups[byIndex[0]].count
-    var fewer = false
-    for position in byIndex.dropFirst() {
-      let held = groups[position].count
-      let allowed = fewer ? [firstCount - 1] : [firstCount, firstCount - 1]
-      guard allowed.contains(held) else {
-        throw .incomplete(
-          "\(described[position].part.name) holds \(held) configurations, where shard \(described[position].shard) of these parts holds "
-            + allowed.map(String.init).joined(separator: " or ") + " (shard 1/\(count) holds \(firstCount)): it is not a whole part of this run")
-      }
-      fewer = fewer || held < firstCount
+    guard count <= max(configurations.count, 1) else {
+      throw .incomplete("the parts are \(count) shards of a run of \(configurations.count) configurations: the workload is not theirs")
     }
-    var ordered: [[MetricRow]] = []
-    var positions: [ConfigurationKey: Int] = [:]
-    let byShard = Dictionary(uniqueKeysWithValues: zip(described.map(\.shard.index), groups))
-    let total = groups.reduce(0) { $0 + $1.count }
-    for position in 0..<total {
-      let group = byShard[position % count + 1]![position / count]
-      let key = ConfigurationKey(group[0].key)
-      if positions[key] != nil {
-        throw .incomplete("the configuration \(key) is in two parts")
-      }
-      positions[key] = position
-      ordered.append(group)
+    // Each part's configurations, in its order: consecutive rows of one variant, store and
+    // strategy (a concurrency run's rows, with their reader counts, belong to the configuration).
+    var byShard: [Int: [[MetricRow]]] = [:]
+    for part in described {
+      let groups = configurationGroups(part.part.rows.filter { !isTrailing($0) })
+      let expected = configurations.indices.filter(part.shard.contains).map { configurations[$0] }
+      try checkShare(groups.map { $0[0].key.configuration }, expected: expected, of: part, in: configurations)
+      byShard[part.shard.index] = groups
     }
+    let ordered = configurations.indices.map { position in byShard[position % count + 1]![position / count] }
+    let positions = Dictionary(uniqueKeysWithValues: configurations.enumerated().map { ($1, $0) })
     // The trailing rows, stably by their configuration's position: first the limit comparisons,
     // then the instruction counts, as one run appends them.
     var trailing: [(section: Int, position: Int, order: Int, row: MetricRow)] = []
     for part in described {
       for row in part.part.rows where isTrailing(row) {
-        guard let position = positions[ConfigurationKey(row.key)] else {
-          throw .incomplete("\(part.part.name): a row of \(ConfigurationKey(row.key)), which no part measured (\(row.key))")
+        guard let position = positions[row.key.configuration] else {
+          throw .incomplete("\(part.part.name): a row of \(row.key.configuration), which the workload does not have (\(row.key))")
         }
-        trailing.append((row.key.metric == "instructions" ? 1 : 0, position, trailing.count, row))
+        trailing.append((row.key.isInstructions ? 1 : 0, position, trailing.count, row))
       }
     }
     trailing.sort { ($0.section, $0.position, $0.order) < ($1.section, $1.position, $1.order) }
@@ -80,36 +66,46 @@ public enum ResultsMerge {
 
   /// Rows an unsplit run writes after every configuration's own.
   static func isTrailing(_ row: MetricRow) -> Bool {
-    row.key.metric.hasSuffix("_vs_limit") || row.key.metric == "instructions"
+    row.key.isVersusLimit || row.key.isInstructions
   }
 
-  /// A variant, store and strategy; a concurrency run's `readers=N` taken off the variant.
-  struct ConfigurationKey: Hashable, CustomStringConvertible {
-    let variant: String
-    let store: String
-    let keys: String
-
-    init(_ key: MetricKey) {
-      var words = key.variant.split(separator: " ")
-      if let last = words.last, last.hasPrefix("readers=") { words.removeLast() }
-      variant = words.joined(separator: " ")
-      store = key.store
-      keys = key.keys
+  /// A part must hold exactly its shard's configurations, in the run's order: one it lacks, one
+  /// of another shard, one the workload does not have or one twice is refused, by name.
+  private static func checkShare(
+    _ held: [ConfigurationID], expected: [ConfigurationID], of part: Described, in all: [ConfigurationID]
+  ) throws(MergeError) {
+    guard held != expected else { return }
+    let name = part.part.name
+    var seen: Set<ConfigurationID> = []
+    for id in held where !seen.insert(id).inserted {
+      throw .incomplete("\(name) holds the configuration \(id) twice")
     }
-
-    var description: String { (variant.isEmpty ? "" : "[\(variant)] ") + "\(store) × \(keys)" }
+    if let stranger = held.first(where: { !all.contains($0) }) {
+      throw .incomplete("\(name) holds the configuration \(stranger), which the workload does not have")
+    }
+    if let other = held.first(where: { !expected.contains($0) }), let position = all.firstIndex(of: other) {
+      throw .incomplete(
+        "\(name) holds the configuration \(other), which is shard \(position % part.shard.count + 1)/\(part.shard.count)'s, not \(part.shard)'s")
+    }
+    let missing = expected.filter { !seen.contains($0) }
+    if !missing.isEmpty {
+      let listed = missing.prefix(3).map(\.description).joined(separator: ", ") + (missing.count > 3 ? " and \(missing.count - 3) more" : "")
+      throw .incomplete(
+        "\(name) lacks \(missing.count) of shard \(part.shard)'s \(expected.count) configurations (\(listed)): it is not a whole part of this run")
+    }
+    throw .incomplete("\(name) holds shard \(part.shard)'s configurations in another order than the run's")
   }
 
   static func configurationGroups(_ rows: [MetricRow]) -> [[MetricRow]] {
     var groups: [[MetricRow]] = []
-    var last: ConfigurationKey?
+    var last: ConfigurationID?
     for row in rows {
-      let key = ConfigurationKey(row.key)
-      if key == last {
+      let id = row.key.configuration
+      if id == last {
         groups[groups.count - 1].append(row)
       } else {
         groups.append([row])
-        last = key
+        last = id
       }
     }
     return groups
@@ -166,7 +162,7 @@ public enum ResultsMerge {
 }
 
 /// Parts that cannot be merged (exit 65: bad input data).
-public enum MergeError: Error, Sendable, Hashable, CustomStringConvertible, ExitCodeCarrying {
+package enum MergeError: Error, Sendable, Hashable, CustomStringConvertible, ExitCodeCarrying {
   /// A file that is not a part of a split run.
   case notAPart(String)
   /// Parts of different runs.
@@ -174,11 +170,11 @@ public enum MergeError: Error, Sendable, Hashable, CustomStringConvertible, Exit
   /// Parts that do not cover the run exactly once.
   case incomplete(String)
 
-  public var description: String {
+  package var description: String {
     switch self {
     case .notAPart(let message), .notOneRun(let message), .incomplete(let message): message
     }
   }
 
-  public var exitCode: ExitCode { .dataError }
+  package var exitCode: ExitCode { .dataError }
 }

@@ -4,14 +4,14 @@
 ///
 /// Columns: `run_id,workload,variant,store,keys,phase,metric,unit,index,value`; `index` counts the
 /// samples of one metric from 0 in the order they were taken.
-public struct SampleRow: Sendable, Hashable {
-  public var runID: String
-  public var key: MetricKey
-  public var unit: MetricUnit
-  public var index: Int
-  public var value: Double
+package struct SampleRow: Sendable, Hashable {
+  package var runID: String
+  package var key: MetricKey
+  package var unit: MetricUnit
+  package var index: Int
+  package var value: Double
 
-  public init(runID: String, key: MetricKey, unit: MetricUnit, index: Int, value: Double) {
+  package init(runID: String, key: MetricKey, unit: MetricUnit, index: Int, value: Double) {
     self.runID = runID
     self.key = key
     self.unit = unit
@@ -20,7 +20,7 @@ public struct SampleRow: Sendable, Hashable {
   }
 
   /// One row per sample, indexed from 0.
-  public static func rows(
+  package static func rows(
     runID: String, key: MetricKey, unit: MetricUnit, samples: [Double]
   ) -> [SampleRow] {
     samples.enumerated().map { SampleRow(runID: runID, key: key, unit: unit, index: $0, value: $1) }
@@ -28,18 +28,18 @@ public struct SampleRow: Sendable, Hashable {
 }
 
 extension SampleRow: CSVRepresentable {
-  public static let columns = [
+  package static let columns = [
     "run_id", "workload", "variant", "store", "keys", "phase", "metric", "unit", "index", "value",
   ]
 
-  public var csvFields: [String] {
+  package var csvFields: [String] {
     [
-      runID, key.workload, key.variant, key.store, key.keys, key.phase.rawValue,
+      runID, key.workload, key.variantColumn, key.store, key.keys, key.phase.rawValue,
       key.metric, unit.rawValue, String(index), CSVNumber.format(value),
     ]
   }
 
-  public init(csvFields row: CSVFields) throws(CSVError) {
+  package init(csvFields row: CSVFields) throws(CSVError) {
     self.init(
       runID: row.string("run_id"),
       key: try MetricKey(csvFields: row),

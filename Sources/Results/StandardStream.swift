@@ -9,22 +9,22 @@
 ///
 /// A closed pipe (`cachebench run ... | head -1`) still ends the process quietly by SIGPIPE, as
 /// every Unix filter does; the results files are written before anything is printed.
-public enum StandardStream {
+package enum StandardStream {
   /// Writes all of `text` to standard output.
   /// - Throws: ``OutputError`` for `standard output` with the errno (`No space left on device`).
-  public static func output(_ text: String) throws(OutputError) {
+  package static func output(_ text: String) throws(OutputError) {
     try write(text, to: STDOUT_FILENO, name: "standard output")
   }
 
   /// Writes all of `text` to standard error.
   /// - Throws: ``OutputError`` for `standard error`.
-  public static func error(_ text: String) throws(OutputError) {
+  package static func error(_ text: String) throws(OutputError) {
     try write(text, to: STDERR_FILENO, name: "standard error")
   }
 
   /// Writes to standard error, ignoring a failure: for progress lines and for the last message of
   /// a process that is failing anyway.
-  public static func errorIfPossible(_ text: String) {
+  package static func errorIfPossible(_ text: String) {
     try? error(text)
   }
 

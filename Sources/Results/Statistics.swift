@@ -20,22 +20,22 @@
 /// docs/csv.md says ("single values fill n=1 and every statistic with the value"): read `stddev`
 /// only where `n > 1`. (``Statistics/sampleStandardDeviation(_:)`` itself returns 0 for one
 /// sample.)
-public struct Summary: Sendable, Hashable {
-  public var n: Int
-  public var min: Double
-  public var p50: Double
-  public var p90: Double
-  public var p99: Double
-  public var max: Double
-  public var mean: Double
-  public var stddev: Double
+package struct Summary: Sendable, Hashable {
+  package var n: Int
+  package var min: Double
+  package var p50: Double
+  package var p90: Double
+  package var p99: Double
+  package var max: Double
+  package var mean: Double
+  package var stddev: Double
 
   /// The statistics of `samples`, or nil when there are none: an empty metric has no row.
   ///
   /// Samples must be finite (a NaN or an infinity is a bug in what produced it, and traps).
   ///
   /// - Complexity: O(n log n), for the sort.
-  public init?(_ samples: [Double]) {
+  package init?(_ samples: [Double]) {
     guard !samples.isEmpty else { return nil }
     precondition(samples.allSatisfy(\.isFinite), "a sample is not a finite number")
     let sorted = samples.sorted()
@@ -52,19 +52,19 @@ public struct Summary: Sendable, Hashable {
   }
 
   /// The statistics of integer samples (nanoseconds, counts, bytes).
-  public init?<T: BinaryInteger>(_ samples: [T]) {
+  package init?<T: BinaryInteger>(_ samples: [T]) {
     self.init(samples.map { Double($0) })
   }
 
   /// One value: `n` is 1 and every statistic is `value`, `stddev` included, as docs/csv.md says
   /// ("single values fill n=1 and every statistic with the value"); read stddev only where n > 1.
-  public init(single value: Double) {
+  package init(single value: Double) {
     self.init(
       n: 1, min: value, p50: value, p90: value, p99: value, max: value, mean: value, stddev: value)
   }
 
   /// Every statistic as given (for rows read back from a CSV).
-  public init(
+  package init(
     n: Int, min: Double, p50: Double, p90: Double, p99: Double, max: Double, mean: Double,
     stddev: Double
   ) {
@@ -80,14 +80,14 @@ public struct Summary: Sendable, Hashable {
 }
 
 /// The arithmetic behind ``Summary``: pure functions over samples.
-public enum Statistics {
+package enum Statistics {
   /// The `p`-th percentile (0...100) of ascending `sorted` samples, interpolated linearly between
   /// the closest ranks (numpy's default). `sorted` must not be empty.
   ///
   /// ```swift
   /// Statistics.percentile(90, ofSorted: [1, 2, 3, 4])  // 3.7
   /// ```
-  public static func percentile(_ p: Double, ofSorted sorted: [Double]) -> Double {
+  package static func percentile(_ p: Double, ofSorted sorted: [Double]) -> Double {
     precondition(!sorted.isEmpty, "the percentile of no samples")
     precondition((0...100).contains(p), "percentile \(p) is outside 0...100")
     let rank = Double(sorted.count - 1) * p / 100
@@ -98,14 +98,14 @@ public enum Statistics {
   }
 
   /// The arithmetic mean. `samples` must not be empty.
-  public static func mean(_ samples: [Double]) -> Double {
+  package static func mean(_ samples: [Double]) -> Double {
     precondition(!samples.isEmpty, "the mean of no samples")
     return samples.reduce(0, +) / Double(samples.count)
   }
 
   /// The sample standard deviation, with Bessel's correction (divides by n - 1); 0 for one sample.
   /// Two passes (deviations from the mean), which keeps precision for samples far from zero.
-  public static func sampleStandardDeviation(_ samples: [Double]) -> Double {
+  package static func sampleStandardDeviation(_ samples: [Double]) -> Double {
     precondition(!samples.isEmpty, "the standard deviation of no samples")
     guard samples.count > 1 else { return 0 }
     let mean = mean(samples)

@@ -1,8 +1,8 @@
 /// "Did you mean ...?": the nearest of some names to a misspelt one.
-public enum Suggestion {
+package enum Suggestion {
   /// The candidate within edit distance 2 of `word` (ignoring case), or within half its length for
   /// a word of four letters or more; nil when none is that close.
-  public static func nearest(to word: String, in candidates: [String]) -> String? {
+  package static func nearest(to word: String, in candidates: [String]) -> String? {
     let scored = candidates.sorted().map { ($0, editDistance(word.lowercased(), $0.lowercased())) }
     guard let best = scored.min(by: { $0.1 < $1.1 }) else { return nil }
     if best.1 <= 2 || (best.1 <= word.count / 2 && word.count >= 4) { return best.0 }

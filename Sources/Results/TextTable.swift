@@ -14,47 +14,47 @@
 ///
 /// Columns are separated by two spaces; lines carry no trailing spaces and end with LF. Widths
 /// count characters (`µ` is one).
-public struct TextTable: Sendable, Hashable, CustomStringConvertible {
-  public enum Alignment: Sendable, Hashable {
+package struct TextTable: Sendable, Hashable, CustomStringConvertible {
+  package enum Alignment: Sendable, Hashable {
     case left, right
     /// Right when every non-empty cell of the column starts like a number (`812 ns`, `-5.0%`,
     /// `.5`) or is `-` (no value), and one is a number; left otherwise.
     case automatic
   }
 
-  public struct Column: Sendable, Hashable, ExpressibleByStringLiteral {
-    public var title: String
-    public var alignment: Alignment
+  package struct Column: Sendable, Hashable, ExpressibleByStringLiteral {
+    package var title: String
+    package var alignment: Alignment
 
-    public init(_ title: String, alignment: Alignment = .automatic) {
+    package init(_ title: String, alignment: Alignment = .automatic) {
       self.title = title
       self.alignment = alignment
     }
 
-    public init(stringLiteral title: String) {
+    package init(stringLiteral title: String) {
       self.init(title)
     }
   }
 
-  public var columns: [Column]
-  public var rows: [[String]]
+  package var columns: [Column]
+  package var rows: [[String]]
 
   /// A table; a row shorter than `columns` is padded with empty cells, a longer one traps.
-  public init(columns: [Column], rows: [[String]]) {
+  package init(columns: [Column], rows: [[String]]) {
     precondition(rows.allSatisfy { $0.count <= columns.count }, "a row has more cells than columns")
     self.columns = columns
     self.rows = rows
   }
 
   /// A table whose columns align automatically.
-  public init(columns: [String], rows: [[String]]) {
+  package init(columns: [String], rows: [[String]]) {
     self.init(columns: columns.map { Column($0) }, rows: rows)
   }
 
-  public var description: String { render() }
+  package var description: String { render() }
 
   /// The header, a rule of dashes, then the rows.
-  public func render() -> String {
+  package func render() -> String {
     let cells = rows.map { $0 + Array(repeating: "", count: columns.count - $0.count) }
     let widths = columns.indices.map { index in
       cells.reduce(columns[index].title.count) { Swift.max($0, $1[index].count) }

@@ -1,11 +1,11 @@
 /// What made a file: cachebench's version and the Swift it was built with (`--version`, the HTML
 /// report's provenance).
-public enum CachebenchVersion {
+package enum CachebenchVersion {
   /// The release: bumped with the changes users see (commands, columns, formats).
-  public static let number = "0.26.0"
+  package static let number = "0.26.0"
 
   /// The compiler the binary was built with, as far as `#if compiler` tells.
-  public static var toolchain: String {
+  package static var toolchain: String {
     #if compiler(>=6.4)
       "Swift 6.4 or later"
     #elseif compiler(>=6.3)

@@ -12,31 +12,22 @@ import Workloads
 /// memory  typePolicy        2   61.2 k/s  1.93     150 k/s    1.95    29 µs    120 µs     0 ns      | 40.1 k/s  310 µs    2.58      ...
 /// ```
 enum ConcurrencyTable {
-  /// Whether a configuration is a concurrency run's (its rows are all of that phase).
+  /// Whether a configuration is a concurrency run's (it ran with a number of readers).
   static func isConcurrency(_ configuration: MeasuredConfiguration) -> Bool {
-    !configuration.samples.metrics.isEmpty && configuration.samples.metrics.allSatisfy { $0.phase == .concurrency }
-  }
-
-  /// The reader count and the variant without it: `duplication=0.5 readers=2` is (`duplication=0.5`, 2).
-  static func readers(of variant: String) -> (base: String, readers: Int)? {
-    let parts = variant.split(separator: " ")
-    guard let last = parts.last, last.hasPrefix("readers="), let count = Int(last.dropFirst("readers=".count)) else { return nil }
-    return (parts.dropLast().joined(separator: " "), count)
+    configuration.scope.readers != nil
   }
 
   static func render(_ configurations: [MeasuredConfiguration], settings: ConcurrencySettings?) -> String {
     let runs = configurations.filter(isConcurrency)
     guard !runs.isEmpty, let settings else { return "" }
-    // One reader's reads per second, spread and hot, by the scope without the reader count.
-    var single: [Scope: Double] = [:]
-    var singleHot: [Scope: Double] = [:]
-    for run in runs {
-      guard let (base, readers) = readers(of: run.scope.variant), readers == 1 else { continue }
-      let scope = Scope(variant: base, store: run.scope.store, keys: run.scope.keys)
-      single[scope] = run.summary(.readsPerSecond)?.p50
-      singleHot[scope] = run.summary(.readsPerSecondHot)?.p50
+    // One reader's reads per second, spread and hot, by the configuration without the reader count.
+    var single: [ConfigurationID: Double] = [:]
+    var singleHot: [ConfigurationID: Double] = [:]
+    for run in runs where run.scope.readers == 1 {
+      single[run.scope.configuration] = run.summary(.readsPerSecond)?.p50
+      singleHot[run.scope.configuration] = run.summary(.readsPerSecondHot)?.p50
     }
-    let hasVariants = runs.contains { readers(of: $0.scope.variant)?.base.isEmpty == false }
+    let hasVariants = runs.contains { !$0.scope.variant.isEmpty }
     let hasWriters = runs.contains { $0.summary(.readsPerSecondWriting) != nil }
     var columns: [TextTable.Column] = ["store", "keys", "readers", "reads/s", "x1", "hot reads/s", "hot x1", "read p50", "read p99", "wait/read"]
     if hasWriters {
@@ -44,14 +35,13 @@ enum ConcurrencyTable {
     }
     if hasVariants { columns.insert("variant", at: 0) }
     let rows = runs.map { run -> [String] in
-      let (base, count) = readers(of: run.scope.variant) ?? ("", 0)
+      let (base, count) = (run.scope.variant, run.scope.readers ?? 0)
       func value(_ metric: Metric, _ pick: (Summary) -> Double, _ format: (Double) -> String) -> String {
         run.summary(metric).map { format(pick($0)) } ?? "-"
       }
       func value(_ metric: Metric, _ format: (Double) -> String) -> String { value(metric, \.p50, format) }
-      let scope = Scope(variant: base, store: run.scope.store, keys: run.scope.keys)
-      func speedUp(_ metric: Metric, over single: [Scope: Double]) -> String {
-        guard let rate = run.summary(metric)?.p50, let one = single[scope] else { return "-" }
+      func speedUp(_ metric: Metric, over single: [ConfigurationID: Double]) -> String {
+        guard let rate = run.summary(metric)?.p50, let one = single[run.scope.configuration] else { return "-" }
         return String(format: "%.2f", rate / one)
       }
       var row = [

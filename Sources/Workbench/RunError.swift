@@ -2,14 +2,14 @@ import Results
 
 /// A failure while running a workload: a read-back that does not match, a store that lost
 /// records. Exit code 1 unless it says otherwise.
-public struct RunError: Error, Sendable, CustomStringConvertible, ExitCodeCarrying {
-  public let message: String
-  public let exitCode: ExitCode
+package struct RunError: Error, Sendable, CustomStringConvertible, ExitCodeCarrying {
+  package let message: String
+  package let exitCode: ExitCode
 
-  public init(_ message: String, exitCode: ExitCode = .failure) {
+  package init(_ message: String, exitCode: ExitCode = .failure) {
     self.message = message
     self.exitCode = exitCode
   }
 
-  public var description: String { message }
+  package var description: String { message }
 }

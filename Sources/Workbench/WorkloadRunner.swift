@@ -5,17 +5,17 @@ import Results
 import Workloads
 
 /// How `cachebench run` runs.
-public struct RunOptions: Sendable {
+package struct RunOptions: Sendable {
   /// Shrink the workload for a smoke test (``Workload/quick()``).
-  public var quick = false
+  package var quick = false
   /// Keep every sample for `--samples`.
-  public var keepSamples = false
+  package var keepSamples = false
   /// Progress lines on stderr for long runs.
-  public var progress = true
+  package var progress = true
   /// Only this share of the configurations (`run --shard K/N`); nil for all.
-  public var shard: Shard?
+  package var shard: Shard?
 
-  public init(quick: Bool = false, keepSamples: Bool = false, progress: Bool = true, shard: Shard? = nil) {
+  package init(quick: Bool = false, keepSamples: Bool = false, progress: Bool = true, shard: Shard? = nil) {
     self.quick = quick
     self.keepSamples = keepSamples
     self.progress = progress
@@ -25,21 +25,21 @@ public struct RunOptions: Sendable {
 
 /// What one workload's run produced: each configuration's samples, each store against its limit,
 /// and the rows and samples of the CSVs made of them.
-public struct WorkloadResult: Sendable {
-  public let workload: Workload
-  public let configurations: [MeasuredConfiguration]
-  public let limitComparisons: [LimitComparison]
-  public let rows: [MetricRow]
-  public let samples: [SampleRow]
+package struct WorkloadResult: Sendable {
+  package let workload: Workload
+  package let configurations: [MeasuredConfiguration]
+  package let limitComparisons: [LimitComparison]
+  package let rows: [MetricRow]
+  package let samples: [SampleRow]
 
   /// - Parameter hidden: configurations measured only for their stores' limit comparisons (a
   ///   shard's limit stores that belong to another shard): no rows, no lines of their own.
-  init(workload: Workload, configurations all: [MeasuredConfiguration], hidden: Set<Scope> = [], run: RunInfo, keepSamples: Bool) {
+  init(workload: Workload, configurations all: [MeasuredConfiguration], hidden: Set<ConfigurationID> = [], run: RunInfo, keepSamples: Bool) {
     self.workload = workload
-    let configurations = all.filter { !hidden.contains($0.scope) }
+    let configurations = all.filter { !hidden.contains($0.scope.configuration) }
     self.configurations = configurations
     limitComparisons = LimitComparison.make(all, stores: (try? workload.variants.flatMap(\.stores)) ?? workload.measuredStores)
-      .filter { !hidden.contains($0.scope) }
+      .filter { !hidden.contains($0.scope.configuration) }
     rows =
       configurations.flatMap { $0.rows(run: run, workload: workload.name) }
       + limitComparisons.flatMap { $0.rows(run: run, workload: workload.name) }
@@ -55,23 +55,23 @@ public struct WorkloadResult: Sendable {
   }
 
   /// The readable table for stdout.
-  public var table: String { ResultsTable.render(self) }
+  package var table: String { ResultsTable.render(self) }
 
   /// This result with `rows` added after its own (the instruction counts of `run --instructions`,
   /// which the table does not show).
-  public func adding(_ rows: [MetricRow]) -> WorkloadResult {
+  package func adding(_ rows: [MetricRow]) -> WorkloadResult {
     WorkloadResult(self, rows: self.rows + rows)
   }
 }
 
 /// Runs workloads: every variant × store × key strategy, as docs/metrics.md says.
-public enum WorkloadRunner {
+package enum WorkloadRunner {
   /// Runs one workload.
   ///
   /// - Throws: ``WorkloadError``, ``GraphQLError``, ``InputDataError`` for bad input (65);
   ///   ``InputError`` for a file it cannot open (66); ``RunError`` for a read-back that does not
   ///   match (1); the stores' errors (1).
-  public static func run(_ workload: Workload, options: RunOptions, run: RunInfo) throws -> WorkloadResult {
+  package static func run(_ workload: Workload, options: RunOptions, run: RunInfo) throws -> WorkloadResult {
     let workload = options.quick ? workload.quick() : workload
     let progress = Progress(enabled: options.progress)
     defer { progress.finish() }
@@ -91,7 +91,7 @@ public enum WorkloadRunner {
   /// `--callgrind-out-file=outFile`. Only those rows; none for the store-level benchmark.
   ///
   /// - Throws: as ``run(_:options:run:)``, and ``MeasurementError`` when not under callgrind.
-  public static func countInstructions(
+  package static func countInstructions(
     _ workload: Workload, options: RunOptions, run: RunInfo, outFile: String
   ) throws -> WorkloadResult {
     let workload = options.quick ? workload.quick() : workload
@@ -108,7 +108,7 @@ extension RunInfo {
   /// This run: its start time and the workload's seed as the run ID, the git revision of the
   /// current directory (with `-dirty` when it has changes), and the host name.
   /// A shard's run ID ends `-shardKofN` (``Shard/runIDSuffix``), which `merge` reads.
-  public static func current(seed: UInt64, shard: Shard? = nil, date: Date = Date()) -> RunInfo {
+  package static func current(seed: UInt64, shard: Shard? = nil, date: Date = Date()) -> RunInfo {
     let timestamp = RunInfo.timestamp(date)
     let compact = timestamp.filter { $0.isNumber || $0 == "T" || $0 == "Z" }
     return RunInfo(
@@ -116,53 +116,20 @@ extension RunInfo {
       host: ProcessInfo.processInfo.hostName)
   }
 
-  public static func gitRevision() -> String {
+  package static func gitRevision() -> String {
     guard let revision = git(["rev-parse", "--short=12", "HEAD"]), !revision.isEmpty else { return "unknown" }
     let dirty = git(["status", "--porcelain", "--untracked-files=no"]).map { !$0.isEmpty } ?? false
     return dirty ? revision + "-dirty" : revision
   }
 
-  /// Runs `git` with `arguments` and returns its standard output, nil when it fails.
-  ///
-  /// Through `posix_spawnp` and `waitpid` on this thread: Foundation's `Process` watches its child
-  /// from a thread of its own, which could still be running (and allocating) when the
-  /// measurements start, and jemalloc's live bytes and callgrind's instruction counts are the
-  /// whole process's.
+  /// Runs `git` with `arguments` and returns its standard output, nil when it fails or takes
+  /// more than 30 seconds. On this thread (``ChildProcess``): a watcher thread could still be
+  /// running (and allocating) when the measurements start, and jemalloc's live bytes and
+  /// callgrind's instruction counts are the whole process's.
   private static func git(_ arguments: [String]) -> String? {
-    var pipeEnds: [Int32] = [0, 0]
-    guard pipe(&pipeEnds) == 0 else { return nil }
-    let (readEnd, writeEnd) = (pipeEnds[0], pipeEnds[1])
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-    posix_spawn_file_actions_addclose(&actions, readEnd)
-    posix_spawn_file_actions_addclose(&actions, writeEnd)
-    let argv = (["git"] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
-    var child: pid_t = 0
-    let spawned = posix_spawnp(&child, "git", &actions, nil, argv, environ)
-    close(writeEnd)
-    guard spawned == 0 else {
-      close(readEnd)
-      return nil
-    }
-    var output: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 4096)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress!, $0.count) }
-      if count > 0 {
-        output += buffer[..<count]
-      } else if count == 0 || errno != EINTR {
-        break
-      }
-    }
-    close(readEnd)
-    var status: Int32 = 0
-    while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-    // Exited (low 7 bits zero) with status 0.
-    guard status & 0x7F == 0, (status >> 8) & 0xFF == 0 else { return nil }
-    return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    guard let outcome = try? ChildProcess.run("git", arguments, searchPath: true, errors: .discard, timeout: .seconds(30)),
+      outcome.termination.succeeded
+    else { return nil }
+    return outcome.outputText.trimmingCharacters(in: .whitespacesAndNewlines)
   }
 }

@@ -250,15 +250,3 @@ public struct StoreRecordsConfig: Sendable {
       + "\(GeneratorConfig.Estimate.count(Double(Self.largeLimits.records))) records or \(GeneratorConfig.Estimate.bytes(Self.largeLimits.bytes))"
   }
 }
-
-extension Workload {
-  /// How many configurations (variant × store × strategy, the limit stores included) a run
-  /// measures: what `run --shard` splits.
-  public var configurationCount: Int {
-    get throws {
-      let strategies: Int
-      if case .storeRecords = source { strategies = 1 } else { strategies = keys.count }
-      return try variants.reduce(0) { $0 + $1.stores.count * strategies }
-    }
-  }
-}

@@ -209,6 +209,7 @@ private struct WorkloadDecoder {
     guard keys.count == 1, let key = keys.first else { throw root.error("sweep", "must have exactly one knob") }
     guard let values = try sweep.array(key), !values.isEmpty else { throw sweep.error(key, "must list at least one value") }
     try sweep.finish()
+    try Self.checkSweepValues(values, error: { message in sweep.error(key, message) })
     if key == "stores.maxSizeBytes" {
       guard let storeObjects, storeObjects.contains(where: Self.hasBudget) else {
         throw sweep.error(key, "no store has a \"maxSizeBytes\" to sweep")
@@ -230,6 +231,21 @@ private struct WorkloadDecoder {
     }
     guard case .generator = source else { throw sweep.error(key, "a sweep of the generator needs a \"generator\" source") }
     return Workload.Sweep(knob: .generator(knob), values: values)
+  }
+
+  /// A sweep's values: none `null` (a point needs a value: it would run unbounded, or at the
+  /// knob's default, under a variant named `=null`), none twice (two variants of one name, whose
+  /// rows `compare` then refuses as duplicates).
+  static func checkSweepValues(_ values: [JSONValue], error: (String) -> WorkloadError) throws(WorkloadError) {
+    var seen: [String: Int] = [:]
+    for (index, value) in values.enumerated() {
+      if value == .null {
+        throw error("value \(index) is null: every point of a sweep needs a value (leave the key out of a store for no budget)")
+      }
+      let name = FieldKey.render(json: value)
+      if let first = seen[name] { throw error("value \(index) (\(name)) repeats value \(first): each point runs once") }
+      seen[name] = index
+    }
   }
 
   /// Whether a store object (or a part of it) has a `maxSizeBytes`.

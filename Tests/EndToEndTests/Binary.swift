@@ -1,4 +1,6 @@
 import Foundation
+import Results
+import Testing
 
 /// The project's root directory, found from this file's path.
 let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -6,11 +8,13 @@ let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
 
 let fixtures = projectRoot.appendingPathComponent("Tests/EndToEndTests/Fixtures").path
 
-/// The output of one run of the built `cachebench`.
+/// The output of one run of a process.
 struct Run {
   let status: Int32
   let stdout: String
   let stderr: String
+  /// Whether it outlived its time and was killed.
+  var timedOut = false
 }
 
 /// The built binary: next to the test bundle, else in `.build/debug`.
@@ -21,35 +25,50 @@ let binary: URL = {
   return projectRoot.appendingPathComponent(".build/debug/cachebench")
 }()
 
-/// Runs `cachebench` with these arguments in `directory`, with `environment` added to this
-/// process's, and waits for it.
-func cachebench(
-  _ arguments: [String], in directory: String = projectRoot.path, environment: [String: String] = [:]
+/// The one way these tests start a process: `executable` with `arguments` in `directory`, with
+/// `environment` added to this process's and `input` on its standard input, its standard output
+/// and error read side by side (neither pipe can fill and stall it), killed (with whatever it
+/// started) when it outlives `timeout`, which is then recorded as an issue.
+func runProcess(
+  _ executable: String, _ arguments: [String], in directory: String = projectRoot.path, environment: [String: String] = [:],
+  input: String? = nil, timeout: Duration = .seconds(240), expectTimeout: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> Run {
-  let process = Process()
-  process.executableURL = binary
-  process.arguments = arguments
-  process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-  process.currentDirectoryURL = URL(fileURLWithPath: directory)
-  let out = Pipe()
-  let err = Pipe()
-  process.standardOutput = out
-  process.standardError = err
-  try process.run()
-  // Read both pipes to the end before waiting, so a large output cannot block the child.
-  let group = DispatchGroup()
-  nonisolated(unsafe) var errData = Data()
-  group.enter()
-  DispatchQueue.global().async {
-    errData = err.fileHandleForReading.readDataToEndOfFile()
-    group.leave()
+  let outcome = try ChildProcess.run(
+    executable, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, directory: directory,
+    input: input.map { Array($0.utf8) }, timeout: timeout)
+  if outcome.timedOut && !expectTimeout {
+    Issue.record("\(executable) \(arguments.joined(separator: " ")) outlived \(timeout) and was killed", sourceLocation: sourceLocation)
   }
-  let outData = out.fileHandleForReading.readDataToEndOfFile()
-  group.wait()
-  process.waitUntilExit()
-  return Run(
-    status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-    stderr: String(decoding: errData, as: UTF8.self))
+  return Run(status: outcome.termination.status, stdout: outcome.outputText, stderr: outcome.errorText, timedOut: outcome.timedOut)
+}
+
+/// Runs `cachebench` with these arguments in `directory`, with `environment` added to this
+/// process's, and waits for it (at most `timeout`).
+func cachebench(
+  _ arguments: [String], in directory: String = projectRoot.path, environment: [String: String] = [:], input: String? = nil,
+  timeout: Duration = .seconds(240), sourceLocation: SourceLocation = #_sourceLocation
+) throws -> Run {
+  try runProcess(
+    binary.path, arguments, in: directory, environment: environment, input: input, timeout: timeout, sourceLocation: sourceLocation)
+}
+
+/// Runs a shell command line (bash) in `directory`, with `environment` added and `CB` set to the
+/// binary.
+func shell(
+  _ command: String, in directory: String, environment: [String: String] = [:], timeout: Duration = .seconds(240),
+  sourceLocation: SourceLocation = #_sourceLocation
+) throws -> Run {
+  try runProcess(
+    "/bin/bash", ["-c", command], in: directory, environment: environment.merging(["CB": binary.path]) { $1 }, timeout: timeout,
+    sourceLocation: sourceLocation)
+}
+
+/// An executable bash script in `directory`: its path.
+func script(in directory: String, named name: String, _ body: String) throws -> String {
+  let path = directory + "/" + name
+  try "#!/bin/bash\n\(body)\n".write(toFile: path, atomically: true, encoding: .utf8)
+  try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+  return path
 }
 
 /// A fresh temporary directory.

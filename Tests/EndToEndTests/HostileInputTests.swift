@@ -3,7 +3,7 @@ import Testing
 
 /// Hostile and careless input (issue 11): every case ends in seconds with its documented exit code
 /// and an `Error: ...` naming what is at fault, never a crash, a hang or damage.
-@Suite("Hostile input")
+@Suite("Hostile input", .timeLimit(.minutes(2)))
 struct HostileInputTests {
   /// One case: files to write, the command's arguments, the exit code, the start of stderr.
   struct Case: CustomTestStringConvertible, Sendable {
@@ -229,21 +229,6 @@ struct HostileInputTests {
   // MARK: Outputs
 
   static let tiny = tinyWorkload()
-
-  /// Runs a shell command line in `directory` with `CB` set to the binary; its status and stderr.
-  func shell(_ command: String, in directory: String) throws -> (status: Int32, stderr: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", command]
-    process.environment = ProcessInfo.processInfo.environment.merging(["CB": binary.path]) { $1 }
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    let err = Pipe()
-    process.standardError = err
-    try process.run()
-    let data = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-  }
 
   @Test("a full standard output: the CSV is written first, then exit 74 with a message")
   func fullStandardOutput() throws {

@@ -4,7 +4,7 @@ import Testing
 let normalizeUsage =
   "Usage: cachebench normalize --operation <Q.graphql> --response <R.json> [--schema <F.graphqls> ...] [--document <F.graphql> ...] [--variables <V.json>] [--operation-name <name>] [--keys path|typePolicy|programmatic] [--resolver <name>] [--format json|entries]\n"
 
-@Suite("cachebench normalize")
+@Suite("cachebench normalize", .timeLimit(.minutes(2)))
 struct NormalizeCommandTests {
   @Test("reproduces the seed's first listing: QUERY_ROOT, QUERY_ROOT.favoriteBook and its author")
   func seedListing() throws {
@@ -115,23 +115,23 @@ struct NormalizeCommandTests {
   }
 
   @Test(
-    "bad input: a clear error on stderr with the usage line, and the documented exit code",
+    "bad input: a clear error on stderr (a usage error with the usage line), and the documented exit code",
     arguments: [
       (
         ["--operation", "GetFavoriteBook.graphql", "--response", "missing.json"], Int32(66),
-        "Error: cannot open 'missing.json': No such file or directory\n" + normalizeUsage
+        "Error: cannot open 'missing.json': No such file or directory\n"
       ),
       (
         ["--operation", "GetFavoriteBook.graphql", "--response", "schema.graphqls"], Int32(65),
-        "Error: schema.graphqls:1:1: Expected a JSON value, found '#'\n" + normalizeUsage
+        "Error: schema.graphqls:1:1: Expected a JSON value, found '#'\n"
       ),
       (
         ["--operation", "favoriteBook.json", "--response", "favoriteBook.json"], Int32(65),
-        "Error: favoriteBook.json:2:3: Expected Name, found String \"favoriteBook\"\n" + normalizeUsage
+        "Error: favoriteBook.json:2:3: Expected Name, found String \"favoriteBook\"\n"
       ),
       (
         ["--operation", "FavoriteBookYear.graphql", "--response", "favoriteBook.json"], Int32(65),
-        "Error: favoriteBook.json: missing field \"yearPublished\" at data.favoriteBook\n" + normalizeUsage
+        "Error: favoriteBook.json: missing field \"yearPublished\" at data.favoriteBook\n"
       ),
       (
         ["--operation", "GetFavoriteBook.graphql", "--response", "favoriteBook.json", "--formt", "entries"], Int32(64),

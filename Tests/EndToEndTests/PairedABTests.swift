@@ -2,30 +2,12 @@ import Foundation
 import Testing
 
 /// Runs `cachebench worker ARGUMENTS` with `input` on its standard input.
-private func worker(_ arguments: [String], input: String) throws -> Run {
-  let process = Process()
-  process.executableURL = binary
-  process.arguments = ["worker"] + arguments
-  process.currentDirectoryURL = projectRoot
-  let stdin = Pipe()
-  let out = Pipe()
-  let err = Pipe()
-  process.standardInput = stdin
-  process.standardOutput = out
-  process.standardError = err
-  try process.run()
-  stdin.fileHandleForWriting.write(Data(input.utf8))
-  try stdin.fileHandleForWriting.close()
-  let outData = out.fileHandleForReading.readDataToEndOfFile()
-  let errData = err.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return Run(
-    status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-    stderr: String(decoding: errData, as: UTF8.self))
+private func worker(_ arguments: [String], input: String, environment: [String: String] = [:]) throws -> Run {
+  try cachebench(["worker"] + arguments, environment: environment, input: input)
 }
 
 /// The tiny workload with a memory and a SQLite store, in a fresh directory.
-private func tinyFile() throws -> (directory: String, path: String) {
+func tinyFile() throws -> (directory: String, path: String) {
   let directory = try temporaryDirectory()
   let path = directory + "/tiny.json"
   try tinyWorkload(stores: #"[{"kind": "memory"}, {"kind": "sqlite", "label": "sqlite"}]"#)
@@ -33,7 +15,7 @@ private func tinyFile() throws -> (directory: String, path: String) {
   return (directory, path)
 }
 
-@Suite("cachebench ab --paired and its workers")
+@Suite("cachebench ab --paired and its workers", .timeLimit(.minutes(2)))
 struct PairedABTests {
   @Test("a worker answers hello, lists its rows after prepare, times a step, and quits")
   func protocolByHand() throws {
@@ -68,46 +50,52 @@ struct PairedABTests {
     #expect(slowdown.stderr.hasPrefix("Error: CACHEBENCH_INJECT_SLOWDOWN='fast' is invalid; expected STORE:STEP:FRACTION"))
   }
 
-  @Test("ab --paired drives two workers for a few seconds and prints every row's change, interval and detectable change")
+  @Test(
+    "ab --paired drives two workers step by step and finds a slowdown injected into one row of the current build",
+    .timeLimit(.minutes(2)))
   func pairedRun() throws {
     let (directory, path) = try tinyFile()
     defer { try? FileManager.default.removeItem(atPath: directory) }
+    // The current build's memory merges spin for as long again as they took: twice as slow,
+    // which four seconds of pairs cannot miss.
+    let slowed = try script(
+      in: directory, named: "slowed", "export CACHEBENCH_INJECT_SLOWDOWN=memory:merge:1\nexec '\(binary.path)' \"$@\"")
     let out = directory + "/paired.csv"
-    let run = try cachebench(["ab", "--paired", "--base", binary.path, "--current", binary.path, path, "--seconds", "2", "--out", out])
-    // Two seconds of one build against itself: no verdict is asserted, only that it judged.
-    #expect(run.status == 0 || run.status == 2, "\(run.stderr)")
+    let run = try cachebench(["ab", "--paired", "--base", binary.path, "--current", slowed, path, "--seconds", "4", "--out", out])
+    #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
     #expect(run.stderr.contains("cachebench ab --paired: preparing both workers"))
     for store in ["memory", "sqlite"] {
       for step in ["merge", "read", "lookup"] {
         #expect(run.stdout.contains(try Regex("\(store) +typePolicy +\(step) ")), "\(store) \(step)")
       }
     }
+    #expect(run.stdout.contains(try Regex("memory +typePolicy +merge .* regressed\n")), "\(run.stdout)")
     #expect(run.stdout.contains("pairs a row in"))
     let csv = try CSVFile(path: out)
     #expect(csv.rows.count == 6)
     #expect(csv.rows.allSatisfy { $0["metric"] == "step" && $0["unit"] == "ns" })
+    let slowedRow = csv.rows.first { $0["store"] == "memory" && $0["phase"] == "merge" }
+    #expect(slowedRow?["status"] == "regressed", "\(csv.rows)")
   }
 
-  @Test("a base without a worker mode fails the handshake, and ab falls back to runs in turns")
+  @Test("a base without a worker mode fails the handshake, and ab falls back to runs in turns", .timeLimit(.minutes(2)))
   func fallback() throws {
     let (directory, path) = try tinyFile()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     // An older build: cachebench in every way but the worker command.
-    let old = directory + "/old-cachebench"
-    try """
-      #!/bin/bash
-      if [ "$1" = worker ]; then echo "Error: Unknown command 'worker'." >&2; exit 64; fi
-      exec '\(binary.path)' "$@"
-
-      """.write(toFile: old, atomically: true, encoding: .utf8)
-    try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: old)
-    let run = try cachebench(["ab", "--paired", "--base", old, "--current", binary.path, path, "--rounds", "2"])
-    #expect(run.status == 0 || run.status == 2, "\(run.stderr)")
+    let old = try script(
+      in: directory, named: "old-cachebench",
+      "if [ \"$1\" = worker ]; then echo \"Error: Unknown command 'worker'.\" >&2; exit 64; fi\nexec '\(binary.path)' \"$@\"")
+    // One build against itself, with a threshold no timing can pass: no row can regress, and the
+    // deterministic rows are equal.
+    let run = try cachebench(["ab", "--paired", "--base", old, "--current", binary.path, path, "--rounds", "2", "--threshold", "1000"])
+    #expect(run.status == 0, "\(run.stderr)")
     #expect(
       run.stderr.contains(
         "cachebench ab --paired: the base build has no worker mode (exited 64: Error: Unknown command 'worker'.); falling back to 2 runs of each side in turns"
       ), "\(run.stderr)")
     #expect(run.stderr.contains("round 2/2, current"))
+    #expect(run.stdout.contains("0 regressed"), "\(run.stdout)")
   }
 
   @Test("--paired takes one workload that has responses, and --seconds needs --paired")

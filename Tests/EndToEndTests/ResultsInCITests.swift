@@ -4,7 +4,7 @@ import Testing
 /// The sample GitHub Actions workflow (Examples/ci/cachebench.yml), its `run:` commands run here
 /// in order: each shard of the matrix, then the merge job; and what `merge` writes against the
 /// unsplit run.
-@Suite("Results in CI")
+@Suite("Results in CI", .timeLimit(.minutes(5)))
 struct ResultsInCITests {
   /// A workflow's jobs, each its `run:` commands in order, and the matrix of shards.
   struct Workflow {
@@ -35,22 +35,6 @@ struct ResultsInCITests {
         }
       }
     }
-  }
-
-  static func shell(_ command: String, in directory: String, environment: [String: String]) throws -> Run {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments = ["-c", command]
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    process.currentDirectoryURL = URL(fileURLWithPath: directory)
-    let out = Pipe()
-    process.standardOutput = out
-    process.standardError = out
-    try process.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    let text = String(decoding: data, as: UTF8.self)
-    return Run(status: process.terminationStatus, stdout: text, stderr: text)
   }
 
   /// The deterministic rows' keys and values, in order.
@@ -87,8 +71,8 @@ struct ResultsInCITests {
         // `make release` builds the binary, which the test has.
         for command in commands where command != "make release" {
           let expanded = command.replacingOccurrences(of: "${{ matrix.shard }}", with: String(shard))
-          let run = try Self.shell(expanded, in: directory, environment: environment)
-          #expect(run.status == 0, "\(job) \(shard): \(expanded)\n\(run.stdout)")
+          let run = try shell(expanded, in: directory, environment: environment)
+          #expect(run.status == 0, "\(job) \(shard): \(expanded)\n\(run.stdout)\(run.stderr)")
         }
       }
     }
@@ -114,29 +98,51 @@ struct ResultsInCITests {
     #expect(report.contains("<section id=\"run\">") && report.contains("<section id=\"concurrency\">"))
   }
 
-  @Test("merge refuses parts of another run, a missing shard, a file that is no part; run refuses a shard that cannot be")
+  @Test("merge refuses parts of another run, a missing shard, a part short of a configuration or of rows; run refuses a shard that cannot be")
   func refusals() throws {
     let directory = try temporaryDirectory()
     let workload = fixtures + "/ci/sharded.json"
-    for part in 1...2 {
+    for part in 1...3 {
       let run = try cachebench(["run", workload, "--quick", "--shard", "\(part)/3", "--out", directory + "/p\(part).csv", "--no-progress"])
       #expect(run.status == 0, "\(run.stderr)")
     }
-    let missing = try cachebench(["merge", directory + "/p1.csv", directory + "/p2.csv", "--out", directory + "/m.csv"])
+    func merge(_ parts: [String]) throws -> Run {
+      try cachebench(["merge"] + parts.map { directory + "/" + $0 } + ["--workload", workload, "--out", directory + "/m.csv"])
+    }
+    let missing = try merge(["p1.csv", "p2.csv"])
     #expect(missing.status == 65)
     #expect(missing.stderr.contains("shard 3/3 is missing"))
     #expect(!FileManager.default.fileExists(atPath: directory + "/m.csv"))
-    let twice = try cachebench(["merge", directory + "/p1.csv", directory + "/p1.csv", directory + "/p2.csv", "--out", directory + "/m.csv"])
+    let twice = try merge(["p1.csv", "p1.csv", "p2.csv"])
     #expect(twice.status == 65 && twice.stderr.contains("are both shard 1/3"))
+    // Shard 1 without its last configuration (sqlite × typePolicy's rows), shard 2 with half its rows.
+    let lines = try String(contentsOfFile: directory + "/p1.csv", encoding: .utf8).split(separator: "\n").map(String.init)
+    try (lines.filter { !$0.contains(",sqlite,typePolicy,") }.joined(separator: "\n") + "\n")
+      .write(toFile: directory + "/short1.csv", atomically: true, encoding: .utf8)
+    let half = try String(contentsOfFile: directory + "/p2.csv", encoding: .utf8).split(separator: "\n").map(String.init)
+    try (half.prefix(half.count / 2).joined(separator: "\n") + "\n").write(toFile: directory + "/half2.csv", atomically: true, encoding: .utf8)
+    let lost = try merge(["short1.csv", "p2.csv", "p3.csv"])
+    #expect(lost.status == 65)
+    #expect(lost.stderr.hasPrefix("Error: \(directory)/short1.csv lacks 1 of shard 1/3's 3 configurations (sqlite × typePolicy)"), "\(lost.stderr)")
+    let halved = try merge(["p1.csv", "half2.csv", "p3.csv"])
+    #expect(halved.status == 65)
+    #expect(halved.stderr.hasPrefix("Error: \(directory)/half2.csv lacks "), "\(halved.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: directory + "/m.csv"))
+    let whole = try merge(["p3.csv", "p1.csv", "p2.csv"])
+    #expect(whole.status == 0, "\(whole.stderr)")
+    let noWorkload = try cachebench(["merge", directory + "/p1.csv", "--out", directory + "/x.csv"])
+    #expect(noWorkload.status == 64)
     let tooMany = try cachebench(["run", workload, "--quick", "--shard", "9/9", "--out", directory + "/x.csv", "--no-progress"])
     #expect(tooMany.status == 64)
     #expect(tooMany.stderr.contains("--shard 9/9: sharded has 8 configurations, so at most 8 shards."))
-    let malformed = try cachebench(["run", workload, "--shard", "4/3", "--out", directory + "/x.csv"])
-    #expect(malformed.status == 64 && malformed.stderr.contains("expected K/N with 1 <= K <= N"))
+    for malformed in ["4/3", "+1/+3"] {
+      let run = try cachebench(["run", workload, "--shard", malformed, "--out", directory + "/x.csv"])
+      #expect(run.status == 64 && run.stderr.contains("expected K/N with 1 <= K <= N"), "\(malformed)")
+    }
   }
 }
 
-@Suite("The new commands' help and version")
+@Suite("The new commands' help and version", .timeLimit(.minutes(1)))
 struct NewCommandsHelpTests {
   @Test("export, merge and report print OVERVIEW, USAGE and OPTIONS; --version prints the version", arguments: ["export", "merge", "report"])
   func help(command: String) throws {

@@ -50,10 +50,23 @@ struct ResultsMergeTests {
 
   static func keys(_ rows: [MetricRow]) -> [String] { rows.map { "\($0.key)=\($0.summary.p50)" } }
 
+  /// The run's configurations, as the workload gives them.
+  static let ids = configurations.map { ConfigurationID(variant: "", store: $0.store, keys: $0.keys) }
+
+  static func merge(_ parts: [ResultsMerge.Part]) throws(MergeError) -> [MetricRow] {
+    try ResultsMerge.merge(parts, configurations: ids)
+  }
+
+  /// Part `k` of `n` without its rows of `store × keys`.
+  static func part(_ k: Int, of n: Int, losing store: String, _ keys: String) -> ResultsMerge.Part {
+    let part = part(k, of: n)
+    return ResultsMerge.Part(name: part.name, rows: part.rows.filter { $0.key.store != store || $0.key.keys != keys })
+  }
+
   @Test("the parts in any order give the unsplit run's rows in its order, the trailing rows after every configuration's", arguments: [1, 2, 3, 7])
   func order(shards: Int) throws {
     let parts = (1...shards).reversed().map { Self.part($0, of: shards) }
-    let merged = try ResultsMerge.merge(parts)
+    let merged = try Self.merge(parts)
     #expect(Self.keys(merged) == Self.keys(Self.run(Self.configurations)))
     // One run: every row takes shard 1's run ID, without its shard.
     #expect(Set(merged.map(\.run.runID)) == ["20261121T1000Z-seed4"])
@@ -67,12 +80,20 @@ struct ResultsMergeTests {
     ([part(1, of: 2), part(2, of: 2, gitRev: "def")], "part-2.csv was built from def, part-1.csv from abc: merge parts of one build"),
     ([ResultsMerge.Part(name: "whole.csv", rows: run(configurations))], "whole.csv is not a shard of a run: its run ID 20261125T100000Z-seed4 has no -shardKofN (run it with --shard K/N)"),
     ([part(1, of: 2), ResultsMerge.Part(name: "part-2.csv", rows: Array(part(2, of: 2).rows.dropFirst(2)))],
-      "part-2.csv holds 2 configurations, where shard 2/2 of these parts holds 4 or 3 (shard 1/2 holds 4): it is not a whole part of this run"),
+      "part-2.csv lacks 1 of shard 2/2's 3 configurations (memory × typePolicy): it is not a whole part of this run"),
+    // Shard 1 of 3 holds one more configuration than the others: lost, the counts still agree.
+    ([part(1, of: 3, losing: "limit-dictionary", "path"), part(2, of: 3), part(3, of: 3)],
+      "part-1.csv lacks 1 of shard 1/3's 3 configurations (limit-dictionary × path): it is not a whole part of this run"),
+    // Shard 2 lost the second half of its rows.
+    ([part(1, of: 3), ResultsMerge.Part(name: "part-2.csv", rows: Array(part(2, of: 3).rows.prefix(2))), part(3, of: 3)],
+      "part-2.csv lacks 1 of shard 2/3's 2 configurations (chain × path): it is not a whole part of this run"),
+    ([part(1, of: 2), ResultsMerge.Part(name: "part-2.csv", rows: part(2, of: 2).rows + run([("memory", "path")], runID: "20261122T1000Z-seed4-shard2of2"))],
+      "part-2.csv holds the configuration memory × path, which is shard 1/2's, not 2/2's"),
   ])
   func refused(parts: [ResultsMerge.Part], message: String) {
-    #expect(throws: MergeError.self) { try ResultsMerge.merge(parts) }
+    #expect(throws: MergeError.self) { try Self.merge(parts) }
     do {
-      _ = try ResultsMerge.merge(parts)
+      _ = try Self.merge(parts)
     } catch {
       #expect(error.description == message)
       #expect(error.exitCode == .dataError)
@@ -82,11 +103,22 @@ struct ResultsMergeTests {
   @Test("a shard is K/N with 1 <= K <= N; it owns every N-th configuration from K-1; run IDs name it")
   func shards() throws {
     #expect(Shard(parsing: "2/3") == Shard(index: 2, count: 3))
-    for bad in ["0/3", "4/3", "3", "a/b", "1/0", "-1/2", "1/2/3"] { #expect(Shard(parsing: bad) == nil, "\(bad)") }
+    for bad in ["0/3", "4/3", "3", "a/b", "1/0", "-1/2", "1/2/3", "+1/+3", "1/+3", " 1/3"] { #expect(Shard(parsing: bad) == nil, "\(bad)") }
     let shard = try #require(Shard(index: 2, count: 3))
     #expect((0..<9).filter(shard.contains) == [1, 4, 7])
     #expect(Shard.parse(runID: "20261125T090240Z-seed42" + shard.runIDSuffix)?.base == "20261125T090240Z-seed42")
     #expect(Shard.parse(runID: "20261125T090240Z-seed42" + shard.runIDSuffix)?.shard == shard)
     #expect(Shard.parse(runID: "20261125T090240Z-seed42") == nil)
+  }
+}
+
+extension ResultsMergeTests {
+  @Test("parts of a run with more shards than the workload has configurations are refused: the workload is not theirs")
+  func anotherWorkload() {
+    let parts = (1...3).map { Self.part($0, of: 3) }
+    #expect(throws: MergeError.incomplete("the parts are 3 shards of a run of 2 configurations: the workload is not theirs")) {
+      try ResultsMerge.merge(parts, configurations: Array(Self.ids.prefix(2)))
+    }
+    #expect(throws: MergeError.self) { try ResultsMerge.merge(parts, configurations: Array(Self.ids.dropLast())) }
   }
 }

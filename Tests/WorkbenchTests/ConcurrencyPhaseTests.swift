@@ -42,7 +42,10 @@ struct ConcurrencyPhaseTests {
     let result = try Self.run(
       Self.workload(stores: #"[{"kind": "\#(kind)"}]"#, concurrency: #"{"readers": [1, 3], "writers": 1, "operations": 61}"#))
     let runs = result.configurations.filter(ConcurrencyTable.isConcurrency)
-    #expect(runs.map(\.scope.variant) == ["readers=1", "readers=3"])
+    #expect(runs.map(\.scope.readers) == [1, 3])
+    #expect(runs.allSatisfy { $0.scope.variant.isEmpty })
+    let rows = result.rows.filter { $0.key.phase == .concurrency }
+    #expect(Set(rows.map(\.key.variantColumn)) == ["readers=1", "readers=3"])
     for run in runs {
       #expect(run.scope.store == kind && run.scope.keys == "path")
       // 61 reads a run, shared among the readers, in each of the 2 measured repetitions (the warm-up's not kept).
@@ -58,7 +61,7 @@ struct ConcurrencyPhaseTests {
       #expect(run.samples[.readsPerSecond].allSatisfy { $0 > 0 })
     }
     // The other phases' configuration is there as without the section, and has no concurrency rows.
-    let plain = try #require(result.configurations.first { $0.scope.variant.isEmpty })
+    let plain = try #require(result.configurations.first { $0.scope.readers == nil })
     #expect(plain.samples.metrics.allSatisfy { $0.phase != .concurrency })
     let table = ResultsTable.render(result)
     #expect(table.contains("Concurrency, 61 reads a run, 1 writer"))
@@ -77,13 +80,16 @@ struct ConcurrencyPhaseTests {
     #expect(run.samples[.concurrentWriteLatency].isEmpty)
   }
 
-  @Test("a variant's reader count is read back from its name", arguments: [
+  @Test("the reader count is written into the CSV's variant column after the sweep point, and read back from there", arguments: [
     ("readers=4", "", 4), ("duplication=0.5 readers=2", "duplication=0.5", 2),
   ])
-  func readerCount(variant: String, base: String, readers: Int) {
-    let parsed = ConcurrencyTable.readers(of: variant)
-    #expect(parsed?.base == base && parsed?.readers == readers)
-    #expect(ConcurrencyTable.readers(of: "duplication=0.5") == nil)
+  func readerCount(column: String, variant: String, readers: Int) {
+    let key = MetricKey(workload: "w", variant: variant, store: "memory", keys: "path", phase: .concurrency, metric: "read_latency", readers: readers)
+    #expect(key.variantColumn == column)
+    let parsed = MetricKey.parse(variantColumn: column)
+    #expect(parsed.variant == variant && parsed.readers == readers)
+    #expect(MetricKey.parse(variantColumn: "duplication=0.5") == ("duplication=0.5", nil))
+    #expect(MetricKey.parse(variantColumn: "readers=+2") == ("readers=+2", nil))
   }
 
   @Test("hot readers all draw the same operations, among the hotOperations most popular; spread readers draw their own")

@@ -4,20 +4,13 @@ import Testing
 
 @testable import Workbench
 
-@Suite("The run's git revision")
+@Suite("The run's git revision", .timeLimit(.minutes(1)))
 struct GitRevisionTests {
-  /// What git itself says, through Foundation (the code under test spawns it directly).
+  /// What git itself says, through /usr/bin/env (the code under test finds it on the PATH).
   func git(_ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["git"] + arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    let outcome = try ChildProcess.run("/usr/bin/env", ["git"] + arguments, errors: .discard, timeout: .seconds(30))
+    #expect(!outcome.timedOut)
+    return (outcome.termination.status, outcome.outputText.trimmingCharacters(in: .whitespacesAndNewlines))
   }
 
   @Test("is git's short HEAD, with -dirty when tracked files changed; unknown outside a repository")

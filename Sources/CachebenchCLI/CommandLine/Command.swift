@@ -32,7 +32,7 @@ struct CommandError: Error, ExitCodeCarrying {
   }
 }
 
-/// Writes errors to stderr as `Error: ...` followed by the usage line, and picks their exit code.
+/// Writes errors to stderr as `Error: ...` (a usage error followed by the usage line), and picks their exit code.
 enum Reporter {
   /// The code an error carries (``ExitCodeCarrying``); 1 for any other.
   static func exitCode(for error: Error) -> ExitCode {
@@ -58,10 +58,14 @@ enum Reporter {
     return String(message.prefix(half)) + " … (\(message.count - 2 * half) characters cut) … " + String(message.suffix(half))
   }
 
+  /// `Error: <message>`; a usage error adds the usage line and where to read more (a failure
+  /// of the run or of its input is not the command line's fault, and its usage would only bury it).
   static func report(_ error: Error, usage: String?) -> ExitCode {
     var text = "Error: \(shortened(message(for: error)))\n"
-    if let usage { text += "Usage: cachebench \(usage)\n" }
-    if error is UsageError { text += "  See 'cachebench \(usage.map { String($0.prefix(while: { $0 != " " })) } ?? "") --help'.\n" }
+    if error is UsageError {
+      if let usage { text += "Usage: cachebench \(usage)\n" }
+      text += "  See 'cachebench \(usage.map { String($0.prefix(while: { $0 != " " })) } ?? "") --help'.\n"
+    }
     StandardStream.errorIfPossible(text)
     return exitCode(for: error)
   }

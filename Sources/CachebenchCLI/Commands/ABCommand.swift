@@ -1,5 +1,6 @@
 import Foundation
 import Results
+import Workbench
 import Workloads
 
 /// `cachebench ab`: two builds run in turns, each run one observation; timing verdicts that a
@@ -9,7 +10,7 @@ enum ABCommand: Command {
     name: "ab",
     abstract: "Run two builds in turns (A B A B ...) and judge timings from the runs; exit 2 on a regression.",
     usage:
-      "ab --base <CMD> --current <CMD> <workload>... [--paired [--seconds <S>] [--full-time]] [--rounds <N>] [--threshold <PCT>] [--shift-from <STORE>] [--quick] [--out <FILE.csv>] [--format text|markdown] [--markdown <FILE.md>]",
+      "ab --base <CMD> --current <CMD> <workload>... [--paired [--seconds <S>] [--full-time]] [--rounds <N>] [--threshold <PCT>] [--shift-from <STORE>] [--quick] [--timeout <S>] [--out <FILE.csv>] [--format text|markdown] [--markdown <FILE.md>]",
     options: [
       OptionSpec("base", value: "CMD", help: "The baseline: an executable that behaves as cachebench (another build, a wrapper script)."),
       OptionSpec("current", value: "CMD", help: "The build under test, likewise."),
@@ -27,6 +28,9 @@ enum ABCommand: Command {
         help: "Estimate each run's machine shift from this store's rows only (when the change touches most rows).",
         repeatable: true),
       OptionSpec("quick", help: "Pass --quick to every run."),
+      OptionSpec(
+        "timeout", value: "S",
+        help: "The longest a side may take for one run, or with --paired for its handshake, its preparing or one step; it is then ended (exit 1). Default: from the workloads' size."),
       OptionSpec("out", value: "FILE.csv", help: "Write the verdict on every metric as CSV."),
     ] + VerdictOutput.options,
     positionalName: "<workload>", positionalHelp: "Workload files, as for run.", minimumPositionals: 1,
@@ -49,8 +53,13 @@ enum ABCommand: Command {
       the run stops at a look where every row is regressed, improved, or has its interval within
       the threshold. Prints every row's change, interval, p and smallest detectable change.
 
-      Exit codes: 0 no regression, 2 a regression, 1 a run or worker that failed, 64 wrong usage,
-      65 a workload --paired cannot step (storeRecords) or cannot load, 66 a workload file missing.
+      Every wait on a side is bounded by --timeout (default: 5 minutes, plus for each configuration
+      10 s and 1 s per MB of responses a round, plus the traffic); a side that outlives it is ended
+      and named. Whatever ends ab (SIGINT, SIGTERM and SIGHUP included) ends its sides first.
+
+      Exit codes: 0 no regression, 2 a regression, 1 a run or worker that failed or timed out,
+      64 wrong usage, 65 a workload --paired cannot step (storeRecords) or cannot load, 66 a
+      workload file missing, 74 an --out or --markdown that cannot be written.
 
       EXAMPLE:
         cachebench ab --base /tmp/main/cachebench --current .build/release/cachebench Workloads/quick.json
@@ -58,6 +67,8 @@ enum ABCommand: Command {
       """)
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+    // However ab ends, its sides end with it.
+    ChildProcess.endChildrenOnSignals()
     guard let base = arguments.value("base"), let current = arguments.value("current") else {
       throw UsageError(message: "Missing expected options '--base <CMD>' and '--current <CMD>'.", usage: spec.usage)
     }
@@ -71,21 +82,19 @@ enum ABCommand: Command {
       throw UsageError(message: "--\(option) needs --paired.", usage: spec.usage)
     }
     let seconds = try integer(arguments.value("seconds"), option: "seconds", default: 90, range: 1...86_400)
+    let timeoutOption = try arguments.value("timeout").map { try integer($0, option: "timeout", default: 0, range: 1...604_800) }
     for command in [base, current] { try checkIsCachebench(command) }
+    // The outputs before any timing: a bad --out must not be found after 90 seconds of it.
+    for path in [arguments.value("out"), arguments.value("markdown")].compactMap({ $0 }) { try AtomicFile.checkWritable(path) }
+    let estimated = try defaultTimeout(arguments, context: context, paired: paired)
+    let timeout = timeoutOption.map { Duration.seconds($0) } ?? estimated
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-ab-\(UUID().uuidString)")
     try AtomicFile.createDirectory(directory.path, for: directory.path)
     defer { try? FileManager.default.removeItem(at: directory) }
     if paired {
-      // A missing or malformed workload is the user's to fix (66, 65), before any worker starts.
-      let workload = try Workload.load(arguments.positionals[0], registry: context.registry)
-      if case .storeRecords = workload.source {
-        throw CommandError(
-          "\(arguments.positionals[0]) is a storeRecords workload: it has no responses to merge and read step by step; run ab without --paired",
-          .dataError)
-      }
       let run = PairedRun(
         base: base, current: current, workload: arguments.positionals[0], quick: arguments.has("quick"), seconds: Double(seconds),
-        stopsEarly: !arguments.has("full-time"),
+        timeout: timeout, stopsEarly: !arguments.has("full-time"),
         options: .init(threshold: try percent(arguments.value("threshold"), default: 3), looks: PairedRun.looks.count + 1))
       do {
         return try runPaired(run, arguments: arguments, format: format, directory: directory)
@@ -94,21 +103,11 @@ enum ABCommand: Command {
           "cachebench ab --paired: the \(missing.side) build has no worker mode (\(missing.detail)); falling back to \(rounds) runs of each side in turns\n")
       }
     }
-    let threshold = try percent(arguments.value("threshold"), default: 5)
-    var runs: [String: [[MetricRow]]] = ["base": [], "current": []]
-    for round in 1...rounds {
-      for (side, command) in [("base", base), ("current", current)] {
-        writeStandardError("cachebench ab: round \(round)/\(rounds), \(side)\n")
-        let out = directory.appendingPathComponent("\(side)-\(round).csv").path
-        var runArguments = ["run"] + arguments.positionals + ["--out", out, "--no-progress"]
-        if arguments.has("quick") { runArguments.append("--quick") }
-        try launch(command, runArguments, what: "the \(side) run \(round)")
-        runs[side]!.append(try ResultsFile.read(MetricRow.self, from: out))
-      }
-    }
+    let sides = [Side(name: "base", command: base), Side(name: "current", command: current)]
+    let runs = try runInTurns(sides, rounds: rounds, arguments: arguments, directory: directory, timeout: timeout)
     let comparison = try RepeatedComparison(
-      base: runs["base"]!, current: runs["current"]!,
-      options: .init(threshold: threshold, shiftStores: Set(arguments.values("shift-from"))))
+      base: runs[0], current: runs[1],
+      options: .init(threshold: try percent(arguments.value("threshold"), default: 5), shiftStores: Set(arguments.values("shift-from"))))
     try VerdictOutput.write(text: comparison.report(), markdown: comparison.markdown(), format: format, arguments: arguments)
     if let out = arguments.value("out") {
       try AtomicFile.createDirectory(for: out)
@@ -117,45 +116,92 @@ enum ABCommand: Command {
     return comparison.hasRegressions ? .regression : .success
   }
 
-  /// Runs `command` with `arguments` and waits; its output goes nowhere, its errors to ours on failure.
-  private static func launch(_ command: String, _ arguments: [String], what: String) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: command)
-    process.arguments = arguments
-    process.standardOutput = FileHandle.nullDevice
-    let errors = Pipe()
-    process.standardError = errors
-    do {
-      try process.run()
-    } catch {
-      throw CommandError("cannot run '\(command)': \(error.localizedDescription)", .failure)
+  /// One build: `base` or `current`, and its command.
+  struct Side {
+    let name: String
+    let command: String
+  }
+
+  /// The default of `--timeout`: for whole runs, the sum of each workload's
+  /// ``RunTimeout/default(for:)``; with `--paired`, its workload's. A workload this build cannot
+  /// load (a store kind only the sides know) counts an hour. With `--paired`, a workload that
+  /// cannot be loaded or stepped is refused here (66, 65), before any worker starts.
+  private static func defaultTimeout(_ arguments: ParsedArguments, context: CommandContext, paired: Bool) throws -> Duration {
+    let quick = arguments.has("quick")
+    if paired {
+      let workload = try Workload.load(arguments.positionals[0], registry: context.registry)
+      if case .storeRecords = workload.source {
+        throw CommandError(
+          "\(arguments.positionals[0]) is a storeRecords workload: it has no responses to merge and read step by step; run ab without --paired",
+          .dataError)
+      }
+      return RunTimeout.default(for: quick ? workload.quick() : workload)
     }
-    let output = errors.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      let text = String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-      throw CommandError("\(what) ('\(command)') exited \(process.terminationStatus): \(text)", .failure)
+    return arguments.positionals.reduce(Duration.zero) { total, path in
+      guard let workload = try? Workload.load(path, registry: context.registry) else { return total + .seconds(3_600) }
+      return total + RunTimeout.default(for: quick ? workload.quick() : workload)
     }
   }
 
-  /// `CMD --help` must start as cachebench's does.
+  /// `rounds` runs of each side in turns; each side's rows, run by run.
+  private static func runInTurns(
+    _ sides: [Side], rounds: Int, arguments: ParsedArguments, directory: URL, timeout: Duration
+  ) throws -> [[[MetricRow]]] {
+    var runs: [[[MetricRow]]] = [[], []]
+    for round in 1...rounds {
+      for (index, side) in sides.enumerated() {
+        writeStandardError("cachebench ab: round \(round)/\(rounds), \(side.name)\n")
+        let out = directory.appendingPathComponent("\(side.name)-\(round).csv").path
+        var runArguments = ["run"] + arguments.positionals + ["--out", out, "--no-progress"]
+        if arguments.has("quick") { runArguments.append("--quick") }
+        runs[index].append(try launch(side, round: round, runArguments, out: out, timeout: timeout))
+      }
+    }
+    return runs
+  }
+
+  /// Runs one side once, at most `timeout`, and reads the rows it wrote; its output goes nowhere,
+  /// the first line of its errors into the message of a failure.
+  ///
+  /// - Throws: ``CommandError`` (exit 1) naming the side and the run: it could not start, it
+  ///   outlived `timeout` (it is then ended), it exited non-zero, it wrote no results or results
+  ///   that do not read.
+  private static func launch(_ side: Side, round: Int, _ arguments: [String], out: String, timeout: Duration) throws -> [MetricRow] {
+    let what = "the \(side.name) build's run \(round)"
+    let outcome: ChildProcess.Outcome
+    do {
+      outcome = try ChildProcess.run(side.command, arguments, output: .discard, timeout: timeout, captureLimit: 65_536)
+    } catch {
+      throw CommandError("\(what): \(error)", .failure)
+    }
+    let firstLine = outcome.errorText.split(separator: "\n").first.map { ": " + Reporter.shortened(String($0)) } ?? ""
+    if outcome.timedOut {
+      throw CommandError("\(what) ('\(side.command)') did not finish within \(WorkerProcess.seconds(timeout)) (--timeout); it was ended", .failure)
+    }
+    guard outcome.termination.succeeded else {
+      throw CommandError("\(what) ('\(side.command)') \(outcome.termination)\(firstLine)", .failure)
+    }
+    guard FileManager.default.fileExists(atPath: out) else {
+      throw CommandError("\(what) ('\(side.command)') wrote no results\(firstLine.isEmpty ? "" : firstLine)", .failure)
+    }
+    do {
+      return try ResultsFile.read(MetricRow.self, from: out)
+    } catch let error as CSVError {
+      let place = "line \(error.line)" + (error.field.map { ", column '\($0)'" } ?? error.column.map { ", column \($0)" } ?? "")
+      throw CommandError("\(what) ('\(side.command)') wrote results that do not read (\(place)): \(error.message)", .failure)
+    }
+  }
+
+  /// `CMD --help` must start as cachebench's does, within 30 seconds.
   private static func checkIsCachebench(_ command: String) throws {
     guard FileManager.default.isExecutableFile(atPath: command) else {
       throw UsageError(message: "'\(command)' is not an executable file.", usage: spec.usage)
     }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: command)
-    process.arguments = ["--help"]
-    let output = Pipe()
-    process.standardOutput = output
-    process.standardError = FileHandle.nullDevice
     let text: String
     do {
-      try process.run()
-      text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitUntilExit()
+      text = try ChildProcess.run(command, ["--help"], errors: .discard, timeout: .seconds(30), captureLimit: 65_536).outputText
     } catch {
-      throw UsageError(message: "cannot run '\(command)': \(error.localizedDescription)", usage: spec.usage)
+      throw UsageError(message: "\(error)", usage: spec.usage)
     }
     guard text.hasPrefix("OVERVIEW: A benchmark and profiling workbench for GraphQL normalized caches.") else {
       throw UsageError(message: "'\(command)' does not behave as cachebench: its --help is not cachebench's.", usage: spec.usage)

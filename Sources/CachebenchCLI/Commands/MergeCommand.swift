@@ -1,37 +1,51 @@
 import Results
+import Workbench
+import Workloads
 
 /// `cachebench merge`: the parts of a run split across machines, joined.
 enum MergeCommand: Command {
   static let spec = CommandSpec(
     name: "merge",
     abstract: "Join the parts of a run split with 'run --shard K/N' into the CSV of the whole run.",
-    usage: "merge <PART.csv>... --out <FILE.csv>",
-    options: [OptionSpec("out", value: "FILE.csv", help: "Where to write the whole run's CSV (atomically).")],
+    usage: "merge <PART.csv>... --workload <FILE.json> --out <FILE.csv>",
+    options: [
+      OptionSpec("workload", value: "FILE.json", help: "The workload the parts ran: which configurations the whole run has, in its order."),
+      OptionSpec("out", value: "FILE.csv", help: "Where to write the whole run's CSV (atomically)."),
+    ],
     positionalName: "<PART.csv>", positionalHelp: "The parts, in any order: one for each K of one N.",
     minimumPositionals: 1, maximumPositionals: 10_000,
     discussion: """
-      Checks that the parts are one run's (one workload, seed and build; one N, each K once, each
-      holding its whole share) and writes the rows in the order the unsplit run writes them: its
-      deterministic rows are the unsplit run's. Every row takes shard 1's run ID (without
-      -shardKofN) and timestamp, and keeps its host.
+      Checks that the parts are one run's (one workload, seed and build; one N, each K once) and
+      that together they hold every configuration of the workload, each in its shard's part, in
+      the run's order: a part that lost a configuration, or holds one it should not, is refused
+      and named. Writes the rows in the order the unsplit run writes them: its deterministic rows
+      are the unsplit run's. Every row takes shard 1's run ID (without -shardKofN) and timestamp,
+      and keeps its host.
 
-      Exit codes: 0 success, 64 wrong usage, 65 parts that are not one run's or do not cover it,
-      66 a missing file, 74 an output that cannot be written.
+      Exit codes: 0 success, 64 wrong usage, 65 parts that are not one run's or do not cover the
+      workload, or a workload that does not load, 66 a missing file, 74 an output that cannot be
+      written.
 
       EXAMPLE:
-        cachebench merge part-1.csv part-2.csv part-3.csv --out results/default.csv
+        cachebench merge part-1.csv part-2.csv part-3.csv --workload Workloads/default.json --out results/default.csv
       """)
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-    guard let out = arguments.value("out") else {
-      throw UsageError(message: "Missing expected option '--out <FILE.csv>'.", usage: spec.usage)
+    guard let out = arguments.value("out"), let workloadPath = arguments.value("workload") else {
+      throw UsageError(message: "Missing expected options '--workload <FILE.json>' and '--out <FILE.csv>'.", usage: spec.usage)
     }
     try AtomicFile.checkWritable(out)
+    let workload = try Workload.load(workloadPath, registry: context.registry)
+    let configurations = try ConfigurationSequence(workload).ids
     var parts: [ResultsMerge.Part] = []
     for path in arguments.positionals {
-      parts.append(ResultsMerge.Part(name: path, rows: try ResultsFile.read(MetricRow.self, from: path)))
+      let part = ResultsMerge.Part(name: path, rows: try ResultsFile.read(MetricRow.self, from: path))
+      if let other = part.rows.first(where: { $0.key.workload != workload.name }) {
+        throw MergeError.notOneRun("\(path) is of the workload \(other.key.workload), \(workloadPath) is \(workload.name)")
+      }
+      parts.append(part)
     }
-    let rows = try ResultsMerge.merge(parts)
+    let rows = try ResultsMerge.merge(parts, configurations: configurations)
     try AtomicFile.createDirectory(for: out)
     try ResultsFile.write(rows, to: out)
     try writeStandardOutput("merged \(parts.count) part\(parts.count == 1 ? "" : "s"), \(rows.count) rows, into \(out)\n")

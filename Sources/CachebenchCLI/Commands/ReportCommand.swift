@@ -21,7 +21,11 @@ enum ReportCommand: Command {
       each strategy against path, the samples' distributions, a sweep's metrics against the knob,
       the traffic, the concurrency phase, and a comparison's verdicts.
 
-      Exit codes: 0 success, 64 wrong usage, 65 a malformed CSV, 66 a missing file, 74 an output
+      --samples must be the run's own (its run ID), --comparison of the run's workload: either from
+      another is refused (65) rather than drawn as this run's.
+
+      Exit codes: 0 success, 64 wrong usage, 65 a malformed CSV, or --samples or --comparison of
+      another run or workload, 66 a missing file, 74 an output
       that cannot be written.
 
       EXAMPLE:
@@ -37,11 +41,32 @@ enum ReportCommand: Command {
     let rows = try ResultsFile.read(MetricRow.self, from: arguments.positionals[0])
     let samples = try arguments.value("samples").map { try ResultsFile.read(SampleRow.self, from: $0) } ?? []
     let verdicts = try arguments.value("comparison").map { try ResultsFile.read(Verdict.self, from: $0) } ?? []
+    try checkBelong(rows: rows, samples: samples, verdicts: verdicts, arguments: arguments)
     let report = HTMLReport(rows: rows, samples: samples, verdicts: verdicts, generator: versionLine())
     try AtomicFile.createDirectory(for: out)
     try AtomicFile.write(report.render(), to: out)
     try writeStandardOutput("wrote \(out): \(report.sectionIDs.joined(separator: ", "))\n")
     return .success
+  }
+
+  /// Refuses (65) `--samples` of another run and a `--comparison` of another workload: the page
+  /// would draw them as this run's without a word. A shard's samples belong to the merged run.
+  private static func checkBelong(rows: [MetricRow], samples: [SampleRow], verdicts: [Verdict], arguments: ParsedArguments) throws {
+    let results = arguments.positionals[0]
+    func base(_ runID: String) -> String { Shard.parse(runID: runID)?.base ?? runID }
+    let runs = Set(rows.map { base($0.run.runID) })
+    if let path = arguments.value("samples"), let stranger = samples.first(where: { !runs.contains(base($0.runID)) }) {
+      throw CommandError(
+        "\(path) holds samples of run \(stranger.runID), \(results) is of run \(runs.sorted().joined(separator: ", ")): give the --samples file of this run",
+        .dataError)
+    }
+    let workloads = Set(rows.map(\.key.workload))
+    if let path = arguments.value("comparison"), !verdicts.isEmpty, workloads.isDisjoint(with: verdicts.map(\.key.workload)) {
+      let theirs = Set(verdicts.map(\.key.workload)).sorted().joined(separator: ", ")
+      throw CommandError(
+        "\(path) compares the workload \(theirs), \(results) is of \(workloads.sorted().joined(separator: ", ")): give a comparison of this workload",
+        .dataError)
+    }
   }
 
   /// `cachebench 0.26.0 (git 2d3017b0ab12), Swift 6.3`; without the revision outside a checkout.

@@ -43,7 +43,7 @@ enum RunCommand: Command {
         cachebench run Workloads/default.json
         cachebench run Workloads/quick.json --quick --out /tmp/quick.csv --samples /tmp/samples.csv
         cachebench run Workloads/quick.json --history results/history.csv
-        cachebench run Workloads/default.json --shard 2/3 --out part-2.csv   # then: cachebench merge part-*.csv --out all.csv
+        cachebench run Workloads/default.json --shard 2/3 --out part-2.csv   # then: cachebench merge part-*.csv --workload Workloads/default.json --out all.csv
 
       --shard K/N measures configurations K, K+N, K+2N, ... of the run's order (1-based); a limit
       store another shard owns is measured too when a store of this one is compared with it, but
@@ -71,6 +71,8 @@ enum RunCommand: Command {
     if instructions, !CallgrindProcess.isAvailable {
       throw CommandError("--instructions needs valgrind, which is not installed here (make deps installs it)", .failure)
     }
+    // However the run ends, the counting run under valgrind ends with it.
+    if instructions { ChildProcess.endChildrenOnSignals() }
     // Every output checked before the run: an unwritable --samples must not be found after --out
     // was written and minutes were spent.
     let perWorkloadFiles = arguments.value("out") == nil
@@ -83,8 +85,10 @@ enum RunCommand: Command {
       let info = RunInfo.current(seed: workload.seed, shard: shard)
       var result = try WorkloadRunner.run(workload, options: options, run: info)
       if instructions {
+        // Valgrind runs it some 30 times slower than natively.
         let counted = try CallgrindProcess.instructionRows(
-          workload: arguments.positionals[index], quick: options.quick, shard: shard, executable: try executablePath())
+          workload: arguments.positionals[index], quick: options.quick, shard: shard, executable: try executablePath(),
+          timeout: RunTimeout.default(for: options.quick ? workload.quick() : workload) * 30)
         result = result.adding(counted.map { var row = $0; row.run = info; return row })
       }
       results.append(result)
@@ -102,7 +106,7 @@ enum RunCommand: Command {
     guard workloads.count == 1 else {
       throw UsageError(message: "--shard splits one workload: give one workload file, not \(workloads.count).", usage: spec.usage)
     }
-    let configurations = try workloads[0].configurationCount
+    let configurations = try ConfigurationSequence(workloads[0]).count
     guard shard.count <= configurations else {
       throw UsageError(
         message: "--shard \(shard): \(workloads[0].name) has \(configurations) configuration\(configurations == 1 ? "" : "s"), so at most \(configurations) shards.",

@@ -1,5 +1,6 @@
 import Generator
 import Results
+import Workbench
 import Workloads
 
 /// `cachebench validate`: checks workload files without running them.
@@ -12,13 +13,17 @@ enum ValidateCommand: Command {
     positionalName: "<workload>", positionalHelp: "Workload files.", minimumPositionals: 1, maximumPositionals: 1_000,
     discussion: """
       Checks every key, type and range, and for a recorded workload that every schema, operation and
-      response file exists, parses, and fits together. Stops at the first error.
+      response file exists, parses, and fits together. A workload with bounded stores has its
+      responses made and written into each bounded store, as run does before it measures: a budget
+      smaller than one record, or than the records that are never evicted, is refused here as run
+      would refuse it. Stops at the first error.
       """)
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
     for path in arguments.positionals {
       let workload = try Workload.load(path, registry: context.registry)
       try WorkloadChecker.check(workload, allowLarge: arguments.has("allow-large"))
+      try Preflight.check(workload)
       let variants = try workload.variants.count
       var strategies = workload.keys.count
       if case .storeRecords = workload.source { strategies = 1 }

@@ -33,42 +33,61 @@ enum WorkerCommand: Command {
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
     let setting = ProcessInfo.processInfo.environment[InjectedSlowdown.variable].flatMap { $0.isEmpty ? nil : $0 }
     let slowdown = try setting.map(InjectedSlowdown.init(parsing:))
+    // The workload first: a missing or bad one is an error whatever the input holds.
+    let quick = arguments.has("quick")
+    let workload = try Workload.load(arguments.positionals[0], registry: context.registry)
+    try WorkloadChecker.check(quick ? workload.quick() : workload, allowLarge: false)
+    var requests = LineReader(descriptor: STDIN_FILENO, maximumBytes: WorkerProtocol.maximumLineBytes)
     var worker: StepWorker?
-    while let request = readLine() {
-      let fields = request.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+    while true {
       do {
-        switch fields.first {
-        case "hello":
-          try reply(["cachebench-worker", String(WorkerProtocol.version), CachebenchVersion.number])
-        case "prepare":
-          let workload = try Workload.load(arguments.positionals[0], registry: context.registry)
-          try WorkloadChecker.check(arguments.has("quick") ? workload.quick() : workload, allowLarge: false)
-          let prepared = try StepWorker(workload: workload, quick: arguments.has("quick"), slowdown: slowdown)
-          var text = WorkerProtocol.line(["ready", prepared.workload.name, String(prepared.workload.seed), String(prepared.rows.count)])
-          for row in prepared.rows { text += WorkerProtocol.rowLine(row) }
+        guard let line = try nextRequest(&requests) else { return .success }
+        switch try request(line) {
+        case .hello:
+          try reply(.hello(protocolVersion: WorkerProtocol.version, build: CachebenchVersion.number))
+        case .prepare:
+          let prepared = try StepWorker(workload: workload, quick: quick, slowdown: slowdown)
+          var text = WorkerProtocol.Reply.ready(workload: prepared.workload.name, seed: prepared.workload.seed, rows: prepared.rows.count).line
+          for row in prepared.rows { text += WorkerProtocol.Reply.row(row).line }
           try writeStandardOutput(text)
           worker = prepared
-        case "step":
+        case .step(let row, let index, let count):
           guard let worker else { throw CommandError("'step' before 'prepare'", .usage) }
-          guard fields.count == 4, let row = Int(fields[1]), let index = Int(fields[2]), let count = Int(fields[3]) else {
-            throw CommandError("expected 'step<TAB>row<TAB>index<TAB>count', got '\(request)'", .usage)
-          }
-          try reply(["ns", String(try worker.step(row: row, index: index, count: count))])
-        case "quit":
+          try reply(.nanoseconds(try worker.step(row: row, index: index, count: count)))
+        case .quit:
           return .success
-        default:
-          throw CommandError("unknown request '\(request)'; expected hello, prepare, step or quit", .usage)
         }
       } catch {
         // The coordinator reads the message; a person running the worker by hand sees it too.
-        try? writeStandardOutput(WorkerProtocol.line(["error", Reporter.message(for: error)]))
+        try? writeStandardOutput(WorkerProtocol.Reply.error(Reporter.message(for: error)).line)
         throw error
       }
     }
-    return .success
   }
 
-  private static func reply(_ fields: [String]) throws {
-    try writeStandardOutput(WorkerProtocol.line(fields))
+  /// The next request's line; nil at the end of the input. A line past the protocol's limit is a
+  /// usage error, found without reading the rest of it.
+  private static func nextRequest(_ requests: inout LineReader) throws -> String? {
+    do {
+      return try requests.next()
+    } catch .tooLong(let limit) {
+      throw CommandError("a request line is longer than \(limit) bytes, the worker protocol's limit", .usage)
+    } catch .readFailed(let code) {
+      throw CommandError("cannot read standard input: \(String(cString: strerror(code)))", .failure)
+    } catch .timedOut {
+      preconditionFailure("a read without a deadline timed out")
+    }
+  }
+
+  private static func request(_ line: String) throws -> WorkerProtocol.Request {
+    do {
+      return try WorkerProtocol.Request(line: line)
+    } catch {
+      throw CommandError(error.description, .usage)
+    }
+  }
+
+  private static func reply(_ reply: WorkerProtocol.Reply) throws {
+    try writeStandardOutput(reply.line)
   }
 }

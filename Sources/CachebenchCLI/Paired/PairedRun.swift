@@ -21,6 +21,8 @@ struct PairedRun {
   let workload: String
   let quick: Bool
   let seconds: Double
+  /// The longest any one wait on a worker may take: its handshake, its preparing, one step.
+  let timeout: Duration
   /// Whether a look where every row is decided ends the run.
   var stopsEarly = true
   let options: PairedComparison.Options
@@ -46,7 +48,7 @@ struct PairedRun {
     AddressLayout.fixForChildren()
     let padding = WorkerProcess.padding(for: [base, current])
     let workers = try [("base", base, padding[0]), ("current", current, padding[1])].map { side, command, padding in
-      try WorkerProcess(command: command, arguments: arguments, side: side, directory: directory, padding: padding)
+      try WorkerProcess(command: command, arguments: arguments, side: side, directory: directory, timeout: timeout, padding: padding)
     }
     for worker in workers { try handshake(worker) }
     writeStandardError("cachebench ab --paired: preparing both workers\n")
@@ -55,7 +57,7 @@ struct PairedRun {
     var samples = pairing.rows.map { row in
       PairedSamples(
         key: MetricKey(
-          workload: pairing.workload, variant: row.variant, store: row.store, keys: row.keys, phase: row.kind.phase, metric: "step"),
+          workload: pairing.workload, variant: row.variant, store: row.store, keys: row.keys, phase: row.kind.phase, metric: Metric.pairedStep(row.kind.phase).name),
         base: [], current: [])
     }
     let start = DispatchTime.now().uptimeNanoseconds
@@ -90,20 +92,25 @@ struct PairedRun {
 
   /// `hello`, answered by a worker of this protocol's version; ``NoWorkerMode`` otherwise.
   private func handshake(_ worker: WorkerProcess) throws {
-    let reply = try worker.request(["hello"])
-    let fields = reply?.split(separator: "\t").map(String.init) ?? []
-    guard fields.count >= 2, fields[0] == WorkerProtocol.greeting else {
+    let reply: WorkerProtocol.Reply?
+    do {
+      reply = try worker.request(.hello, doing: "answering 'hello'")
+    } catch is WorkerProcess.MalformedReply {
+      // Something else than a worker answered: a build that has no worker mode.
+      throw NoWorkerMode(side: worker.side, detail: worker.failure(reply: nil))
+    }
+    guard case .hello(let version, _) = reply else {
       throw NoWorkerMode(side: worker.side, detail: worker.failure(reply: reply))
     }
-    guard fields[1] == String(WorkerProtocol.version) else {
-      throw NoWorkerMode(side: worker.side, detail: "it speaks worker protocol \(fields[1]), this build \(WorkerProtocol.version)")
+    guard version == WorkerProtocol.version else {
+      throw NoWorkerMode(side: worker.side, detail: "it speaks worker protocol \(version), this build \(WorkerProtocol.version)")
     }
   }
 
   /// Both workers prepare at once; the rows they share are judged.
   private func prepare(_ workers: [WorkerProcess]) throws -> Pairing {
-    for worker in workers where !worker.send(WorkerProtocol.line(["prepare"])) {
-      throw CommandError("the \(worker.side) worker ('\(worker.command)') failed: \(worker.failure(reply: nil))", .failure)
+    for worker in workers where !worker.send(.prepare) {
+      throw CommandError("\(worker.name) failed: \(worker.failure(reply: nil))", .failure)
     }
     let listings = try workers.map(readRows)
     let indices = listings.map { listing in
@@ -139,20 +146,19 @@ struct PairedRun {
 
   /// The `ready` line and the rows after it.
   private func readRows(_ worker: WorkerProcess) throws -> (name: String, seed: UInt64, rows: [StepRow]) {
-    let ready = try worker.nextLine()
-    let fields = ready?.split(separator: "\t", omittingEmptySubsequences: false).map(String.init) ?? []
-    guard fields.count == 4, fields[0] == "ready", let seed = UInt64(fields[2]), let count = Int(fields[3]) else {
-      throw CommandError("the \(worker.side) worker ('\(worker.command)') failed to prepare: \(worker.failure(reply: ready))", .failure)
+    let ready = try worker.nextReply(doing: "preparing the workload")
+    guard case .ready(let name, let seed, let count) = ready else {
+      throw CommandError("\(worker.name) failed to prepare: \(worker.failure(reply: ready))", .failure)
     }
     var rows: [StepRow] = []
     for _ in 0..<count {
-      let line = try worker.nextLine()
-      guard let line, let row = WorkerProtocol.row(line) else {
-        throw CommandError("the \(worker.side) worker ('\(worker.command)') sent a malformed row: \(worker.failure(reply: line))", .failure)
+      let reply = try worker.nextReply(doing: "listing its rows")
+      guard case .row(let row) = reply else {
+        throw CommandError("\(worker.name) sent a malformed row: \(worker.failure(reply: reply))", .failure)
       }
       rows.append(row)
     }
-    return (fields[1], seed, rows)
+    return (name, seed, rows)
   }
 }
 
@@ -171,12 +177,14 @@ private struct Pairing {
     var times = [0.0, 0.0]
     for side in step.baseFirst ? [0, 1] : [1, 0] {
       let worker = workers[side]
-      let reply = try worker.request(["step", String(positions[side][step.row]), String(step.index), String(step.count)])
-      let fields = reply?.split(separator: "\t").map(String.init) ?? []
-      guard fields.count == 2, fields[0] == "ns", let ns = Double(fields[1]) else {
-        throw CommandError("the \(worker.side) worker ('\(worker.command)') failed: \(worker.failure(reply: reply))", .failure)
+      let row = rows[step.row]
+      let reply = try worker.request(
+        .step(row: positions[side][step.row], index: step.index, count: step.count),
+        doing: "performing \(step.count) \(row.kind.rawValue) step\(step.count == 1 ? "" : "s") of \(row.store) × \(row.keys)")
+      guard case .nanoseconds(let ns) = reply else {
+        throw CommandError("\(worker.name) failed: \(worker.failure(reply: reply))", .failure)
       }
-      times[side] = ns / Double(step.count)
+      times[side] = Double(ns) / Double(step.count)
     }
     return (times[0], times[1])
   }

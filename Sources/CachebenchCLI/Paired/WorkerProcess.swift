@@ -1,64 +1,44 @@
 import Foundation
 import Results
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A running `cachebench worker`: requests written to its standard input, replies read line by
-/// line from its standard output, its standard error kept in a file for the message of a failure
-/// (a pipe nobody reads could fill and stall it). Ends the worker when released.
+/// line from its standard output, each within a deadline, its standard error kept in a file for
+/// the message of a failure (a pipe nobody reads could fill and stall it). Ends the worker (and
+/// whatever it started) when released.
 final class WorkerProcess {
   /// `base` or `current`, for messages.
   let side: String
   let command: String
-  private let process = Process()
-  private let requests: Int32
-  private let replies: Int32
-  private var buffer: [UInt8] = []
+  private let child: ChildProcess
+  private var replies: LineReader
   private let errorFile: URL
+  /// How long any one wait on the worker may take.
+  let timeout: Duration
 
   /// Starts `command worker arguments...`.
   ///
   /// - Throws: ``CommandError`` (exit 1) when it cannot be started.
   /// - Parameter padding: characters of an environment variable that make up for a shorter path
   ///   than the other worker's (see ``padding(for:)``).
-  init(command: String, arguments: [String], side: String, directory: URL, padding: Int = 0) throws {
+  init(command: String, arguments: [String], side: String, directory: URL, timeout: Duration, padding: Int = 0) throws {
     self.side = side
     self.command = command
-    // A worker that dies would otherwise kill us with SIGPIPE on the next request.
-    signal(SIGPIPE, SIG_IGN)
-    let input = Pipe()
-    let output = Pipe()
+    self.timeout = timeout
     errorFile = directory.appendingPathComponent("\(side)-worker.err")
-    guard FileManager.default.createFile(atPath: errorFile.path, contents: nil) else {
-      throw CommandError("cannot create \(errorFile.path) for the \(side) worker's errors", .cantCreate)
-    }
-    process.executableURL = URL(fileURLWithPath: command)
-    process.arguments = ["worker"] + arguments
     // One hash seed for both workers: Swift seeds its hashing per process, so two processes of one
     // build lay their dictionaries out differently, and a lookup in one was 4% slower than in the
     // other for a whole run (A/A, quick memory lookups).
-    process.environment = ProcessInfo.processInfo.environment.merging([
+    let environment = ProcessInfo.processInfo.environment.merging([
       "SWIFT_DETERMINISTIC_HASHING": "1", Self.paddingVariable: String(repeating: "x", count: padding),
     ]) { $1 }
-    process.standardInput = input
-    process.standardOutput = output
-    process.standardError = try FileHandle(forWritingTo: errorFile)
     do {
-      try process.run()
+      child = try ChildProcess(
+        command, ["worker"] + arguments, environment: environment, input: .pipe, output: .pipe, errors: .file(errorFile.path))
     } catch {
-      throw CommandError("cannot run '\(command)': \(error.localizedDescription)", .failure)
+      throw CommandError("\(error)", .failure)
     }
-    requests = input.fileHandleForWriting.fileDescriptor
-    replies = output.fileHandleForReading.fileDescriptor
-    // Keep the descriptors open as long as this object: the handles close them when released.
-    handles = [input.fileHandleForWriting, output.fileHandleForReading]
+    replies = LineReader(descriptor: child.standardOutput, maximumBytes: WorkerProtocol.maximumLineBytes)
   }
-
-  private var handles: [FileHandle] = []
 
   static let paddingVariable = "CACHEBENCH_WORKER_PAD"
 
@@ -76,68 +56,79 @@ final class WorkerProcess {
     return lengths.map { longest - $0 }
   }
 
-  deinit {
-    stop()
+  /// `the base worker ('/tmp/old/cachebench')`, for messages.
+  var name: String { "the \(side) worker ('\(command)')" }
+
+  /// Sends `request` and returns the reply; nil when the worker closed its output (it exited, or
+  /// never was a worker). `doing` says what the worker was asked, for a timeout's message.
+  ///
+  /// - Throws: ``CommandError`` (exit 1) when no whole reply came within ``timeout`` (the worker
+  ///   is then ended) or a line is longer than the protocol allows; ``MalformedReply`` for a line
+  ///   that is no reply.
+  func request(_ request: WorkerProtocol.Request, doing: String) throws -> WorkerProtocol.Reply? {
+    guard send(request) else { return nil }
+    return try nextReply(doing: doing)
   }
 
-  /// Ends the worker now. SIGKILL, not SIGTERM: a child started from a thread that blocks
-  /// signals (a test runner's, Dispatch's) inherits the block and would never see a SIGTERM.
-  private func stop() {
-    if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-    process.waitUntilExit()
-  }
-
-  /// Sends one request and returns the reply's line (without its newline), nil when the worker
-  /// closed its output (it exited, or never was a worker).
-  func request(_ fields: [String]) throws -> String? {
-    guard send(WorkerProtocol.line(fields)) else { return nil }
-    return try nextLine()
-  }
-
-  /// Writes a request; false when the worker is gone.
-  func send(_ text: String) -> Bool {
-    var bytes = Array(text.utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes.withUnsafeMutableBytes { write(requests, $0.baseAddress! + offset, $0.count - offset) }
-      if written < 0 && errno == EINTR { continue }
-      guard written > 0 else { return false }
-      offset += written
+  /// The next reply, nil at the end of the worker's output; errors as ``request(_:doing:)``'s.
+  func nextReply(doing: String) throws -> WorkerProtocol.Reply? {
+    let line: String?
+    do {
+      line = try replies.next(until: ContinuousClock.now.advanced(by: timeout))
+    } catch .timedOut {
+      child.end()
+      throw CommandError("\(name) did not finish \(doing) within \(Self.seconds(timeout)) (--timeout); it was ended", .failure)
+    } catch .tooLong(let limit) {
+      child.end()
+      throw CommandError("\(name) sent a line longer than \(limit) bytes while \(doing), the worker protocol's limit", .failure)
+    } catch .readFailed(let code) {
+      throw CommandError("cannot read \(name)'s replies: \(String(cString: strerror(code)))", .failure)
     }
-    bytes.removeAll()
-    return true
+    guard let line else { return nil }
+    do {
+      return try WorkerProtocol.Reply(line: line)
+    } catch {
+      throw MalformedReply(description: "\(name) sent a malformed reply while \(doing): \(error)")
+    }
   }
 
-  /// The next line the worker wrote, nil at the end of its output.
-  func nextLine() throws -> String? {
-    while true {
-      if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-        let line = String(decoding: buffer[..<newline], as: UTF8.self)
-        buffer.removeSubrange(...newline)
-        return line
-      }
-      var chunk = [UInt8](repeating: 0, count: 65_536)
-      let count = chunk.withUnsafeMutableBytes { read(replies, $0.baseAddress!, $0.count) }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else { return nil }
-      buffer += chunk[..<count]
-    }
+  /// A line from the worker that is no reply of the protocol (exit 1).
+  struct MalformedReply: Error, CustomStringConvertible, ExitCodeCarrying {
+    let description: String
+    var exitCode: ExitCode { .failure }
+  }
+
+  /// Writes a request without waiting for a reply; false when the worker is gone.
+  func send(_ request: WorkerProtocol.Request) -> Bool {
+    child.send(Array(request.line.utf8))
   }
 
   /// Why the worker stopped answering: its `error` reply or its standard error, and its exit.
-  func failure(reply: String?) -> String {
-    if let reply, reply.hasPrefix("error\t") { return String(reply.dropFirst(6)) }
-    stop()
+  func failure(reply: WorkerProtocol.Reply?) -> String {
+    if case .error(let message) = reply { return message }
+    // Its exit status, when it is on its way out; ended otherwise.
+    if child.wait(until: ContinuousClock.now.advanced(by: .seconds(2))) == nil { child.end() }
     let errors = (try? String(contentsOf: errorFile, encoding: .utf8)) ?? ""
     // The message, not the usage lines cachebench prints after it.
     let text = String(errors.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "\n").first ?? "")
-    let reply = reply.map { "answered '\($0)'" } ?? "exited \(process.terminationStatus)"
-    return text.isEmpty ? reply : "\(reply): \(Reporter.shortened(text))"
+    let ending = reply.map { "answered '\($0.line.dropLast())'" } ?? (child.termination?.description ?? "ended")
+    return text.isEmpty ? ending : "\(ending): \(Reporter.shortened(text))"
   }
 
-  /// Asks the worker to quit and waits for it.
+  /// How long the worker may take to quit when asked.
+  static let quitTimeout = Duration.seconds(10)
+
+  /// Asks the worker to quit and waits for it, at most ``quitTimeout``; then ends it.
   func quit() {
-    _ = send(WorkerProtocol.line(["quit"]))
-    process.waitUntilExit()
+    _ = send(.quit)
+    child.closeInput()
+    if child.wait(until: ContinuousClock.now.advanced(by: Self.quitTimeout)) == nil { child.end() }
+  }
+
+  /// `90 s`, `0.5 s`.
+  static func seconds(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    let value = Double(seconds) + Double(attoseconds) / 1e18
+    return value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
   }
 }

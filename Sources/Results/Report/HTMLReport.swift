@@ -3,14 +3,14 @@ import Foundation
 /// A run as one self-contained HTML page (`cachebench report`): its provenance, its table, and as
 /// inline SVG charts the latencies, each key strategy against `path`, the distributions of the
 /// samples, a sweep, the concurrency phase, and a comparison's verdicts. No script, no network.
-public struct HTMLReport {
-  public let rows: [MetricRow]
-  public let samples: [SampleRow]
-  public let verdicts: [Verdict]
+package struct HTMLReport {
+  package let rows: [MetricRow]
+  package let samples: [SampleRow]
+  package let verdicts: [Verdict]
   /// Who made the report: `cachebench 0.26.0, Swift 6.3`.
-  public let generator: String
+  package let generator: String
 
-  public init(rows: [MetricRow], samples: [SampleRow] = [], verdicts: [Verdict] = [], generator: String) {
+  package init(rows: [MetricRow], samples: [SampleRow] = [], verdicts: [Verdict] = [], generator: String) {
     self.rows = rows
     self.samples = samples
     self.verdicts = verdicts
@@ -18,9 +18,9 @@ public struct HTMLReport {
   }
 
   /// The sections the page has, by id, in order (what a test checks, and the page's contents list).
-  public var sectionIDs: [String] { sections.map(\.id) }
+  package var sectionIDs: [String] { sections.map(\.id) }
 
-  public func render() -> String {
+  package func render() -> String {
     let workloads = unique(rows.map(\.key.workload))
     let title = "cachebench: " + (workloads.isEmpty ? "comparison" : workloads.joined(separator: ", "))
     var html = """
@@ -55,12 +55,12 @@ public struct HTMLReport {
 
   var sections: [Section] {
     var sections: [Section] = []
-    let main = rows.filter { $0.key.phase != .concurrency && !$0.key.metric.hasSuffix("_vs_limit") }
+    let main = rows.filter { $0.key.phase != .concurrency && !$0.key.isVersusLimit }
     if !main.isEmpty { sections.append(Section(id: "run", title: "The run", body: runTable(main))) }
     let variants = unique(main.map(\.key.variant))
     if variants.count > 1 {
       sections.append(Section(id: "sweep", title: "The sweep", body: sweep(main, variants: variants)))
-    } else if main.contains(where: { $0.key.metric == "latency" && ($0.key.phase == .write || $0.key.phase == .read) }) {
+    } else if main.contains(where: { $0.key.names(.writeLatency) || $0.key.names(.readLatency) }) {
       sections.append(Section(id: "latency", title: "Write and read latency", body: latency(main)))
     }
     if let body = strategies(main), !body.isEmpty {
@@ -100,16 +100,16 @@ public struct HTMLReport {
     html += ["store", "keys", "records", "dedup", "write p50", "write p99", "read p50", "read p99", "bytes/record"].map { "<th>\($0)</th>" }.joined()
     html += "</tr></thead><tbody>"
     for place in index.places {
-      func cell(_ phase: Phase, _ metric: String, _ pick: (MetricRow) -> Double, _ format: (Double) -> String) -> String {
-        index.row(place, phase, metric).map { format(pick($0)) } ?? "-"
+      func cell(_ metric: Metric, _ pick: (MetricRow) -> Double, _ format: (Double) -> String) -> String {
+        index.row(place, metric).map { format(pick($0)) } ?? "-"
       }
       var cells = showVariant ? [place.variant] : []
       cells += [
-        place.store, place.keys, cell(.dedup, "records", \.summary.p50, HumanFormat.count),
-        cell(.dedup, "object_ratio", \.summary.p50, HumanFormat.ratio),
-        cell(.write, "latency", \.summary.p50, HumanFormat.nanoseconds), cell(.write, "latency", \.summary.p99, HumanFormat.nanoseconds),
-        cell(.read, "latency", \.summary.p50, HumanFormat.nanoseconds), cell(.read, "latency", \.summary.p99, HumanFormat.nanoseconds),
-        cell(.footprint, "bytes_per_record", \.summary.p50, { String(Int($0.rounded())) }),
+        place.store, place.keys, cell(.records, \.summary.p50, HumanFormat.count),
+        cell(.objectRatio, \.summary.p50, HumanFormat.ratio),
+        cell(.writeLatency, \.summary.p50, HumanFormat.nanoseconds), cell(.writeLatency, \.summary.p99, HumanFormat.nanoseconds),
+        cell(.readLatency, \.summary.p50, HumanFormat.nanoseconds), cell(.readLatency, \.summary.p99, HumanFormat.nanoseconds),
+        cell(.bytesPerRecord, \.summary.p50, { HumanFormat.count($0.rounded()) }),
       ]
       html += "<tr>" + cells.enumerated().map { "<td\($0.offset >= cells.count - 7 ? " class=\"number\"" : "")>\(SVGChart.escape($0.element))</td>" }.joined() + "</tr>"
     }
@@ -122,15 +122,15 @@ public struct HTMLReport {
     let variant = index.places.first?.variant ?? ""
     let stores = unique(index.places.map(\.store))
     let strategies = unique(index.places.map(\.keys))
-    return [Phase.write, .read].map { phase in
+    return [Metric.writeLatency, .readLatency].map { latency in
       let series = strategies.enumerated().map { position, keys in
         SVGChart.BarSeries(
           name: keys, colour: SVGChart.colour(keys, index: position),
-          values: stores.map { store in index.row(Place(variant: variant, store: store, keys: keys), phase, "latency")?.summary.p50 },
-          whiskers: stores.map { store in index.row(Place(variant: variant, store: store, keys: keys), phase, "latency")?.summary.p90 })
+          values: stores.map { store in index.row(Place(variant: variant, store: store, keys: keys), latency)?.summary.p50 },
+          whiskers: stores.map { store in index.row(Place(variant: variant, store: store, keys: keys), latency)?.summary.p90 })
       }
       return SVGChart.bars(
-        title: "\(phase.rawValue) latency per response: p50, whisker to p90", categories: stores, series: series,
+        title: "\(latency.phase.rawValue) latency per response: p50, whisker to p90", categories: stores, series: series,
         format: HumanFormat.nanoseconds)
     }.joined(separator: "\n")
   }
@@ -138,8 +138,8 @@ public struct HTMLReport {
   /// Each strategy's records, bytes, write and read p50 over `path`'s, in the same store.
   private func strategies(_ rows: [MetricRow]) -> String? {
     let index = Index(rows)
-    let measures: [(label: String, phase: Phase, metric: String)] = [
-      ("records", .dedup, "records"), ("bytes", .dedup, "store_bytes"), ("write", .write, "latency"), ("read", .read, "latency"),
+    let measures: [(label: String, metric: Metric)] = [
+      ("records", .records), ("bytes", .storeBytes), ("write", .writeLatency), ("read", .readLatency),
     ]
     let variant = index.places.first?.variant ?? ""
     let stores = unique(index.places.filter { $0.variant == variant && !$0.store.hasPrefix("limit-") }.map(\.store))
@@ -151,8 +151,8 @@ public struct HTMLReport {
       for measure in measures {
         categories.append("\(store) · \(measure.label)")
         for keys in others {
-          let ratio = index.row(Place(variant: variant, store: store, keys: keys), measure.phase, measure.metric).flatMap { mine in
-            index.row(Place(variant: variant, store: store, keys: "path"), measure.phase, measure.metric).map { mine.summary.p50 / max($0.summary.p50, 1e-12) }
+          let ratio = index.row(Place(variant: variant, store: store, keys: keys), measure.metric).flatMap { mine in
+            index.row(Place(variant: variant, store: store, keys: "path"), measure.metric).map { mine.summary.p50 / max($0.summary.p50, 1e-12) }
           }
           values[keys, default: []].append(ratio)
         }
@@ -172,9 +172,9 @@ public struct HTMLReport {
   private func distributions() -> String? {
     let variant = samples.first?.key.variant ?? ""
     var charts: [String] = []
-    for phase in [Phase.write, .read] {
+    for latency in [Metric.writeLatency, .readLatency] {
       var byPlace: [(Place, [Double])] = []
-      for sample in samples where sample.key.phase == phase && sample.key.metric == "latency" && sample.key.variant == variant {
+      for sample in samples where sample.key.names(latency) && sample.key.variant == variant {
         let place = Place(variant: variant, store: sample.key.store, keys: sample.key.keys)
         if let position = byPlace.firstIndex(where: { $0.0 == place }) {
           byPlace[position].1.append(sample.value)
@@ -186,7 +186,7 @@ public struct HTMLReport {
       let strategies = unique(byPlace.map(\.0.keys))
       charts.append(
         SVGChart.boxes(
-          title: "\(phase.rawValue) latency: every sample (box 25-75%, whiskers 5-95%, log scale)",
+          title: "\(latency.phase.rawValue) latency: every sample (box 25-75%, whiskers 5-95%, log scale)",
           boxes: byPlace.map { place, values in
             SVGChart.Box(
               label: "\(place.store) × \(place.keys)", colour: SVGChart.colour(place.keys, index: strategies.firstIndex(of: place.keys) ?? 0),
@@ -205,20 +205,20 @@ public struct HTMLReport {
       return (variant, number ?? Double(index), value)
     }
     let index = Index(rows)
-    let places = unique(index.places.map { "\($0.store)\u{1F}\($0.keys)" })
+    // Each store × strategy, whatever the variant.
+    let places = unique(index.places.map { Place(variant: "", store: $0.store, keys: $0.keys) })
     var charts: [String] = []
-    let panels: [(title: String, phase: Phase, metric: String, format: (Double) -> String)] = [
-      ("write latency p50", .write, "latency", HumanFormat.nanoseconds), ("read latency p50", .read, "latency", HumanFormat.nanoseconds),
-      ("store bytes", .dedup, "store_bytes", HumanFormat.bytes), ("traffic: hit ratio", .traffic, "hit_ratio", HumanFormat.ratio),
+    let panels: [(title: String, metric: Metric, format: (Double) -> String)] = [
+      ("write latency p50", .writeLatency, HumanFormat.nanoseconds), ("read latency p50", .readLatency, HumanFormat.nanoseconds),
+      ("store bytes", .storeBytes, HumanFormat.bytes), ("traffic: hit ratio", .trafficHitRatio, HumanFormat.ratio),
     ]
-    for panel in panels where rows.contains(where: { $0.key.phase == panel.phase && $0.key.metric == panel.metric }) {
+    for panel in panels where rows.contains(where: { $0.key.names(panel.metric) }) {
       let series = places.enumerated().compactMap { position, place -> SVGChart.LineSeries? in
-        let parts = place.split(separator: "\u{1F}").map(String.init)
         let points = positions.compactMap { variant, x, _ -> (x: Double, y: Double)? in
-          index.row(Place(variant: variant, store: parts[0], keys: parts[1]), panel.phase, panel.metric).map { (x, $0.summary.p50) }
+          index.row(Place(variant: variant, store: place.store, keys: place.keys), panel.metric).map { (x, $0.summary.p50) }
         }
         guard !points.isEmpty else { return nil }
-        return SVGChart.LineSeries(name: "\(parts[0]) × \(parts[1])", colour: SVGChart.palette[position % SVGChart.palette.count], points: points)
+        return SVGChart.LineSeries(name: "\(place.store) × \(place.keys)", colour: SVGChart.palette[position % SVGChart.palette.count], points: points)
       }
       charts.append(
         SVGChart.lines(
@@ -231,11 +231,11 @@ public struct HTMLReport {
   /// The traffic's figures per store and strategy.
   private func traffic(_ rows: [MetricRow]) -> String {
     let index = Index(rows.filter { $0.key.phase == .traffic || $0.key.phase == .gc })
-    let columns: [(String, Phase, String, (Double) -> String)] = [
-      ("hit", .traffic, "hit_ratio", HumanFormat.ratio), ("partial", .traffic, "partial_miss_share", HumanFormat.ratio),
-      ("fetched", .traffic, "fetched_bytes", HumanFormat.bytes), ("peak", .traffic, "peak_store_bytes", HumanFormat.bytes),
-      ("read p50", .traffic, "read_latency", HumanFormat.nanoseconds), ("write p50", .traffic, "write_latency", HumanFormat.nanoseconds),
-      ("gc removed", .gc, "records_removed", HumanFormat.count),
+    let columns: [(String, Metric, (Double) -> String)] = [
+      ("hit", .trafficHitRatio, HumanFormat.ratio), ("partial", .partialMissShare, HumanFormat.ratio),
+      ("fetched", .fetchedBytes, HumanFormat.bytes), ("peak", .peakStoreBytes, HumanFormat.bytes),
+      ("read p50", .trafficReadLatency, HumanFormat.nanoseconds), ("write p50", .trafficWriteLatency, HumanFormat.nanoseconds),
+      ("gc removed", .gcRecordsRemoved, HumanFormat.count),
     ]
     let showVariant = index.places.contains { !$0.variant.isEmpty }
     var html = "<table><thead><tr>" + (showVariant ? "<th>variant</th>" : "") + "<th>store</th><th>keys</th>"
@@ -244,7 +244,7 @@ public struct HTMLReport {
       html += "<tr>" + (showVariant ? "<td>\(SVGChart.escape(place.variant))</td>" : "")
       html += "<td>\(SVGChart.escape(place.store))</td><td>\(SVGChart.escape(place.keys))</td>"
       html += columns.map { column in
-        "<td class=\"number\">" + (index.row(place, column.1, column.2).map { column.3($0.summary.p50) } ?? "-") + "</td>"
+        "<td class=\"number\">" + (index.row(place, column.1).map { column.2($0.summary.p50) } ?? "-") + "</td>"
       }.joined() + "</tr>"
     }
     return html + "</tbody></table>"
@@ -254,19 +254,19 @@ public struct HTMLReport {
   private func concurrency(_ rows: [MetricRow]) -> String {
     var series: [SVGChart.LineSeries] = []
     var readers: Set<Int> = []
-    let places = unique(rows.map { "\($0.key.store)\u{1F}\($0.key.keys)" })
+    let places = unique(rows.map { Place(variant: "", store: $0.key.store, keys: $0.key.keys) })
     for (position, place) in places.enumerated() {
-      for (metric, dashed) in [("reads_per_second", false), ("reads_per_second_writing", true)] {
-        let points = rows.filter { "\($0.key.store)\u{1F}\($0.key.keys)" == place && $0.key.metric == metric }.compactMap { row -> (x: Double, y: Double)? in
-          guard let count = Int(row.key.variant.split(separator: " ").last?.split(separator: "=").last ?? "") else { return nil }
+      for (metric, dashed) in [(Metric.readsPerSecond, false), (.readsPerSecondWriting, true)] {
+        let points = rows.filter { $0.key.store == place.store && $0.key.keys == place.keys && $0.key.names(metric) }.compactMap {
+          row -> (x: Double, y: Double)? in
+          guard let count = row.key.readers else { return nil }
           readers.insert(count)
           return (Double(count), row.summary.p50)
         }
         guard !points.isEmpty else { continue }
-        let parts = place.split(separator: "\u{1F}")
         series.append(
           SVGChart.LineSeries(
-            name: "\(parts[0]) × \(parts[1])" + (dashed ? " beside writers" : ""), colour: SVGChart.palette[position % SVGChart.palette.count],
+            name: "\(place.store) × \(place.keys)" + (dashed ? " beside writers" : ""), colour: SVGChart.palette[position % SVGChart.palette.count],
             points: points, dashed: dashed))
       }
     }
@@ -286,7 +286,7 @@ public struct HTMLReport {
         title: "what changed (current over baseline; line: 95% interval where runs were repeated)",
         rows: changed.prefix(60).map { verdict in
           (
-            "\(verdict.key.store) × \(verdict.key.keys) \(verdict.key.phase.rawValue)/\(verdict.key.metric)" + (verdict.key.variant.isEmpty ? "" : " [\(verdict.key.variant)]"),
+            "\(verdict.key.store) × \(verdict.key.keys) \(verdict.key.phase.rawValue)/\(verdict.key.metric)" + (verdict.key.variantColumn.isEmpty ? "" : " [\(verdict.key.variantColumn)]"),
             (verdict.ratio ?? 1) - 1, verdict.ciLow.map { $0 - 1 }, verdict.ciHigh.map { $0 - 1 }, verdict.status
           )
         })
@@ -310,39 +310,39 @@ public struct HTMLReport {
 
   // MARK: Lookup
 
-  struct Place: Hashable {
-    let variant: String
-    let store: String
-    let keys: String
-  }
+  /// A configuration of the rows: variant, store, strategy.
+  typealias Place = ConfigurationID
 
-  /// The rows by place, phase and metric; the places in the order the rows give them.
+  /// The rows by configuration and metric; the configurations in the order the rows give them.
   struct Index {
     let places: [Place]
-    private let rows: [String: MetricRow]
+    private let rows: [Key: MetricRow]
+
+    /// A row's configuration and metric (its phase and name).
+    private struct Key: Hashable {
+      let place: Place
+      let phase: Phase
+      let metric: String
+    }
 
     init(_ rows: [MetricRow]) {
       var places: [Place] = []
       var seen: Set<Place> = []
-      var byKey: [String: MetricRow] = [:]
+      var byKey: [Key: MetricRow] = [:]
       for row in rows {
-        let place = Place(variant: row.key.variant, store: row.key.store, keys: row.key.keys)
+        let place = row.key.configuration
         if seen.insert(place).inserted { places.append(place) }
-        byKey[Self.key(place, row.key.phase, row.key.metric)] = row
+        byKey[Key(place: place, phase: row.key.phase, metric: row.key.metric)] = row
       }
       self.places = places
       self.rows = byKey
     }
 
-    func row(_ place: Place, _ phase: Phase, _ metric: String) -> MetricRow? { rows[Self.key(place, phase, metric)] }
-
-    private static func key(_ place: Place, _ phase: Phase, _ metric: String) -> String {
-      [place.variant, place.store, place.keys, phase.rawValue, metric].joined(separator: "\u{1F}")
-    }
+    func row(_ place: Place, _ metric: Metric) -> MetricRow? { rows[Key(place: place, phase: metric.phase, metric: metric.name)] }
   }
 
-  private func unique(_ values: [String]) -> [String] {
-    var seen: Set<String> = []
+  private func unique<Value: Hashable>(_ values: [Value]) -> [Value] {
+    var seen: Set<Value> = []
     return values.filter { seen.insert($0).inserted }
   }
 

@@ -88,6 +88,9 @@ enum SVGChart {
     let ys = series.flatMap { $0.points.map(\.y) }
     let (xMin, xMax) = (xs.min() ?? 0, xs.max() ?? 1)
     let yMax = max(ys.max() ?? 1, 1e-12)
+    guard (xMax - xMin).isFinite, (ys.min() ?? 0).isFinite else {
+      return undrawable(title: title, reason: "its x values span more than a Double holds (\(xMin) to \(xMax))")
+    }
     func px(_ value: Double) -> Double { left + (width - left - right) * (xMax == xMin ? 0.5 : (value - xMin) / (xMax - xMin)) }
     func py(_ value: Double) -> Double { height - bottom - (height - top - bottom) * value / yMax }
     var svg = header(width: width, height: height, title: title)
@@ -184,6 +187,11 @@ enum SVGChart {
 
   // MARK: Pieces
 
+  /// A chart's place when its values cannot be drawn: its title and why.
+  static func undrawable(title: String, reason: String) -> String {
+    header(width: 720, height: 50, title: title) + text("Not drawn: \(reason).", x: 10, y: 40, size: 11) + "</svg>"
+  }
+
   static func header(width: Double, height: Double, title: String) -> String {
     "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"chart\" viewBox=\"0 0 \(fixed(width)) \(fixed(height))\" width=\"\(fixed(width))\" height=\"\(fixed(height))\" role=\"img\" aria-label=\"\(escape(title))\">"
       + "<rect width=\"100%\" height=\"100%\" fill=\"#fff\"/>"
@@ -210,9 +218,15 @@ enum SVGChart {
     "<line x1=\"\(fixed(x1))\" y1=\"\(fixed(y1))\" x2=\"\(fixed(x2))\" y2=\"\(fixed(y2))\" stroke=\"\(colour)\"\(dash ? " stroke-dasharray=\"4 3\"" : "")/>"
   }
 
-  static func fixed(_ value: Double) -> String { String(format: "%.1f", value) }
+  /// A coordinate or size, to a tenth; one past the drawing's reach (a value near the largest
+  /// Double over a tiny one) is held at ±10⁶, NaN at 0, so that the file stays valid SVG.
+  static func fixed(_ value: Double) -> String {
+    String(format: "%.1f", value.isNaN ? 0 : min(max(value, -1e6), 1e6))
+  }
 
-  static func percent(_ change: Double) -> String { String(format: "%+.1f%%", change * 100) }
+  static func percent(_ change: Double) -> String {
+    HumanFormat.unshowable(change * 100).map { $0 + "%" } ?? String(format: "%+.1f%%", change * 100)
+  }
 
   /// Text for HTML and SVG: `&`, `<`, `>` and quotes escaped.
   static func escape(_ text: String) -> String {

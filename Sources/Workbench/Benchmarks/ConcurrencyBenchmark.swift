@@ -74,8 +74,8 @@ struct ConcurrencyBenchmark: ScopedBenchmark {
     }
     let scope = configuration.scope
     return settings.readers.map { readers in
-      let variant = (scope.variant.isEmpty ? "" : scope.variant + " ") + "readers=\(readers)"
-      return MeasuredConfiguration(scope: Scope(variant: variant, store: scope.store, keys: scope.keys), samples: byReaders[readers]!)
+      MeasuredConfiguration(
+        scope: Scope(variant: scope.variant, store: scope.store, keys: scope.keys, readers: readers), samples: byReaders[readers]!)
     }
   }
 }

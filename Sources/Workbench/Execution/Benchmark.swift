@@ -10,6 +10,18 @@ struct Configuration {
   let strategy: NamedStrategy
   let source: PreparedVariant
 
+  init(variant: String, spec: StoreSpec, strategy: NamedStrategy, source: PreparedVariant) {
+    self.variant = variant
+    self.spec = spec
+    self.strategy = strategy
+    self.source = source
+  }
+
+  /// The configuration of one entry of the run's sequence, on its variant's prepared source.
+  init(_ entry: ConfigurationSequence.Entry, source: PreparedVariant) {
+    self.init(variant: entry.variant.name, spec: entry.spec, strategy: entry.strategy, source: source)
+  }
+
   var scope: Scope { Scope(variant: variant, store: spec.label, keys: strategy.name) }
 
   /// A reader of `cache` with the strategy's field policies: the directives for every strategy but
@@ -30,6 +42,16 @@ enum PreparedVariant {
   case responses(PreparedSource)
   /// The store-level benchmark's records, built without the normalizer.
   case storeRecords(StoreRecordsConfig)
+
+  /// Generates or reads (and parses, and plans) a variant's responses: the one way a run and the
+  /// paired run's worker prepare them.
+  init(_ source: Workload.Source, workload: Workload, progress: Progress) throws {
+    switch source {
+    case .storeRecords(let config): self = .storeRecords(config)
+    case .generator(let config): self = .responses(try PreparedSource.generated(seed: workload.seed, config: config, progress: progress))
+    case .recorded(let recorded): self = .responses(try PreparedSource.recorded(recorded, progress: progress))
+    }
+  }
 }
 
 extension NamedStrategy {

@@ -12,18 +12,24 @@ struct Executor {
   var shard: Shard? = nil
   var workload: Workload { context.workload }
 
-  /// Every benchmark, in the order they run on a configuration: the store-level benchmark, the
-  /// limit stores', the cache's write and read phases, then the traffic (which leaves the store
-  /// changed), then reads on several threads (on a store of its own; not under callgrind, which
-  /// runs one thread at a time).
-  nonisolated(unsafe) static let benchmarks: [any Benchmark.Type] = [
-    StoreRecordsBenchmark.self, LimitBenchmark.self, CacheBenchmark.self, TrafficBenchmark.self, ConcurrencyBenchmark.self,
+  /// Every benchmark, in the order they run on a configuration, with the phase a failure is
+  /// reported in: the store-level benchmark, the limit stores', the cache's write and read phases,
+  /// then the traffic (which leaves the store changed), then reads on several threads (on a store
+  /// of its own; not under callgrind, which runs one thread at a time).
+  nonisolated(unsafe) static let benchmarks: [(type: any Benchmark.Type, phase: String)] = [
+    (StoreRecordsBenchmark.self, "store-level benchmark"), (LimitBenchmark.self, "limit store"), (CacheBenchmark.self, "write and read"),
+    (TrafficBenchmark.self, "traffic"), (ConcurrencyBenchmark.self, "concurrency"),
   ]
 
   enum Mode {
     case measure
     /// Instructions only (`run --instructions`' child, under callgrind): no limit stores.
     case countInstructions(InstructionCounter)
+
+    var isCountingInstructions: Bool {
+      if case .countInstructions = self { return true }
+      return false
+    }
   }
 
   func run(_ mode: Mode) throws -> [MeasuredConfiguration] {
@@ -31,85 +37,87 @@ struct Executor {
   }
 
   /// Every configuration of the shard (all without one) and, hidden, the limit stores of other
-  /// shards that its stores are compared with: measured, but not its own.
-  func runShare(_ mode: Mode) throws -> (configurations: [MeasuredConfiguration], hidden: Set<Scope>) {
+  /// shards that its stores are compared with: measured, but not its own. In the run's one order
+  /// (``ConfigurationSequence``); each variant's source prepared once, and its plans warmed.
+  func runShare(_ mode: Mode) throws -> (configurations: [MeasuredConfiguration], hidden: Set<ConfigurationID>) {
     var mode = mode
+    let sequence = try ConfigurationSequence(workload)
     var results: [MeasuredConfiguration] = []
-    var hidden: Set<Scope> = []
-    // The canonical position of each configuration: variant × store × strategy in this order,
-    // limit stores included (the child of --instructions skips them but numbers them alike).
-    var position = 0
-    for variant in try workload.variants {
+    var hidden: Set<ConfigurationID> = []
+    for (variant, entries) in sequence.variants {
       let label = workload.name + (variant.name.isEmpty ? "" : " [\(variant.name)]")
       context.progress.setContext(label)
-      let source = try prepare(variant.source)
-      let strategies = strategies(for: source)
-      try warmPlans(source, strategies: strategies)
-      // The limit stores this shard's stores need, by strategy.
-      var neededLimits: Set<String> = []
-      if let shard {
-        for (storeIndex, spec) in variant.stores.enumerated() {
-          for (strategyIndex, strategy) in strategies.enumerated()
-          where shard.contains(position + storeIndex * strategies.count + strategyIndex) {
-            if let limit = spec.limit { neededLimits.insert("\(limit.rawValue)\u{1F}\(strategy.name)") }
-          }
-        }
-      }
-      for spec in variant.stores {
-        for strategy in strategies {
-          defer { position += 1 }
-          let mine = shard?.contains(position) ?? true
-          let needed = spec.isLimit && neededLimits.contains("\(spec.label)\u{1F}\(strategy.name)")
-          guard mine || needed else { continue }
-          if case .countInstructions = mode, spec.isLimit { continue }
-          let configuration = Configuration(variant: variant.name, spec: spec, strategy: strategy, source: source)
-          if !mine { hidden.insert(configuration.scope) }
-          context.progress.setContext("\(label) \(spec.label) × \(strategy.name)")
-          var samples = MetricSamples()
-          var scoped: [MeasuredConfiguration] = []
-          do {
-            for type in Self.benchmarks {
-              guard let benchmark = type.init(configuration, context) else { continue }
-              switch mode {
-              case .measure:
-                if let benchmark = benchmark as? any ScopedBenchmark {
-                  scoped += try benchmark.measureScopes()
-                } else {
-                  try benchmark.measure(into: &samples)
-                }
-              case .countInstructions(var counter):
-                try benchmark.countInstructions(into: &samples, counter: &counter)
-                mode = .countInstructions(counter)
-              }
-            }
-          } catch let error as NormalizationError {
-            throw InputDataError(file: workload.file, message: "\(error)")
-          } catch let error as CacheBudgetError {
-            throw WorkloadError(
-              file: workload.file, location: nil,
-              keyPath: spec.kind == "chain" ? spec.keyPath : "\(spec.keyPath).maxSizeBytes",
-              message: "\(error) (\(configuration.context(workload: workload.name)))")
-          }
-          if !samples.metrics.isEmpty { results.append(MeasuredConfiguration(scope: configuration.scope, samples: samples)) }
-          results += scoped
-        }
+      let source = try PreparedVariant(variant.source, workload: workload, progress: context.progress)
+      try warmPlans(source, strategies: ConfigurationSequence.strategies(for: variant.source, workload: workload))
+      for entry in entries {
+        let (measured, mine) = sequence.measures(entry, in: shard)
+        // The child of --instructions skips the limit stores, but numbers them alike.
+        guard measured, !(entry.spec.isLimit && mode.isCountingInstructions) else { continue }
+        if !mine { hidden.insert(entry.id) }
+        context.progress.setContext("\(label) \(entry.spec.label) × \(entry.strategy.name)")
+        results += try measure(Configuration(entry, source: source), mode: &mode)
       }
     }
     return (results, hidden)
   }
 
-  /// The strategies a source is measured under: the workload's, or for the store-level benchmark
-  /// (whose records are keyed `Item:N`, as a type policy keys them) `typePolicy` alone.
-  private func strategies(for source: PreparedVariant) -> [NamedStrategy] {
-    if case .storeRecords = source { return [NamedStrategy(name: "typePolicy", strategy: .typePolicy)] }
-    return workload.keys
+  /// One configuration through every benchmark that applies to it: its own samples (when it has
+  /// any), then the configurations of its own that a scoped benchmark measured.
+  private func measure(_ configuration: Configuration, mode: inout Mode) throws -> [MeasuredConfiguration] {
+    var samples = MetricSamples()
+    var scoped: [MeasuredConfiguration] = []
+    for (type, phase) in Self.benchmarks {
+      guard let benchmark = type.init(configuration, context) else { continue }
+      do {
+        switch mode {
+        case .measure:
+          if let benchmark = benchmark as? any ScopedBenchmark {
+            scoped += try benchmark.measureScopes()
+          } else {
+            try benchmark.measure(into: &samples)
+          }
+        case .countInstructions(var counter):
+          try benchmark.countInstructions(into: &samples, counter: &counter)
+          mode = .countInstructions(counter)
+        }
+      } catch {
+        throw Self.reported(error, configuration: configuration, workload: workload, phase: phase)
+      }
+    }
+    return (samples.metrics.isEmpty ? [] : [MeasuredConfiguration(scope: configuration.scope, samples: samples)]) + scoped
+  }
+
+  /// What a configuration's failure is reported as: a response that does not fit its operation as
+  /// the workload's bad input (65); a record or roots past a store's budget at the store's
+  /// `maxSizeBytes` (or the chain's key path), 65; anything else with the workload, the variant,
+  /// the store, the strategy and the phase it happened in, and its own exit code.
+  static func reported(_ error: any Error, configuration: Configuration, workload: Workload, phase: String) -> any Error {
+    let context = configuration.context(workload: workload.name)
+    switch error {
+    case let error as NormalizationError:
+      return InputDataError(file: workload.file, message: "\(error)")
+    case let error as CacheBudgetError:
+      let spec = configuration.spec
+      return WorkloadError(
+        file: workload.file, location: nil, keyPath: spec.kind == "chain" ? spec.keyPath : "\(spec.keyPath).maxSizeBytes",
+        message: "\(error) (\(context))")
+    case is InputDataError, is WorkloadError, is InputError:
+      return error
+    default:
+      let message = String(describing: error)
+      guard !message.contains(context) else { return error }
+      return RunError("\(message) (\(context), \(phase))", exitCode: ExitCode(for: error))
+    }
   }
 
   /// Writes and reads every response once under each strategy, on throwaway stores, before any
   /// configuration is measured: a plan fills its memos (the fields per type at each place, the
   /// reader's steps) the first time it is used, and the first configuration measured would count
   /// those allocations and instructions as its own. So every configuration meets warm plans,
-  /// whatever ran before it (a shard of a split run starts elsewhere in the order).
+  /// whatever ran before it (a shard of a split run starts elsewhere in the order). The limit
+  /// dictionary is written and read too: a shard that started with it counted some 16 kB that its
+  /// code's first use allocates (`sharded.json` in 5 shards; 3 shards moved 256 bytes once the
+  /// executor's loop changed).
   private func warmPlans(_ source: PreparedVariant, strategies: [NamedStrategy]) throws {
     guard case .responses(let prepared) = source else { return }
     for strategy in strategies {
@@ -117,20 +125,17 @@ struct Executor {
       for (index, item) in prepared.items.enumerated() {
         if index % 64 == 0 { context.progress.update("warming the plans (\(strategy.name)), response \(index + 1)/\(prepared.items.count)") }
         let store = InMemoryNormalizedCache()
-        try store.merge(records: try normalizer.normalize(try item.response(), plan: item.plan).records)
+        let records = try normalizer.normalize(try item.response(), plan: item.plan).records
+        try store.merge(records: records)
+        // The limit dictionary's code too (the records' encoded bytes, its table's types): a shard
+        // can start with a limit store, which would count what its first use allocates.
+        let limit = LimitDictionary()
+        _ = limit.merge(records: records)
+        _ = limit.loadRecordsInOrder(forKeys: records.keys)
         // A read that fails (a null where the schema says non-null) is reported by the measured
         // pass, with its configuration; warming only needs it tried.
         do { _ = try strategy.makeReader(store, workload: workload).read(item.plan) } catch is ReadError {}
       }
-    }
-  }
-
-  private func prepare(_ source: Workload.Source) throws -> PreparedVariant {
-    switch source {
-    case .storeRecords(let config): .storeRecords(config)
-    case .generator(let config):
-      .responses(try PreparedSource.generated(seed: workload.seed, config: config, progress: context.progress))
-    case .recorded(let recorded): .responses(try PreparedSource.recorded(recorded, progress: context.progress))
     }
   }
 }

@@ -2,32 +2,36 @@ import Results
 import Workloads
 
 /// The coordinates of one measured configuration: the variant, the store's label and the key
-/// strategy's name (the CSV's `variant`, `store` and `keys` columns).
-public struct Scope: Sendable, Hashable {
-  public let variant: String
-  public let store: String
-  public let keys: String
+/// strategy's name (the CSV's `variant`, `store` and `keys` columns), and for a concurrency run the
+/// reader threads it ran with.
+package struct Scope: Sendable, Hashable {
+  package let configuration: ConfigurationID
+  /// The concurrency phase's reader threads; nil for every other scope.
+  package let readers: Int?
 
-  public init(variant: String, store: String, keys: String) {
-    self.variant = variant
-    self.store = store
-    self.keys = keys
+  package init(variant: String, store: String, keys: String, readers: Int? = nil) {
+    configuration = ConfigurationID(variant: variant, store: store, keys: keys)
+    self.readers = readers
   }
+
+  package var variant: String { configuration.variant }
+  package var store: String { configuration.store }
+  package var keys: String { configuration.keys }
 }
 
 /// What one configuration measured: every metric's samples, in the order each was first
 /// recorded. The rows, the table and the comparisons all read these, by ``Metric``.
-public struct MeasuredConfiguration: Sendable {
-  public let scope: Scope
-  public let samples: MetricSamples
+package struct MeasuredConfiguration: Sendable {
+  package let scope: Scope
+  package let samples: MetricSamples
 
-  public init(scope: Scope, samples: MetricSamples) {
+  package init(scope: Scope, samples: MetricSamples) {
     self.scope = scope
     self.samples = samples
   }
 
   /// The summary of one metric as its row gives it (nanoseconds to a tenth), nil when not measured.
-  public func summary(_ metric: Metric) -> Summary? {
+  package func summary(_ metric: Metric) -> Summary? {
     guard let summary = Summary(samples[metric]) else { return nil }
     return metric.unit == .ns ? summary.roundedToTenths : summary
   }
@@ -48,22 +52,19 @@ public struct MeasuredConfiguration: Sendable {
 
   func key(_ metric: Metric, workload: String) -> MetricKey {
     MetricKey(
-      workload: workload, variant: scope.variant, store: scope.store, keys: scope.keys, phase: metric.phase, metric: metric.name)
+      workload: workload, variant: scope.variant, store: scope.store, keys: scope.keys, phase: metric.phase, metric: metric.name,
+      readers: scope.readers)
   }
 }
 
 /// A store's timings against its limit store's (docs/metrics.md, `"limits": true`): for every
 /// timing both measured (same variant and key strategy), the limit's p50 over the store's: 1 is as
 /// fast as storing the bytes at all, 0.25 four times slower.
-public struct LimitComparison: Sendable {
-  public let scope: Scope
-  public let limit: LimitStore
-  public let ratios: [(metric: Metric, ratio: Double)]
+package struct LimitComparison: Sendable {
+  package let scope: Scope
+  package let limit: LimitStore
+  package let ratios: [(metric: Metric, ratio: Double)]
 
-  /// The row that carries the ratio of `metric`: `merge/latency_vs_limit`.
-  public static func ratioMetric(of metric: Metric) -> Metric {
-    Metric(metric.phase, metric.name + "_vs_limit", unit: .ratio, better: .higher, deterministic: false)
-  }
 
   /// Every store of `stores` that has a limit store measured beside it, against it.
   static func make(_ configurations: [MeasuredConfiguration], stores: [StoreSpec]) -> [LimitComparison] {
@@ -87,7 +88,7 @@ public struct LimitComparison: Sendable {
 
   func rows(run: RunInfo, workload: String) -> [MetricRow] {
     ratios.map { metric, ratio in
-      let ratioMetric = Self.ratioMetric(of: metric)
+      let ratioMetric = Metric.versusLimit(metric)
       let key = MetricKey(
         workload: workload, variant: scope.variant, store: scope.store, keys: scope.keys, phase: ratioMetric.phase,
         metric: ratioMetric.name)

@@ -37,7 +37,14 @@ final class StoreFactory {
 
   /// The accounted bytes of unbounded stores once a configuration's responses are written: the
   /// sizes budgets given as a share resolve against, by variant, strategy and store.
-  private var unboundedSizes: [String: Int] = [:]
+  private var unboundedSizes: [UnboundedStore: Int] = [:]
+
+  /// An unbounded store of one maker, filled with one variant's responses under one strategy.
+  private struct UnboundedStore: Hashable {
+    let variant: String
+    let strategy: String
+    let maker: StoreMaker.Identity
+  }
 
   /// A fresh, empty store of the configuration's spec.
   func make(_ configuration: Configuration) throws -> any MeasuredStore {
@@ -66,7 +73,7 @@ final class StoreFactory {
   /// Writes every response of the configuration once into an unbounded store of `maker` and
   /// returns its accounted bytes; remembered.
   private func unboundedBytes(of maker: StoreMaker, _ configuration: Configuration) throws -> Int {
-    let key = "\(configuration.variant)\u{1F}\(configuration.strategy.name)\u{1F}\(maker.description)"
+    let key = UnboundedStore(variant: configuration.variant, strategy: configuration.strategy.name, maker: maker.identity)
     if let known = unboundedSizes[key] { return known }
     guard case .responses(let source) = configuration.source else {
       throw RunError("\(configuration.spec.label): a budget as a share needs responses to size the unbounded store by")

@@ -6,20 +6,20 @@ import Results
 /// slower, exactly as if its code were. Off unless the worker's environment names one
 /// (`CACHEBENCH_INJECT_SLOWDOWN=memory:merge:0.05`, read once when the worker starts); it lives in
 /// the worker around the timed step, so `run` and the gate's counts never meet it.
-public struct InjectedSlowdown: Sendable, Hashable {
+package struct InjectedSlowdown: Sendable, Hashable {
   /// The environment variable a worker reads.
-  public static let variable = "CACHEBENCH_INJECT_SLOWDOWN"
+  package static let variable = "CACHEBENCH_INJECT_SLOWDOWN"
 
   /// The store label it slows.
-  public let store: String
-  public let kind: StepKind
+  package let store: String
+  package let kind: StepKind
   /// 0.05 for 5%.
-  public let fraction: Double
+  package let fraction: Double
 
   /// Parses `STORE:STEP:FRACTION`, such as `memory:merge:0.05`.
   ///
   /// - Throws: ``RunError`` (exit 64) naming the expected form.
-  public init(parsing text: String) throws(RunError) {
+  package init(parsing text: String) throws(RunError) {
     let parts = text.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
     guard parts.count == 3, !parts[0].isEmpty, let kind = StepKind(rawValue: parts[1]), let fraction = Double(parts[2]),
       fraction > 0, fraction <= 10

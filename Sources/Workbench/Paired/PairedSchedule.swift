@@ -9,25 +9,25 @@ import Generator
 /// var schedule = PairedSchedule(seed: 42, sizes: [40, 40, 1_200], counts: [1, 1, 50])
 /// for step in schedule.nextRound() { ... }   // step.row, step.index, step.count, step.baseFirst
 /// ```
-public struct PairedSchedule: Sendable {
-  public struct Step: Sendable, Hashable {
-    public let row: Int
+package struct PairedSchedule: Sendable {
+  package struct Step: Sendable, Hashable {
+    package let row: Int
     /// The first step of the row this pair performs; `count` in all.
-    public let index: Int
-    public let count: Int
-    public let baseFirst: Bool
+    package let index: Int
+    package let count: Int
+    package let baseFirst: Bool
   }
 
   private var random: SplitMix64
   private let sizes: [Int]
   /// Steps per pair of each row (more for rows whose single step is too short to time well).
-  public var counts: [Int]
+  package var counts: [Int]
   private var cursors: [Int]
 
   /// - Parameters:
   ///   - sizes: each row's number of distinct steps (positive).
   ///   - counts: steps per pair of each row (positive).
-  public init(seed: UInt64, sizes: [Int], counts: [Int]) {
+  package init(seed: UInt64, sizes: [Int], counts: [Int]) {
     precondition(sizes.count == counts.count && sizes.allSatisfy { $0 > 0 } && counts.allSatisfy { $0 > 0 })
     random = SplitMix64(seed: seed ^ 0xAB5E_ED00)
     self.sizes = sizes
@@ -38,7 +38,7 @@ public struct PairedSchedule: Sendable {
   }
 
   /// The pairs of the next round, every row once.
-  public mutating func nextRound() -> [Step] {
+  package mutating func nextRound() -> [Step] {
     var order = Array(sizes.indices)
     for index in stride(from: order.count - 1, to: 0, by: -1) { order.swapAt(index, random.int(below: index + 1)) }
     return order.map { row in

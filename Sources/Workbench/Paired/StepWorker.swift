@@ -6,7 +6,7 @@ import Results
 import Workloads
 
 /// What one step of a paired run does (`cachebench worker`), on one configuration.
-public enum StepKind: String, Sendable, Hashable, CaseIterable {
+package enum StepKind: String, Sendable, Hashable, CaseIterable {
   /// Merges response `i`'s records, alternately as first written and as refetched with a share of
   /// their values changed: every merge changes records (SQLite writes its WAL), and the store swings
   /// between states it has held before instead of growing.
@@ -17,7 +17,7 @@ public enum StepKind: String, Sendable, Hashable, CaseIterable {
   case lookup
 
   /// The phase its verdict is reported under.
-  public var phase: Phase {
+  package var phase: Phase {
     switch self {
     case .merge: .merge
     case .read: .read
@@ -28,14 +28,14 @@ public enum StepKind: String, Sendable, Hashable, CaseIterable {
 
 /// One timing row of a worker: a configuration and a kind of step, with how many distinct steps
 /// (indices) it has; index `i` means step `i % size`.
-public struct StepRow: Sendable, Hashable {
-  public let variant: String
-  public let store: String
-  public let keys: String
-  public let kind: StepKind
-  public let size: Int
+package struct StepRow: Sendable, Hashable {
+  package let variant: String
+  package let store: String
+  package let keys: String
+  package let kind: StepKind
+  package let size: Int
 
-  public init(variant: String, store: String, keys: String, kind: StepKind, size: Int) {
+  package init(variant: String, store: String, keys: String, kind: StepKind, size: Int) {
     self.variant = variant
     self.store = store
     self.keys = keys
@@ -53,9 +53,9 @@ public struct StepRow: Sendable, Hashable {
 /// let worker = try StepWorker(workload: workload, quick: true)
 /// let ns = try worker.step(row: 0, index: 12, count: 4)   // merges responses 12 to 15 of row 0
 /// ```
-public final class StepWorker {
-  public let workload: Workload
-  public private(set) var rows: [StepRow] = []
+package final class StepWorker {
+  package let workload: Workload
+  package private(set) var rows: [StepRow] = []
   private var configurations: [PreparedConfiguration] = []
   /// Per row: its configuration's position in `configurations`.
   private var rowConfiguration: [Int] = []
@@ -66,51 +66,53 @@ public final class StepWorker {
   static let churn = 0.25
 
   /// Prepares every configuration: generates or reads the responses, normalizes each as written and
-  /// as refetched, and writes them all into a fresh store of each configuration.
+  /// as refetched, and writes them all into a fresh store of each configuration. The rows come in
+  /// the run's one order (``ConfigurationSequence``), three to a cache configuration.
   ///
   /// - Parameter slowdown: a delay added to the matching steps (tests of the paired verdicts).
   /// - Throws: as ``WorkloadRunner/run(_:options:run:)`` does for bad input and store errors.
-  public init(workload: Workload, quick: Bool, slowdown: InjectedSlowdown? = nil) throws {
+  package init(workload: Workload, quick: Bool, slowdown: InjectedSlowdown? = nil) throws {
     self.workload = quick ? workload.quick() : workload
     self.slowdown = slowdown
     factory = try StoreFactory()
-    let progress = Progress(enabled: false)
-    for variant in try self.workload.variants {
-      let source: PreparedSource
-      switch variant.source {
-      case .storeRecords: continue
-      case .generator(let config): source = try PreparedSource.generated(seed: self.workload.seed, config: config, progress: progress)
-      case .recorded(let recorded): source = try PreparedSource.recorded(recorded, progress: progress)
-      }
+    for (variant, entries) in try ConfigurationSequence(self.workload).variants {
+      guard case .responses(let source) = try PreparedVariant(variant.source, workload: self.workload, progress: Progress(enabled: false))
+      else { continue }
       let refetched = try Self.refetches(source, seed: self.workload.seed)
-      for strategy in self.workload.keys {
-        let normalizer = Normalizer(strategy: strategy.strategy)
-        let written = try source.items.map { try normalizer.normalize(try $0.response(), plan: $0.plan).records }
-        let changed = try zip(source.items, refetched).map { try normalizer.normalize($1, plan: $0.plan).records }
-        for spec in variant.stores where !spec.isLimit {
-          let configuration = Configuration(variant: variant.name, spec: spec, strategy: strategy, source: .responses(source))
-          let prepared = try PreparedConfiguration(
-            configuration, workload: self.workload, factory: factory, written: written, changed: changed)
-          for kind in StepKind.allCases {
-            rows.append(
-              StepRow(
-                variant: variant.name, store: spec.label, keys: strategy.name, kind: kind, size: prepared.size(of: kind)))
-            rowConfiguration.append(configurations.count)
-          }
-          configurations.append(prepared)
+      // Each strategy's records, normalized once for all its stores.
+      var normalized: [String: (written: [RecordSet], changed: [RecordSet])] = [:]
+      for entry in entries where !entry.spec.isLimit {
+        let records = try normalized[entry.strategy.name] ?? Self.normalize(source, refetched: refetched, under: entry.strategy)
+        normalized[entry.strategy.name] = records
+        let prepared = try PreparedConfiguration(
+          Configuration(entry, source: .responses(source)), workload: self.workload, factory: factory, written: records.written,
+          changed: records.changed)
+        for kind in StepKind.allCases {
+          rows.append(StepRow(variant: variant.name, store: entry.spec.label, keys: entry.strategy.name, kind: kind, size: prepared.size(of: kind)))
+          rowConfiguration.append(configurations.count)
         }
+        configurations.append(prepared)
       }
     }
+  }
+
+  /// Every response's records under `strategy`, as written and as refetched.
+  private static func normalize(
+    _ source: PreparedSource, refetched: [JSONValue], under strategy: NamedStrategy
+  ) throws -> (written: [RecordSet], changed: [RecordSet]) {
+    let normalizer = Normalizer(strategy: strategy.strategy)
+    let written = try source.items.map { try normalizer.normalize(try $0.response(), plan: $0.plan).records }
+    let changed = try zip(source.items, refetched).map { try normalizer.normalize($1, plan: $0.plan).records }
+    return (written, changed)
   }
 
   /// Performs steps `index`, `index + 1`, ... (`count` of them, each modulo the row's size) of
   /// `row` and returns the nanoseconds they took together, an injected slowdown included.
   ///
   /// - Throws: ``RunError`` for a row that does not exist; the store's errors; a read's errors.
-  public func step(row: Int, index: Int, count: Int) throws -> UInt64 {
-    guard rows.indices.contains(row), index >= 0, count >= 1 else {
-      throw RunError("no step \(index) (count \(count)) of row \(row): the worker has rows 0 to \(rows.count - 1)")
-    }
+  package func step(row: Int, index: Int, count: Int) throws -> UInt64 {
+    guard rows.indices.contains(row) else { throw RunError("no row \(row): the worker has rows 0 to \(rows.count - 1)") }
+    guard index >= 0, count >= 1 else { throw RunError("no step \(index) (count \(count)): steps start at 0, counts at 1") }
     let kind = rows[row].kind
     let configuration = configurations[rowConfiguration[row]]
     let start = MonotonicClock.now()

@@ -74,7 +74,9 @@ public struct StoreKinds: Sendable {
   /// `{"kind": "memory"}`, with a budget if given.
   static let decodeMemory: Decode = { options throws(WorkloadError) in
     let budget = try options.budget(recordOverhead: InMemoryNormalizedCache.recordOverheadBytes)
-    let unbounded = StoreMaker(description: "memory", limit: .dictionary) { _ in InMemoryNormalizedCache() }
+    let unbounded = StoreMaker(description: "memory", identity: .init(kind: "memory"), limit: .dictionary) { _ in
+      InMemoryNormalizedCache()
+    }
     guard budget != nil else { return unbounded }
     return StoreMaker(description: "memory", limit: .dictionary, budget: budget) { environment in
       InMemoryNormalizedCache(budget: try environment.budget(budget, unbounded: unbounded))
@@ -99,7 +101,9 @@ public struct StoreKinds: Sendable {
       recordOverhead: sqlite.layout.recordOverheadBytes + SQLiteNormalizedCache.usageRowOverheadBytes)
     let description = "sqlite \(sqlite.layout) \(sqlite.journalMode) \(sqlite.synchronous) \(sqlite.autoVacuum)\(inMemory ? " :memory:" : "")"
     let unboundedOptions = sqlite
-    let unbounded = StoreMaker(description: description, limit: .sqlite) { environment in
+    let identity = StoreMaker.Identity(
+      kind: "sqlite", settings: ["\(sqlite.layout)", "\(sqlite.journalMode)", "\(sqlite.synchronous)", "\(sqlite.autoVacuum)", location])
+    let unbounded = StoreMaker(description: description, identity: identity, limit: .sqlite) { environment in
       try SQLiteNormalizedCache(path: inMemory ? ":memory:" : environment.newFilePath(), options: unboundedOptions)
     }
     guard let budget else { return unbounded }
@@ -107,7 +111,9 @@ public struct StoreKinds: Sendable {
     // included), so the store that sizes it keeps a budget that never evicts.
     var sizingOptions = unboundedOptions
     sizingOptions.budget = CacheBudget(maxSizeBytes: nil, evictTo: budget.evictTo, policy: budget.policy)
-    let sizing = StoreMaker(description: description + " with usage", limit: .sqlite) { [sizingOptions] environment in
+    let sizing = StoreMaker(
+      description: description + " with usage", identity: .init(kind: "sqlite", settings: identity.settings + ["usage rows"]), limit: .sqlite
+    ) { [sizingOptions] environment in
       try SQLiteNormalizedCache(path: inMemory ? ":memory:" : environment.newFilePath(), options: sizingOptions)
     }
     return StoreMaker(description: description, limit: .sqlite, budget: budget) { environment in

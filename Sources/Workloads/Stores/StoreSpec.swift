@@ -65,20 +65,36 @@ public enum LimitStore: String, Sendable, CaseIterable {
 /// StoreMaker(description: "dictionary") { environment in DictionaryStore() }
 /// ```
 public struct StoreMaker: Sendable {
-  /// What makes two makers make the same store (`memory`, `sqlite compact wal normal`): the key
-  /// under which the size of an unbounded one is remembered, for budgets given as a share.
+  /// The store it makes, for messages (`memory`, `sqlite compact wal normal`).
   public let description: String
+  /// What makes two makers make the same store: the key under which the size of an unbounded one
+  /// is remembered, for budgets given as a share. A maker that gives none is known by its
+  /// description.
+  public let identity: Identity
   /// The limit store this store is measured against, if any.
   public var limit: LimitStore?
   /// The budget as the file gives it, if the store keeps to one.
   public var budget: BudgetOption?
   let make: @Sendable (StoreEnvironment) throws -> any MeasuredStore
 
+  /// Two makers of one identity make stores that hold the same bytes for the same records: a kind
+  /// and the settings that change what it stores (`sqlite` with `compact`, `wal`, ...).
+  public struct Identity: Sendable, Hashable {
+    public let kind: String
+    public let settings: [String]
+
+    public init(kind: String, settings: [String] = []) {
+      self.kind = kind
+      self.settings = settings
+    }
+  }
+
   public init(
-    description: String, limit: LimitStore? = nil, budget: BudgetOption? = nil,
+    description: String, identity: Identity? = nil, limit: LimitStore? = nil, budget: BudgetOption? = nil,
     make: @escaping @Sendable (StoreEnvironment) throws -> any MeasuredStore
   ) {
     self.description = description
+    self.identity = identity ?? Identity(kind: description)
     self.limit = limit
     self.budget = budget
     self.make = make

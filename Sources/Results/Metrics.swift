@@ -1,0 +1,188 @@
+/// The metrics `cachebench run` reports (docs/metrics.md, docs/csv.md), each defined once, here,
+/// where both the workbench that measures them and what reads results back (the report, `compare`,
+/// `merge`) name them: the same operation is always behind the same name, and no reader spells a
+/// metric's name itself.
+extension Metric {
+  // Parse, write and read, per response.
+  /// Parsing one response's JSON: not part of the write, but what an app pays before it.
+  package static let parseLatency = Metric(.parse, "latency", unit: .ns, deterministic: false)
+  /// Normalizing one response and merging its records.
+  package static let writeLatency = Metric(.write, "latency", unit: .ns, deterministic: false)
+  package static let normalizeLatency = Metric(.normalize, "latency", unit: .ns, deterministic: false)
+  package static let mergeLatency = Metric(.merge, "latency", unit: .ns, deterministic: false)
+  /// Reading one operation back from the store.
+  package static let readLatency = Metric(.read, "latency", unit: .ns, deterministic: false)
+
+  // Fragment reads: a keyed record read back by its key (`read.fragments`).
+  package static let fragmentLatency = Metric(.fragment, "latency", unit: .ns, deterministic: false)
+  package static let fragmentLoadsPerRead = Metric(.fragment, "loads_per_read", unit: .count, deterministic: true)
+  package static let fragmentKeysPerRead = Metric(.fragment, "keys_per_read", unit: .count, deterministic: true)
+
+  // Watchers (`read.watchers`): per refetch written, the watchers it woke; the re-reads.
+  package static let invalidations = Metric(.watch, "invalidations", unit: .count, deterministic: true)
+  package static let rereadLatency = Metric(.watch, "reread_latency", unit: .ns, deterministic: false)
+  /// Re-reads whose result differs from the watcher's last one, of all re-reads: the rest were
+  /// woken for nothing.
+  package static let changedShare = Metric(.watch, "changed_share", unit: .ratio, better: .higher, deterministic: true)
+
+  // Allocations, counted in a pass of their own.
+  package static let writeAllocations = Metric(.write, "allocations", unit: .count, deterministic: true)
+  package static let writeAllocatedBytes = Metric(.write, "allocated_bytes", unit: .bytes, deterministic: true)
+  package static let readAllocations = Metric(.read, "allocations", unit: .count, deterministic: true)
+  package static let readAllocatedBytes = Metric(.read, "allocated_bytes", unit: .bytes, deterministic: true)
+
+  // Instructions, counted under callgrind in a pass of their own (`run --instructions`).
+  /// The instructions of one phase's calls: one name in every phase, which `compare` judges on
+  /// the mean within 0.5% and `merge` puts after every configuration's own rows.
+  package static func instructions(_ phase: Phase) -> Metric {
+    Metric(phase, "instructions", unit: .count, deterministic: true)
+  }
+  package static let parseInstructions = instructions(.parse)
+  package static let writeInstructions = instructions(.write)
+  package static let normalizeInstructions = instructions(.normalize)
+  package static let mergeInstructions = instructions(.merge)
+  package static let readInstructions = instructions(.read)
+
+  // Lookups.
+  package static let loadsPerRead = Metric(.lookup, "loads_per_read", unit: .count, deterministic: true)
+  package static let keysPerRead = Metric(.lookup, "keys_per_read", unit: .count, deterministic: true)
+  package static let hitRatio = Metric(.lookup, "hit_ratio", unit: .ratio, better: .higher, deterministic: true)
+  /// Time inside the store's loads during one read.
+  package static let loadTime = Metric(.lookup, "load_time", unit: .ns, deterministic: false)
+  /// `loadRecords(forKeys:)` of one random existing key.
+  package static let pointLookup = Metric(.lookup, "point_lookup", unit: .ns, deterministic: false)
+  /// A read of one entity through a root field's `@fieldPolicy`.
+  package static let fieldPolicyLookup = Metric(.lookup, "field_policy_lookup", unit: .ns, deterministic: false)
+  package static let fieldPolicyHitRatio = Metric(
+    .lookup, "field_policy_hit_ratio", unit: .ratio, better: .higher, deterministic: true)
+
+  // Deduplication.
+  package static let objects = Metric(.dedup, "objects", unit: .count, better: .higher, deterministic: true)
+  package static let records = Metric(.dedup, "records", unit: .count, deterministic: true)
+  package static let objectRatio = Metric(.dedup, "object_ratio", unit: .ratio, better: .higher, deterministic: true)
+  package static let responseBytes = Metric(.dedup, "response_bytes", unit: .bytes, better: .higher, deterministic: true)
+  package static let storeBytes = Metric(.dedup, "store_bytes", unit: .bytes, deterministic: true)
+  package static let byteRatio = Metric(.dedup, "byte_ratio", unit: .ratio, better: .higher, deterministic: true)
+
+  // The store-level benchmark.
+  package static let mergeNewPerRecord = Metric(.merge, "merge_new_per_record", unit: .ns, deterministic: false)
+  package static let mergeUnchangedPerRecord = Metric(.merge, "merge_unchanged_per_record", unit: .ns, deterministic: false)
+  package static let mergeAllocationsPerRecord = Metric(.merge, "allocations_per_record", unit: .count, deterministic: true)
+  package static let loadBatchPerKey = Metric(.lookup, "load_batch_per_key", unit: .ns, deterministic: false)
+  package static let loadAllPerKey = Metric(.lookup, "load_all_per_key", unit: .ns, deterministic: false)
+  package static let loadAllocationsPerBatch = Metric(.lookup, "allocations_per_batch", unit: .count, deterministic: true)
+
+  // Traffic (docs/bounded-and-concurrent.md): an app session's steps.
+  /// Reads served whole, of all reads.
+  package static let trafficHitRatio = Metric(.traffic, "hit_ratio", unit: .ratio, better: .higher, deterministic: true)
+  /// Reads that missed but found records below the operation's root (part of what they read), of all reads.
+  package static let partialMissShare = Metric(.traffic, "partial_miss_share", unit: .ratio, deterministic: true)
+  /// The JSON bytes a network would have sent: every response fetched after a miss, and every refetch.
+  package static let fetchedBytes = Metric(.traffic, "fetched_bytes", unit: .bytes, deterministic: true)
+  /// Records evicted to stay within the budget, per step.
+  package static let evictions = Metric(.traffic, "evictions", unit: .count, deterministic: true)
+  /// Records that expired, in all.
+  package static let expirations = Metric(.traffic, "expirations", unit: .count, deterministic: true)
+  /// Evictions and expirations of records the watched operations' last reads depended on.
+  package static let watchedEvictions = Metric(.traffic, "watched_evictions", unit: .count, deterministic: true)
+  /// The budget in bytes the store kept to (a share resolved); a chain's is its front's.
+  package static let budgetBytes = Metric(.traffic, "budget_bytes", unit: .bytes, deterministic: true)
+  /// The most bytes the store accounted after any step.
+  package static let peakStoreBytes = Metric(.traffic, "peak_store_bytes", unit: .bytes, deterministic: true)
+  package static let trafficReadLatency = Metric(.traffic, "read_latency", unit: .ns, deterministic: false)
+  /// A fetch or refetch written: normalized and merged (evictions included).
+  package static let trafficWriteLatency = Metric(.traffic, "write_latency", unit: .ns, deterministic: false)
+  /// A write's time per record it merged.
+  package static let writePerRecord = Metric(.traffic, "write_per_record", unit: .ns, deterministic: false)
+  /// A write's merge alone (evictions and, for SQLite, the usage rows included) per record merged.
+  package static let mergePerRecord = Metric(.traffic, "merge_per_record", unit: .ns, deterministic: false)
+  /// The store's time evicting (choosing and deleting), per record evicted.
+  package static let evictionPerRecord = Metric(.traffic, "eviction_per_record", unit: .ns, deterministic: false)
+  /// A chain's reads: keys its front served, of all keys found.
+  package static let frontHitRatio = Metric(.traffic, "front_hit_ratio", unit: .ratio, better: .higher, deterministic: true)
+  /// A chain's front: records it evicted (still in the back), in all.
+  package static let frontEvictions = Metric(.traffic, "front_evictions", unit: .count, deterministic: true)
+
+  // Garbage collection on the store the traffic left.
+  package static let gcRecordsRemoved = Metric(.gc, "records_removed", unit: .count, deterministic: true)
+  package static let gcBytesFreed = Metric(.gc, "bytes_freed", unit: .bytes, deterministic: true)
+  package static let gcDanglingReferences = Metric(.gc, "dangling_references", unit: .count, deterministic: true)
+  package static let gcLatency = Metric(.gc, "latency", unit: .ns, deterministic: false)
+
+  // The database file after the traffic and garbage collection, vacuumed, then cleared and shrunk.
+  package static let fileBytes = Metric(.disk, "file_bytes", unit: .bytes, deterministic: true)
+  package static let freeBytes = Metric(.disk, "free_bytes", unit: .bytes, deterministic: true)
+  package static let fileBytesAfterClear = Metric(.disk, "file_bytes_after_clear", unit: .bytes, deterministic: true)
+  package static let freeBytesAfterClear = Metric(.disk, "free_bytes_after_clear", unit: .bytes, deterministic: true)
+  package static let incrementalVacuumLatency = Metric(.disk, "incremental_vacuum_latency", unit: .ns, deterministic: false)
+  package static let fileBytesAfterIncrementalVacuum = Metric(
+    .disk, "file_bytes_after_incremental_vacuum", unit: .bytes, deterministic: true)
+  package static let vacuumLatency = Metric(.disk, "vacuum_latency", unit: .ns, deterministic: false)
+  package static let fileBytesAfterVacuum = Metric(.disk, "file_bytes_after_vacuum", unit: .bytes, deterministic: true)
+  /// After `clear()`: shrinking the file, by incremental vacuum where it was made for it, else `VACUUM`.
+  package static let clearVacuumLatency = Metric(.disk, "clear_vacuum_latency", unit: .ns, deterministic: false)
+  package static let fileBytesAfterClearVacuum = Metric(.disk, "file_bytes_after_clear_vacuum", unit: .bytes, deterministic: true)
+
+  // Reads on several threads while writes land (`concurrency`), rows under the variant
+  // `readers=N`: the readers alone, then beside the writers (`_writing`), then alone on hot
+  // records (`_hot`: every reader the same operations at once).
+  /// Reads the readers completed per second of the run's wall clock, one sample per repetition.
+  package static let readsPerSecond = Metric(.concurrency, "reads_per_second", unit: .perSecond, better: .higher, deterministic: false)
+  package static let concurrentReadLatency = Metric(.concurrency, "read_latency", unit: .ns, deterministic: false)
+  package static let readsPerSecondWriting = Metric(
+    .concurrency, "reads_per_second_writing", unit: .perSecond, better: .higher, deterministic: false)
+  package static let concurrentReadLatencyWriting = Metric(.concurrency, "read_latency_writing", unit: .ns, deterministic: false)
+  package static let readsPerSecondHot = Metric(.concurrency, "reads_per_second_hot", unit: .perSecond, better: .higher, deterministic: false)
+  package static let concurrentReadLatencyHot = Metric(.concurrency, "read_latency_hot", unit: .ns, deterministic: false)
+  /// A merge by a writer while the readers read (normalized before the clock starts).
+  package static let concurrentWriteLatency = Metric(.concurrency, "write_latency", unit: .ns, deterministic: false)
+  /// Merges the writers landed per second while the readers read.
+  package static let writesPerSecond = Metric(.concurrency, "writes_per_second", unit: .perSecond, better: .higher, deterministic: false)
+  /// Time reads waited for the store's locks (or read connections), per read, one sample per run.
+  package static let readLockWait = Metric(.concurrency, "read_lock_wait", unit: .ns, deterministic: false)
+  package static let readLockWaitWriting = Metric(.concurrency, "read_lock_wait_writing", unit: .ns, deterministic: false)
+  package static let readLockWaitHot = Metric(.concurrency, "read_lock_wait_hot", unit: .ns, deterministic: false)
+  /// Time merges waited for the store's lock, per merge.
+  package static let writeLockWait = Metric(.concurrency, "write_lock_wait", unit: .ns, deterministic: false)
+
+  /// Read-backs of a bounded store that missed (its budget evicted something they needed), of
+  /// the allocation pass's reads, one right after each write.
+  package static let readBackMisses = Metric(.lookup, "read_back_misses", unit: .count, deterministic: true)
+
+  // Footprint (docs/metrics.md): the store's own rows, then bytes per record and the payload.
+  package static let bytesPerRecord = Metric(.footprint, "bytes_per_record", unit: .bytes, deterministic: true)
+  package static let bytesPerRecordCheckpointed = Metric(.footprint, "bytes_per_record_checkpointed", unit: .bytes, deterministic: true)
+  package static let dbBytesCheckpointed = Metric(.footprint, "db_bytes_checkpointed", unit: .bytes, deterministic: true)
+  package static let payloadBytes = Metric(.footprint, "payload_bytes", unit: .bytes, deterministic: true)
+
+  /// A footprint row a store names itself: `live_bytes`, `db_bytes`, `wal_bytes`, ...
+  package static func footprint(_ name: String) -> Metric {
+    Metric(.footprint, name, unit: .bytes, deterministic: true)
+  }
+
+  /// One step of `ab --paired` (a merge, a read or a lookup of one store × strategy), per operation.
+  package static func pairedStep(_ phase: Phase) -> Metric {
+    Metric(phase, "step", unit: .ns, deterministic: false)
+  }
+
+  /// The row that carries a store's timing against its limit store's (`"limits": true`,
+  /// docs/metrics.md): `merge/latency_vs_limit`, the limit's p50 over the store's.
+  package static func versusLimit(_ metric: Metric) -> Metric {
+    Metric(metric.phase, metric.name + versusLimitSuffix, unit: .ratio, better: .higher, deterministic: false)
+  }
+
+  static let versusLimitSuffix = "_vs_limit"
+}
+
+extension MetricKey {
+  /// Whether this row is of `metric` (its phase and name).
+  package func names(_ metric: Metric) -> Bool {
+    phase == metric.phase && self.metric == metric.name
+  }
+
+  /// Whether this row counts instructions (`run --instructions`), in any phase.
+  package var isInstructions: Bool { names(.instructions(phase)) }
+
+  /// Whether this row is a store's timing against its limit store's (``Metric/versusLimit(_:)``).
+  package var isVersusLimit: Bool { metric.hasSuffix(Metric.versusLimitSuffix) }
+}

@@ -1,0 +1,46 @@
+import Foundation
+import Generator
+import Results
+import Workloads
+
+/// How long a whole run of a workload may take before it is taken for a hang: the default of
+/// `ab --timeout` (docs/command-line.md#ab). Generous on purpose, a bound and not a forecast:
+/// 5 minutes, plus for every configuration 10 seconds and a second per megabyte of responses for
+/// each repetition and warm-up round (and one more for the allocation pass), plus the traffic's
+/// bytes at 50 MB/s.
+///
+/// ```swift
+/// let timeout = RunTimeout.default(for: arguments.has("quick") ? workload.quick() : workload)
+/// ```
+package enum RunTimeout {
+  package static func `default`(for workload: Workload) -> Duration {
+    let configurations = Double((try? ConfigurationSequence(workload).count) ?? 1)
+    let megabytes = responseBytes(workload.source, file: workload.file) / 1e6
+    let rounds = Double(workload.repetitions + workload.warmup + 1)
+    let trafficMegabytes = Double(workload.traffic?.steps ?? 0) * megabytes / Double(max(1, responseCount(workload.source)))
+    let seconds = 300 + configurations * (rounds * (10 + megabytes) + trafficMegabytes / 50)
+    return .seconds(min(seconds, 7 * 86_400).rounded(.up))
+  }
+
+  /// The bytes of one variant's responses or records: estimated for the generator, the files'
+  /// sizes for recorded responses.
+  static func responseBytes(_ source: Workload.Source, file: String) -> Double {
+    switch source {
+    case .generator(let config): config.estimate.bytes
+    case .storeRecords(let config): Double(config.count * StoreRecordsConfig.payloadBytesPerRecord)
+    case .recorded(let recorded):
+      recorded.operations.reduce(0) { total, operation in
+        let size = (try? FileManager.default.attributesOfItem(atPath: operation.response)[.size] as? Int) ?? nil
+        return total + Double(size ?? 0)
+      }
+    }
+  }
+
+  static func responseCount(_ source: Workload.Source) -> Int {
+    switch source {
+    case .generator(let config): config.responses
+    case .storeRecords(let config): config.count
+    case .recorded(let recorded): recorded.operations.count
+    }
+  }
+}
