@@ -125,8 +125,14 @@ import Darwin
   /// Writes the dates field of fields written at `dates` (one per field, in order), in its
   /// canonical form: an Int when they are all one date, else the base and the exceptions.
   static func appendField(_ dates: [Int], to writer: RecordWriter) {
-    let base = dates.max() ?? 0
     let lengthOffset = writer.beginField(name: "")
+    appendValue(dates, to: writer)
+    writer.endField(lengthOffset)
+  }
+
+  /// The dates field's value alone, canonical (``appendField(_:to:)``).
+  static func appendValue(_ dates: [Int], to writer: RecordWriter) {
+    let base = dates.max() ?? 0
     let exceptions = dates.count { $0 != base }
     if exceptions == 0 {
       writer.appendInt(base)
@@ -138,7 +144,43 @@ import Darwin
         writer.appendInt(base - date)
       }
     }
-    writer.endField(lengthOffset)
+  }
+
+  /// The dates field's value (not the field) of fields written at `dates`, canonical: what a
+  /// store that keeps the dates apart from the fields keeps (the compact layout's split records).
+  public static func encodedValue(_ dates: [Int]) -> [UInt8] {
+    RecordWriter.encoded { appendValue(dates, to: $0) }
+  }
+
+  /// The dates of `count` fields from the dates field's value alone (trusted bytes: this
+  /// package's, or checked); a field past the exceptions is at the base.
+  public static func dates(ofValue value: UnsafeRawBufferPointer, count: Int) -> [Int] {
+    var offset = 0
+    if value[0] == RecordCodec.intTag {
+      offset = 1
+      return Array(repeating: ZigZag.decode(Varint.read(value, &offset)), count: count)
+    }
+    offset = 1
+    let elements = Int(Varint.read(value, &offset))
+    offset += 1
+    let base = ZigZag.decode(Varint.read(value, &offset))
+    var dates = Array(repeating: base, count: count)
+    for _ in 0..<(elements / 2) {
+      offset += 1
+      let at = ZigZag.decode(Varint.read(value, &offset))
+      offset += 1
+      let before = ZigZag.decode(Varint.read(value, &offset))
+      if at < count { dates[at] = base - before }
+    }
+    return dates
+  }
+
+  /// The dates field's value bytes within `bytes` (empty when the record has no dates).
+  public static func valueRange(_ bytes: UnsafeRawBufferPointer) -> Range<Int> {
+    guard isDated(bytes) else { return 0..<0 }
+    var offset = 1
+    let length = Int(Varint.read(bytes, &offset))
+    return offset..<offset + length
   }
 
   /// Writes the dates field of a record whose fields were all written at `date`.
