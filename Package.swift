@@ -73,7 +73,7 @@ let package = Package(
     ),
     .target(
       name: "CachebenchCLI",
-      dependencies: ["Workbench", "Workloads", "Results", "GraphQLLanguage", "NormalizedCache"]
+      dependencies: ["Workbench", "Workloads", "Results", "GraphQLLanguage", "NormalizedCache", "SQLiteCache"]
     ),
     .executableTarget(name: "cachebench", dependencies: ["CachebenchCLI"]),
     // `make crash-test`: kills a process merging into SQLite and checks what is left.
