@@ -64,6 +64,15 @@ struct NormalizeClockTests {
     #expect(compact(later.stdout) == #"{"outcome":"miss","data":null,"expired":["book.id","book.title"],"missing":[]}"#)
   }
 
+  /// The fixture's schema has `@fieldPolicy(forField: "book", keyArgs: "id")`: under type
+  /// policies the read finds Book:1 by it; under path keys, which key no object by its
+  /// arguments, the read follows QUERY_ROOT's field, as the workbench reads.
+  @Test("the read uses field policies, except under path keys", arguments: ["typePolicy", "path"])
+  func fieldPolicies(keys: String) throws {
+    let run = try cachebench(Self.bookAndTitle + ["--keys", keys, "--read", "BookTitle.graphql", "--at", "1070"], in: Self.directory)
+    #expect(compact(run.stdout) == #"{"outcome":"hit","data":{"book":{"id":"1","title":"Dune"}},"expired":[],"missing":[]}"#)
+  }
+
   @Test("--read without --at reads at 0, and the writes without --at are written at 0")
   func clockZero() throws {
     let run = try cachebench(

@@ -93,7 +93,7 @@ enum NormalizeCommand: Command {
       guard let read = script.read else {
         return format.render(RecordSet(records: try cache.loadRecordsInOrder(forKeys: keys).compactMap { $0 }))
       }
-      return try outcome(of: read, documents: documents, schema: schema, cache: cache)
+      return try outcome(of: read, documents: documents, schema: schema, strategy: strategy, cache: cache)
     }
     try writeStandardOutput(output)
     return .success
@@ -113,14 +113,16 @@ enum NormalizeCommand: Command {
 
   /// The read's outcome as JSON (docs/ttl.md#reads-with-a-clock).
   private static func outcome(
-    of read: NormalizeScript.Read, documents: [String], schema: Schema, cache: any NormalizedCache
+    of read: NormalizeScript.Read, documents: [String], schema: Schema, strategy: KeyStrategy, cache: any NormalizedCache
   ) throws -> String {
     let plan = try RecordedOperation.plan(
       documents: [read.operation] + documents, operationName: read.operationName,
       variables: try read.variables.map(variableValues) ?? [:], schema: schema)
     let result: ReadResult
     do {
-      result = try CacheReader(cache: cache).read(plan, at: read.at, ttl: read.ttl)
+      // Field policies as the workbench reads: on, except under path keys (which key no object
+      // by its arguments).
+      result = try CacheReader(cache: cache, useFieldPolicies: strategy.name != .path).read(plan, at: read.at, ttl: read.ttl)
     } catch let error as NormalizationError {
       // A variable of the read that a field policy cannot use: the read's operation is at fault.
       throw InputDataError(file: read.operation, message: "\(error)")
