@@ -6,7 +6,10 @@ import Workloads
 
 /// An app session on a store (docs/bounded-and-concurrent.md, `traffic`), then garbage collection
 /// on what it left and, for a store on database pages, what the file holds after it, after a clear
-/// and after a vacuum.
+/// and after a vacuum. What it measures follows the store's ``StoreCapabilities``: the budget's
+/// rows for a store that accounts its bytes, the tiers' for two tiers, garbage collection for a
+/// store that lists its keys, the disk for a store on pages; a store without one is not measured
+/// there (a chain whose back is in memory has no disk).
 ///
 /// Every step is drawn from the seed alone (``TrafficSteps``), so every store and strategy sees
 /// the same session; the store's clock is the step. A read that misses is fetched (its response,
@@ -53,14 +56,15 @@ struct TrafficBenchmark: Benchmark {
   func measure(into samples: inout MetricSamples) throws {
     defer { context.factory.removeFiles() }
     let store = try context.factory.make(configuration)
-    let bounded = store as? any BoundedNormalizedCache
+    let capabilities = store.capabilities
+    let bounded = capabilities.bounded
     let reader = configuration.makeReader(store, workload: workload)
     let normalizer = Normalizer(strategy: configuration.strategy.strategy)
     var server = Server(schema: source.schema, churn: settings.churn, seed: workload.seed ^ 0x5E4F, shrinksLists: true)
     var steps = TrafficSteps(settings: settings, items: source.items.count, seed: workload.seed ^ 0x7A4F)
     var watchers = Watchers(items: steps.popularity.prefix(settings.watchers))
     var tally = Tally()
-    if let tiered = store as? any TieredCache { _ = tiered.takeTierStatistics() }
+    _ = capabilities.tiers?.takeTierStatistics()
 
     func write(_ item: Int, step: Int, changing: Bool) throws {
       let response = try server.respond(source.items[item], place: String(item), version: step + 1, changing: changing)
@@ -96,25 +100,24 @@ struct TrafficBenchmark: Benchmark {
       case .refetch(let item):
         try write(item, step: step, changing: true)
       }
-      try settle(step: step, store: store, bounded: bounded, watchers: watchers, tally: &tally, samples: &samples)
+      try settle(step: step, capabilities, watchers: watchers, tally: &tally, samples: &samples)
     }
-    addRows(tally, bounded: bounded, store: store, into: &samples)
-    if settings.gc, let enumerable = store as? any KeyEnumerableCache {
-      let (report, elapsed) = try MonotonicClock.timed { try GarbageCollection.collect(in: enumerable) }
+    addRows(tally, capabilities, into: &samples)
+    if settings.gc, let keys = capabilities.keyListing {
+      let (report, elapsed) = try MonotonicClock.timed { try GarbageCollection.collect(in: store, keys: keys) }
       samples.append(report.recordsRemoved, to: .gcRecordsRemoved)
       samples.append(report.bytesFreed, to: .gcBytesFreed)
       samples.append(report.danglingReferences, to: .gcDanglingReferences)
       samples.append(Double(elapsed), to: .gcLatency)
     }
-    if let paged = store as? any PagedStore { try measureDisk(paged, into: &samples) }
+    if let pages = capabilities.pages { try measureDisk(store, pages, into: &samples) }
   }
 
   /// After a step: what the store evicted, its bytes against the budget, a chain's tiers.
   private func settle(
-    step: Int, store: any MeasuredStore, bounded: (any BoundedNormalizedCache)?, watchers: Watchers, tally: inout Tally,
-    samples: inout MetricSamples
+    step: Int, _ capabilities: StoreCapabilities, watchers: Watchers, tally: inout Tally, samples: inout MetricSamples
   ) throws {
-    if let bounded {
+    if let bounded = capabilities.bounded {
       let report = try bounded.takeEvictions()
       samples.append(report.evicted, to: .evictions)
       tally.evicted += report.evicted
@@ -127,7 +130,7 @@ struct TrafficBenchmark: Benchmark {
         throw RunError("\(configuration.context(workload: workload.name)): after step \(step + 1) the store holds \(bytes) bytes, past its budget of \(limit)")
       }
     }
-    if let tiered = store as? any TieredCache {
+    if let tiered = capabilities.tiers {
       let tiers = tiered.takeTierStatistics()
       tally.tiers.frontHits += tiers.frontHits
       tally.tiers.backHits += tiers.backHits
@@ -135,7 +138,8 @@ struct TrafficBenchmark: Benchmark {
     }
   }
 
-  private func addRows(_ tally: Tally, bounded: (any BoundedNormalizedCache)?, store: any MeasuredStore, into samples: inout MetricSamples) {
+  private func addRows(_ tally: Tally, _ capabilities: StoreCapabilities, into samples: inout MetricSamples) {
+    let bounded = capabilities.bounded
     samples.append(ratio(tally.hits, tally.reads), to: .trafficHitRatio)
     samples.append(ratio(tally.partialMisses, tally.reads), to: .partialMissShare)
     samples.append(tally.fetchedBytes, to: .fetchedBytes)
@@ -152,10 +156,11 @@ struct TrafficBenchmark: Benchmark {
       samples.append(Double(tally.writeNanoseconds) / Double(tally.recordsWritten), to: .writePerRecord)
       samples.append(Double(tally.mergeNanoseconds) / Double(tally.recordsWritten), to: .mergePerRecord)
     }
-    if let budget = ((store as? ChainedNormalizedCache)?.front.budget ?? bounded?.budget)?.maxSizeBytes {
+    // A chain's budget is its front's.
+    if let budget = (capabilities.tiers?.frontBudget ?? bounded?.budget)?.maxSizeBytes {
       samples.append(budget, to: .budgetBytes)
     }
-    if store is any TieredCache {
+    if capabilities.tiers != nil {
       samples.append(ratio(tally.tiers.frontHits, tally.tiers.frontHits + tally.tiers.backHits), to: .frontHitRatio)
       samples.append(tally.frontEvictions, to: .frontEvictions)
     }
@@ -164,26 +169,27 @@ struct TrafficBenchmark: Benchmark {
   /// What the session left on disk (after its garbage collection), and what giving it back costs:
   /// the free pages evictions left, by `PRAGMA incremental_vacuum` where the file was made for it,
   /// then the whole file rewritten by `VACUUM`; then a `clear()`, and the file shrunk after it (by
-  /// incremental vacuum where it can, else `VACUUM`: Apollo iOS's `shouldVacuumOnClear`).
-  private func measureDisk(_ store: any PagedStore, into samples: inout MetricSamples) throws {
-    let after = try store.settledPages()
+  /// incremental vacuum where it can, else `VACUUM`: Apollo iOS's `shouldVacuumOnClear`). The
+  /// clear goes through the store (a chain's front too), the rest to its pages.
+  private func measureDisk(_ store: any NormalizedCache, _ pages: any PagedStore, into samples: inout MetricSamples) throws {
+    let after = try pages.settledPages()
     samples.append(after.bytes, to: .fileBytes)
     samples.append(after.freeBytes, to: .freeBytes)
-    let incremental = try store.vacuumsIncrementally()
+    let incremental = try pages.vacuumsIncrementally()
     if incremental {
-      let (_, elapsed) = try MonotonicClock.timed { try store.incrementalVacuum() }
+      let (_, elapsed) = try MonotonicClock.timed { try pages.incrementalVacuum() }
       samples.append(Double(elapsed), to: .incrementalVacuumLatency)
-      samples.append(try store.settledPages().bytes, to: .fileBytesAfterIncrementalVacuum)
+      samples.append(try pages.settledPages().bytes, to: .fileBytesAfterIncrementalVacuum)
     }
-    let (_, elapsed) = try MonotonicClock.timed { try store.vacuum() }
+    let (_, elapsed) = try MonotonicClock.timed { try pages.vacuum() }
     samples.append(Double(elapsed), to: .vacuumLatency)
-    samples.append(try store.settledPages().bytes, to: .fileBytesAfterVacuum)
+    samples.append(try pages.settledPages().bytes, to: .fileBytesAfterVacuum)
     try store.clear()
-    let cleared = try store.settledPages()
+    let cleared = try pages.settledPages()
     samples.append(cleared.bytes, to: .fileBytesAfterClear)
     samples.append(cleared.freeBytes, to: .freeBytesAfterClear)
-    let (_, shrink) = try MonotonicClock.timed { try incremental ? store.incrementalVacuum() : store.vacuum() }
+    let (_, shrink) = try MonotonicClock.timed { try incremental ? pages.incrementalVacuum() : pages.vacuum() }
     samples.append(Double(shrink), to: .clearVacuumLatency)
-    samples.append(try store.settledPages().bytes, to: .fileBytesAfterClearVacuum)
+    samples.append(try pages.settledPages().bytes, to: .fileBytesAfterClearVacuum)
   }
 }
