@@ -45,14 +45,42 @@ extension GeneratorConfig {
     case .interfaces: interfaces = try Self.int(value, knob.rawValue)
     case .unions: unions = try Self.int(value, knob.rawValue)
     case .stringLength: stringLength = try Self.bounds(value, knob.rawValue)
+    case .cacheControl: cacheControl = try Self.cacheControl(value)
     }
+  }
+
+  /// `{"share": 0.5, "maxAge": {"min": 60, "max": 3600}, "zeroShare": 0.02}`, or null for none.
+  private static func cacheControl(_ value: JSONValue) throws(GeneratorConfigError) -> CacheControlConfig? {
+    if case .null = value { return nil }
+    guard case .object(let object) = value else {
+      throw GeneratorConfigError(problems: [
+        .init(knob: "cacheControl", message: "must be an object ({\"share\": 0.5, \"maxAge\": {\"min\": 60, \"max\": 3600}, \"zeroShare\": 0.02}) or null, not \(value.kindDescription)")
+      ])
+    }
+    var config = CacheControlConfig()
+    var problems: [GeneratorConfigError.Problem] = []
+    for member in object {
+      do {
+        switch member.key {
+        case "share": config.share = try number(member.value, "cacheControl.share")
+        case "zeroShare": config.zeroShare = try number(member.value, "cacheControl.zeroShare")
+        case "maxAge": config.maxAge = try bounds(member.value, "cacheControl.maxAge")
+        default:
+          problems.append(.init(knob: "cacheControl.\(member.key)", message: "is not a setting of cacheControl; known: share, maxAge, zeroShare"))
+        }
+      } catch {
+        problems += error.problems
+      }
+    }
+    if !problems.isEmpty { throw GeneratorConfigError(problems: problems) }
+    return config
   }
 
   /// Every knob as JSON, in declaration order: what a `generator` section with all defaults
   /// spelled out looks like, and what results record.
   public var json: JSONObject {
     func bounds(_ bounds: Bounds) -> JSONValue { ["min": .int(bounds.min), "max": .int(bounds.max)] }
-    return [
+    var json: JSONObject = [
       "responses": .int(responses), "operations": .int(operations), "depth": .int(depth),
       "fanOut": .int(fanOut), "listLength": bounds(listLength), "listShare": .double(listShare),
       "types": .int(types), "fieldsPerType": .int(fieldsPerType), "poolSize": .int(poolSize),
@@ -60,6 +88,13 @@ extension GeneratorConfig {
       "compositeKeyShare": .double(compositeKeyShare), "interfaces": .int(interfaces),
       "unions": .int(unions), "stringLength": bounds(stringLength),
     ]
+    // Only when set: a workload without it records what it recorded before.
+    if let config = cacheControl {
+      json.append(
+        key: "cacheControl",
+        value: ["share": .double(config.share), "maxAge": bounds(config.maxAge), "zeroShare": .double(config.zeroShare)])
+    }
+    return json
   }
 
   private static func int(_ value: JSONValue, _ knob: String) throws(GeneratorConfigError) -> Int {

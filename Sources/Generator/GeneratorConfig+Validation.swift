@@ -22,7 +22,7 @@ extension GeneratorConfig {
   /// The knobs by the names workload files and sweeps use (`generator.duplication`).
   public enum Knob: String, Sendable, CaseIterable {
     case responses, operations, depth, fanOut, listLength, listShare, types, fieldsPerType, poolSize
-    case duplication, zipf, keyedShare, compositeKeyShare, interfaces, unions, stringLength
+    case duplication, zipf, keyedShare, compositeKeyShare, interfaces, unions, stringLength, cacheControl
   }
 
   /// Checks every knob against its documented range.
@@ -66,6 +66,9 @@ extension GeneratorConfig {
     check(.interfaces, interfaces, 0...1_000)
     check(.unions, unions, 0...1_000)
     check(.stringLength, stringLength, 0...1_000_000)
+    if let cacheControl {
+      problems += cacheControl.problems()
+    }
     if !problems.isEmpty { throw GeneratorConfigError(problems: problems) }
   }
 
@@ -75,6 +78,25 @@ extension GeneratorConfig {
       value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
     return "\(number(range.lowerBound))...\(number(range.upperBound))"
+  }
+}
+
+extension CacheControlConfig {
+  /// Each of its settings out of range, named `cacheControl.<setting>`.
+  func problems() -> [GeneratorConfigError.Problem] {
+    var problems: [GeneratorConfigError.Problem] = []
+    for (name, value) in [("share", share), ("zeroShare", zeroShare)] where !value.isFinite || !(0...1).contains(value) {
+      problems.append(.init(knob: "cacheControl.\(name)", message: "must be in 0...1, got \(value)"))
+    }
+    let range = 0...Int(Int32.max)
+    for (end, value) in [("min", maxAge.min), ("max", maxAge.max)] where !range.contains(value) {
+      problems.append(.init(knob: "cacheControl.maxAge.\(end)", message: "must be in \(range), got \(value)"))
+    }
+    if range.contains(maxAge.min), range.contains(maxAge.max), maxAge.min > maxAge.max {
+      problems.append(
+        .init(knob: "cacheControl.maxAge", message: "min \(maxAge.min) must not be greater than max \(maxAge.max)"))
+    }
+    return problems
   }
 }
 

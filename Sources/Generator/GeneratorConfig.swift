@@ -97,5 +97,30 @@ public struct GeneratorConfig: Sendable, Hashable {
   /// Range 0...1_000_000 with min ≤ max; default 6...24.
   public var stringLength = Bounds(6, 24)
 
+  /// `@cacheControl` directives on the schema's types and fields (docs/ttl.md); nil (the default)
+  /// writes none, and nothing expires.
+  public var cacheControl: CacheControlConfig?
+
+  public init() {}
+}
+
+/// How the generator puts `@cacheControl` on its schema (`generator.cacheControl`), drawn from a
+/// stream of its own, so that a workload's responses and operations are the same with or without.
+///
+/// ```json
+/// {"share": 0.5, "maxAge": {"min": 60, "max": 3600}, "zeroShare": 0.02}
+/// ```
+public struct CacheControlConfig: Sendable, Hashable {
+  /// Share of object types (`Query` aside) with a `maxAge` of their own, which their scalar fields
+  /// inherit, and share of fields (of every object type and of `Query`) with one of their own.
+  /// Range 0...1; default 0.5.
+  public var share = 0.5
+  /// The `maxAge` of each directive, in seconds, drawn uniformly. Range 0...2_147_483_647 with
+  /// min ≤ max; default 60...3600.
+  public var maxAge = GeneratorConfig.Bounds(60, 3600)
+  /// Share of the directives whose `maxAge` is 0 instead (expired at once on a strict read).
+  /// Range 0...1; default 0.02.
+  public var zeroShare = 0.02
+
   public init() {}
 }

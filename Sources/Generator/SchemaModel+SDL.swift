@@ -74,10 +74,12 @@ extension SchemaModel {
   ///
   /// The file starts by declaring the two directives, so that it is a valid document on its own
   /// (and not an empty one when no type is keyed) for any GraphQL tool.
-  func extensionsSDL(header: String) -> String {
+  /// With `cacheControl`, the `@cacheControl` directives follow (``cacheControlLines(_:seed:)``).
+  func extensionsSDL(header: String, cacheControl: CacheControlConfig? = nil, seed: UInt64 = 0) -> String {
     var text = "# \(header)\n\n"
     text += "directive @typePolicy(keyFields: String!) on OBJECT | INTERFACE\n"
     text += "directive @fieldPolicy(forField: String!, keyArgs: String!) repeatable on OBJECT\n"
+    if cacheControl != nil { text += Self.cacheControlDeclarations }
     var lines: [String] = []
     for interface in interfaces where interface.hasTypePolicy {
       lines.append("extend interface \(interface.name) @typePolicy(keyFields: \"id\")")
@@ -91,6 +93,7 @@ extension SchemaModel {
       let keyArgs = objects[object].keyFields.map(\.name).joined(separator: " ")
       lines.append("extend type Query @fieldPolicy(forField: \"\(field.name)\", keyArgs: \"\(keyArgs)\")")
     }
+    if let cacheControl { lines += cacheControlLines(cacheControl, seed: seed) }
     if !lines.isEmpty { text += "\n" + lines.joined(separator: "\n") + "\n" }
     return text
   }

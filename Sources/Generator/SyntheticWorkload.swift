@@ -47,7 +47,7 @@ public struct SyntheticWorkload: Sendable {
     compiledOperations = models.map { CompiledOperation($0, schema: schema) }
     let header = "Synthetic workload by cachebench, seed \(seed), knobs \(JSONWriter.string(.object(config.json)))"
     schemaSDL = schema.schemaSDL(header: header)
-    extensionsSDL = schema.extensionsSDL(header: header)
+    extensionsSDL = schema.extensionsSDL(header: header, cacheControl: config.cacheControl, seed: seed)
     operations = models.map { model in
       SyntheticOperation(
         name: model.name, documentText: model.documentText(schema: schema),

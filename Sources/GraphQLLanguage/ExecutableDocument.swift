@@ -57,6 +57,42 @@ public struct ExecutableDocument: Sendable {
     self.operations = operations
     self.fragments = fragments
     try checkFragmentSpreads()
+    try checkCacheControls()
+  }
+
+  /// `@cacheControl` stands on fields only, well formed (docs/ttl.md): not on an operation, a
+  /// fragment, a spread, an inline fragment or a variable.
+  private func checkCacheControls() throws(GraphQLError) {
+    for operation in operations {
+      try CacheControlDirectives.refuse(operation.directives, on: "an operation (fields of an operation take it)")
+      for variable in operation.variableDefinitions {
+        try CacheControlDirectives.refuse(variable.directives, on: "a variable (fields of an operation take it)")
+      }
+      try Self.checkCacheControls(in: operation.selectionSet)
+    }
+    for fragment in fragments.values.sorted(by: { $0.name < $1.name }) {
+      try CacheControlDirectives.refuse(fragment.directives, on: "a fragment (fields of an operation take it)")
+      try Self.checkCacheControls(in: fragment.selectionSet)
+    }
+  }
+
+  /// The directives of a selection set, at every level (the parser bounds its depth).
+  private static func checkCacheControls(in selections: [Selection]) throws(GraphQLError) {
+    for selection in selections {
+      switch selection {
+      case .field(let field):
+        for directive in field.directives where directive.name == CacheControl.fieldDirectiveName {
+          throw GraphQLError("@cacheControlField belongs in schema extensions; a field of an operation takes @cacheControl", at: directive.location)
+        }
+        _ = try CacheControl.find(in: field.directives)
+        if let nested = field.selectionSet { try checkCacheControls(in: nested) }
+      case .inlineFragment(let fragment):
+        try CacheControlDirectives.refuse(fragment.directives, on: "an inline fragment (fields of an operation take it)")
+        try checkCacheControls(in: fragment.selectionSet)
+      case .fragmentSpread(let spread):
+        try CacheControlDirectives.refuse(spread.directives, on: "a fragment spread (fields of an operation take it)")
+      }
+    }
   }
 
   /// The operation of this name, or the only operation when `name` is nil.

@@ -55,6 +55,8 @@ public enum StoreConformance {
     Check(name: "a missing key is absent from a load", body: missingKey),
     Check(name: "keys holding U+0000 and other control characters store and load", body: controlCharacterKeys),
     Check(name: "its capabilities declare the capability protocols it adopts", body: declaredCapabilities),
+    Check(name: "dated records keep each field's date through merges, a rewrite refreshing it unreported", body: datedMerges),
+    Check(name: "a record of more than 64 fields keeps its dates through partial merges", body: datedWideRecord),
   ]
 
   /// The workbench measures what ``NormalizedCache/capabilities`` declares, not what a store
@@ -194,6 +196,60 @@ public enum StoreConformance {
     let expected = Record(key: "Character:1", ["name": "Luke Skywalker", "height": 1.72, "side": "light", "mass": 77])
     problems.expect(record == expected, "the record is \(String(describing: record))")
     problems.expect(record?.fieldKeys == ["name", "height", "side", "mass"], "fields in the order \(record?.fieldKeys ?? [])")
+  }
+
+  /// Dates (docs/records.md#dates): a rewrite takes its date and reports only changed values; the
+  /// store's record equals a ``RecordSet``'s merge of the same records, dates and all.
+  static func datedMerges(_ store: any NormalizedCache, _ problems: inout Problems) throws {
+    let writes = [
+      Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T", "price": 5]),
+      Record(key: "Book:1", writtenAt: 250, ["title": "T", "price": 6]),
+      Record(key: "Book:1", writtenAt: 400, ["stock": 3]),
+      Record(key: "Book:1", writtenAt: 400, ["stock": 3]),
+      Record(key: "Book:2", ["id": "2"]),
+      Record(key: "Book:2", writtenAt: 50, ["id": "2", "title": "U"]),
+    ]
+    let expectedChanges: [Set<String>] = [
+      ["Book:1.id", "Book:1.title", "Book:1.price"], ["Book:1.price"], ["Book:1.stock"], [], ["Book:2.id"], ["Book:2.title"],
+    ]
+    var reference = RecordSet()
+    for (write, expected) in zip(writes, expectedChanges) {
+      reference.merge(record: write)
+      let changed = try store.merge(records: RecordSet(records: [write]))
+      problems.expect(Set(changed) == expected, "after writing \(write), changed keys were \(Array(changed).sorted())")
+    }
+    let loaded = try store.loadRecords(forKeys: ["Book:1", "Book:2"])
+    for key in ["Book:1", "Book:2"] {
+      let record = loaded[key]
+      problems.expect(
+        record == reference[key] && record?.writtenAt?.map(\.writtenAt) == reference[key]?.writtenAt?.map(\.writtenAt),
+        "\(key) is \(String(describing: record)) written at \(String(describing: record?.writtenAt)), not \(String(describing: reference[key]?.writtenAt))")
+    }
+    problems.expect(loaded["Book:1"]?.writtenAt("title") == 250 && loaded["Book:1"]?.writtenAt("id") == 100, "Book:1's dates are \(String(describing: loaded["Book:1"]?.writtenAt))")
+  }
+
+  /// A record wider than a chunk of the compact layout (64 fields), dated, merged in part.
+  static func datedWideRecord(_ store: any NormalizedCache, _ problems: inout Problems) throws {
+    let fields: [(String, RecordValue)] = (0..<100).map { ("f\($0)", .int($0)) }
+    let wide = Record(key: "QUERY_ROOT")
+    var reference = RecordSet()
+    var builder = Record.Builder(key: wide.key, writtenAt: 1_000)
+    for (name, value) in fields { builder.append(name, value) }
+    let writes = [
+      builder.build(),
+      Record(key: wide.key, writtenAt: 2_000, ["f3": 3, "f70": -70, "f99": 99]),
+      Record(key: wide.key, writtenAt: 3_000, ["f101": 101, "f0": 0]),
+    ]
+    for write in writes {
+      reference.merge(record: write)
+      try store.merge(records: RecordSet(records: [write]))
+    }
+    let loaded = try store.loadRecords(forKeys: [wide.key])[wide.key]
+    let expectedDates = reference[wide.key]?.writtenAt?.map(\.writtenAt)
+    problems.expect(
+      loaded == reference[wide.key] && loaded?.writtenAt?.map(\.writtenAt) == expectedDates,
+      "QUERY_ROOT's dates are \(String(describing: loaded?.writtenAt?.map(\.writtenAt))), not \(String(describing: expectedDates))")
+    problems.expect(loaded?.writtenAt("f70") == 2_000 && loaded?.writtenAt("f0") == 3_000 && loaded?.writtenAt("f50") == 1_000, "f70, f0, f50 written at \(String(describing: [loaded?.writtenAt("f70"), loaded?.writtenAt("f0"), loaded?.writtenAt("f50")]))")
   }
 
   static func identicalMerge(_ store: any NormalizedCache, _ problems: inout Problems) throws {

@@ -48,8 +48,9 @@ extension RecordStore {
     }
   }
 
-  /// A split record found by a load: its position among the keys, its key and its field count.
-  typealias SplitFound = (Int, CacheKey, Int) throws(SQLiteError) -> Void
+  /// A split record found by a load: its position among the keys, its key, its field count, and
+  /// the value of its dates field (empty without).
+  typealias SplitFound = (Int, CacheKey, Int, [UInt8]) throws(SQLiteError) -> Void
   /// A record found by a load: its position among the keys, its key, its fields in
   /// ``RecordCodec``'s encoding, and its stored bytes (key and data column: what
   /// ``Accounting`` counts).
@@ -139,20 +140,21 @@ extension RecordStore {
     while try statement.step() {
       let (position, key) = keyOfRow(statement)
       // nil: a name this connection does not know yet; a negative count: not split.
-      var (fields, splitFieldCount, storedBytes) = try statement.withBytes(at: dataColumn, asText: storesText) {
-        bytes throws(SQLiteError) -> ([UInt8]?, Int, Int) in
-        if splits, let count = Self.splitFieldCount(ofMarker: bytes) { return (nil, count, bytes.count) }
-        return (try format.decode(bytes, key: key), -1, bytes.count)
+      var (fields, splitFieldCount, storedBytes, dates) = try statement.withBytes(at: dataColumn, asText: storesText) {
+        bytes throws(SQLiteError) -> ([UInt8]?, Int, Int, [UInt8]) in
+        if splits, let marker = Self.splitMarker(bytes) {
+          return (nil, marker.fieldCount, bytes.count, [UInt8](bytes[marker.dates]))
+        }
+        return (try format.decode(bytes, key: key), -1, bytes.count, [])
       }
       storedBytes += key.utf8.count
       if splitFieldCount >= 0 {
         if let split {
-          try split(position, key, splitFieldCount)
+          try split(position, key, splitFieldCount, dates)
         } else {
           let stored = try loadSplit(key)
-          try found(
-            position, key, try Self.withBytes(of: stored) { stored throws(SQLiteError) in try decode(stored, key: key) },
-            storedBytes + stored.count)
+          let decoded = try Self.withBytes(of: stored) { stored throws(SQLiteError) in try decode(stored, key: key) }
+          try found(position, key, Self.joined(fields: decoded, dates: dates), storedBytes + stored.count)
         }
         continue
       }

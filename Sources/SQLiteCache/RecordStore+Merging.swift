@@ -17,6 +17,11 @@ protocol MergeLog {
 
 /// No log: a store without a budget.
 struct Unlogged: MergeLog {
+  /// One byte, never read. ThreadSanitizer's builds check each `inout` access by the address of
+  /// the value, and an empty struct has none: the check read an arbitrary address, which crashed
+  /// (SEGV) or matched another thread's empty log (a false "Swift access race").
+  private var unused: UInt8 = 0
+
   @inline(__always) mutating func wrote(_ key: CacheKey, storedBytes: Int) {}
   @inline(__always) mutating func grew(_ key: CacheKey, by delta: Int) {}
 }
@@ -42,7 +47,7 @@ extension RecordStore {
   ///    the B-tree, which touches each page once and leaves pages full.
   /// A record of the compact layout with more than ``splitFieldCount`` fields is stored in chunks
   /// of ``chunkFieldCount`` fields, and a merge into it rewrites only the chunks whose fields
-  /// changed (see ``mergeIntoSplit(_:fieldCount:)``).
+  /// changed (see ``mergeIntoSplit(_:fieldCount:dates:)``).
   /// - Returns: the changed keys `recordKey.fieldKey`.
   mutating func mergeInTransaction<Log: MergeLog>(_ incoming: RecordSet, log: inout Log) throws(SQLiteError) -> ChangedKeys {
     let (existing, split) = try loadExisting(incoming)
@@ -52,8 +57,8 @@ extension RecordStore {
     writes.inserts.reserveCapacity(incoming.count - existing.count)
     for record in incoming {
       // (A lookup hashes its key even in an empty dictionary.)
-      if !split.isEmpty, let fieldCount = split[record.key] {
-        try mergeSplit(record, fieldCount: fieldCount, changed: &changed, log: &log)
+      if !split.isEmpty, let (fieldCount, dates) = split[record.key] {
+        try mergeSplit(record, fieldCount: fieldCount, dates: dates, changed: &changed, log: &log)
       } else if let stored = existing[record.key] {
         try mergeExisting(record, stored, into: &writes, changed: &changed, log: &log)
       } else {
@@ -81,11 +86,11 @@ extension RecordStore {
   /// The incoming keys' records that exist: their fields (in ``RecordCodec``'s encoding) and
   /// stored bytes, and apart, the field counts of those stored split.
   private mutating func loadExisting(_ incoming: RecordSet) throws(SQLiteError)
-    -> (existing: [CacheKey: (fields: [UInt8], stored: Int)], split: [CacheKey: Int])
+    -> (existing: [CacheKey: (fields: [UInt8], stored: Int)], split: [CacheKey: (fieldCount: Int, dates: [UInt8])])
   {
     var existing: [CacheKey: (fields: [UInt8], stored: Int)] = [:]
-    var split: [CacheKey: Int] = [:]
-    try load(incoming.keys, split: { _, key, fieldCount in split[key] = fieldCount }) {
+    var split: [CacheKey: (fieldCount: Int, dates: [UInt8])] = [:]
+    try load(incoming.keys, split: { _, key, fieldCount, dates in split[key] = (fieldCount, dates) }) {
       _, key, fields, stored throws(SQLiteError) in existing[key] = (fields, stored)
     }
     return (existing, split)
@@ -93,9 +98,9 @@ extension RecordStore {
 
   /// A record into the split record stored under its key, chunk by chunk.
   private mutating func mergeSplit<Log: MergeLog>(
-    _ record: Record, fieldCount: Int, changed: inout ChangedKeys, log: inout Log
+    _ record: Record, fieldCount: Int, dates: [UInt8], changed: inout ChangedKeys, log: inout Log
   ) throws(SQLiteError) {
-    let (fields, delta) = try mergeIntoSplit(record, fieldCount: fieldCount)
+    let (fields, delta) = try mergeIntoSplit(record, fieldCount: fieldCount, dates: dates)
     accounting.storedBytes += delta
     log.grew(record.key, by: delta)
     if !fields.isEmpty { changed.insert(fields: fields, of: record.key) }

@@ -13,8 +13,10 @@
 /// CREATE TABLE record_fields(key TEXT NOT NULL, field INTEGER NOT NULL, position INTEGER NOT NULL,
 ///   PRIMARY KEY(key, field)) WITHOUT ROWID;
 /// ```
-/// - its row in `records` holds a marker: the byte 0x00 (never a field number) and a varint of
-///   its field count;
+/// - its row in `records` holds a marker: the byte 0x00 (never a field number), a varint of
+///   its field count and, when the record has dates (docs/records.md#dates), the dates field's
+///   value: the dates are kept apart from the chunks, so that a merge rewrites the chunks of the
+///   fields it changed and the marker, not every chunk whose fields' dates moved;
 /// - chunk c holds the fields at positions 64c ... 64c + 63 of the record's order, in the compact
 ///   encoding: the chunks joined in order are the record's `data`;
 /// - `record_fields` gives each field's position by its number in `fields`.
@@ -52,19 +54,33 @@ extension RecordStore {
     return try statement.step() && statement.int64(at: 0) > 0
   }
 
-  /// The field count of a split record's marker; nil for any other stored record.
-  static func splitFieldCount(ofMarker stored: UnsafeRawBufferPointer) -> Int? {
+  /// The field count of a split record's marker, and where its dates are in it (empty without);
+  /// nil for any other stored record.
+  static func splitMarker(_ stored: UnsafeRawBufferPointer) -> (fieldCount: Int, dates: Range<Int>)? {
     guard stored.count >= 2, stored[0] == 0 else { return nil }
     var offset = 1
-    guard let count = Varint.readChecked(stored, &offset), offset == stored.count else { return nil }
-    return Int(count)
+    guard let count = Varint.readChecked(stored, &offset) else { return nil }
+    if offset == stored.count { return (Int(count), offset..<offset) }
+    // The dates field's value: an Int or a list of Ints (checked when the record is decoded).
+    guard stored[offset] == RecordCodec.intTag || stored[offset] == RecordCodec.listTag else { return nil }
+    return (Int(count), offset..<stored.count)
   }
 
-  /// A split record's marker: the byte 0x00, then its field count as a varint.
-  static func marker(fieldCount: Int) -> [UInt8] {
+  /// A split record's marker: the byte 0x00, then its field count as a varint, then the value of
+  /// its dates field if it has one.
+  static func marker(fieldCount: Int, dates: [UInt8] = []) -> [UInt8] {
     var bytes: [UInt8] = [0]
     Varint.append(UInt64(fieldCount), to: &bytes)
-    return bytes
+    return bytes + dates
+  }
+
+  /// The fields of a split record (its chunks joined, in the stored form, decoded), with the dates
+  /// field its marker keeps put back in front.
+  static func joined(fields: [UInt8], dates: [UInt8]) -> [UInt8] {
+    guard !dates.isEmpty else { return fields }
+    var joined: [UInt8] = [0]
+    Varint.append(UInt64(dates.count), to: &joined)
+    return joined + dates + fields
   }
 
   /// Whether a record of these fields (in ``RecordCodec``'s encoding) is to be stored split.
@@ -103,6 +119,7 @@ extension RecordStore {
     try connection.execute(Self.splitTablesSQL)
     try removeSplitRows(of: record.key)
     let fields = try encodedFields(of: record)
+    let dates = record.encodedFields.withUnsafeBytes { [UInt8]($0[RecordDates.valueRange($0)]) }
     let position = try connection.cachedStatement("INSERT INTO record_fields(key, field, position) VALUES (?, ?, ?)")
     for (index, field) in fields.enumerated() {
       try position.bind(record.key, at: 1)
@@ -110,35 +127,42 @@ extension RecordStore {
       try position.bind(Int64(index), at: 3)
       try position.execute()
     }
-    var storedBytes = record.key.utf8.count + Self.marker(fieldCount: fields.count).count
+    var storedBytes = record.key.utf8.count + Self.marker(fieldCount: fields.count, dates: dates).count
     for chunk in 0..<(fields.count + Self.chunkFieldCount - 1) / Self.chunkFieldCount {
       let range = chunk * Self.chunkFieldCount..<min(fields.count, (chunk + 1) * Self.chunkFieldCount)
       let data = fields[range].flatMap(\.data)
       storedBytes += data.count
       try writeChunk(chunk, of: record.key, data: data, exists: false)
     }
-    try writeMarker(fieldCount: fields.count, of: record.key, exists: replacing)
+    try writeMarker(Self.marker(fieldCount: fields.count, dates: dates), of: record.key, exists: replacing)
     return storedBytes
   }
 
-  /// Merges a record into the split record stored under its key (`fieldCount` fields), rewriting
-  /// only the chunks that changed.
+  /// Merges a record into the split record stored under its key (`fieldCount` fields, `dates` the
+  /// value of its dates field, empty without), rewriting only the chunks that changed, and the
+  /// marker when the count or the dates did (each field written takes its date, its value changed
+  /// or not: docs/records.md#dates).
   /// - Returns: the names of the changed fields, and how many stored bytes the record grew by.
-  mutating func mergeIntoSplit(_ record: Record, fieldCount: Int) throws(SQLiteError) -> (changed: [String], bytes: Int) {
+  mutating func mergeIntoSplit(
+    _ record: Record, fieldCount: Int, dates: [UInt8]
+  ) throws(SQLiteError) -> (changed: [String], bytes: Int) {
     var chunks = ChunkEdits(
       key: record.key,
       lookup: try connection.cachedStatement("SELECT position FROM record_fields WHERE key = ? AND field = ?"),
       insertPosition: try connection.cachedStatement("INSERT INTO record_fields(key, field, position) VALUES (?, ?, ?)"))
     var count = fieldCount
     var changed: [String] = []
-    for (name, id, data) in try encodedFields(of: record) {
+    var merged = SplitDates(stored: dates, fieldCount: fieldCount, incoming: record)
+    for (index, (name, id, data)) in try encodedFields(of: record).enumerated() {
       if let position = try position(ofField: id, in: chunks) {
-        guard try replaceField(id, at: position, with: data, in: &chunks) else { continue }
+        if try replaceField(id, at: position, with: data, in: &chunks) { changed.append(name) }
+        merged.write(index, at: position)
       } else {
         try appendField(id, data, at: count, in: &chunks)
+        merged.write(index, at: count)
         count += 1
+        changed.append(name)
       }
-      changed.append(name)
     }
     var growth = 0
     for chunk in chunks.changed.sorted() {
@@ -146,11 +170,41 @@ extension RecordStore {
       growth += edited.data.count - (chunks.storedLengths[chunk] ?? 0)
       try writeChunk(chunk, of: record.key, data: edited.data, exists: edited.stored)
     }
-    if count != fieldCount {
-      growth += Self.marker(fieldCount: count).count - Self.marker(fieldCount: fieldCount).count
-      try writeMarker(fieldCount: count, of: record.key, exists: true)
+    let newDates = merged.encoded
+    if count != fieldCount || newDates != dates {
+      let marker = Self.marker(fieldCount: count, dates: newDates)
+      growth += marker.count - Self.marker(fieldCount: fieldCount, dates: dates).count
+      try writeMarker(marker, of: record.key, exists: true)
     }
     return (changed, growth)
+  }
+
+  /// The dates of a split record through a merge: those its marker keeps (all 0 for a record
+  /// without, when the incoming one has some), each field the incoming record writes taking its
+  /// date. Nothing at all when neither has dates.
+  private struct SplitDates {
+    let isDated: Bool
+    var dates: [Int]
+    let incoming: [Int]
+
+    init(stored: [UInt8], fieldCount: Int, incoming record: Record) {
+      isDated = !stored.isEmpty || record.isDated
+      dates =
+        stored.isEmpty
+        ? (isDated ? Array(repeating: 0, count: fieldCount) : [])
+        : stored.withUnsafeBytes { RecordDates.dates(ofValue: $0, count: fieldCount) }
+      incoming = isDated ? record.encodedFields.withUnsafeBytes { RecordDates.dates($0) } : []
+    }
+
+    /// The incoming record's field `index` written at `position` (past the end: a new field).
+    mutating func write(_ index: Int, at position: Int) {
+      guard isDated else { return }
+      if position == dates.count { dates.append(0) }
+      dates[position] = incoming[index]
+    }
+
+    /// The dates field's value for the marker; empty without dates.
+    var encoded: [UInt8] { isDated ? RecordDates.encodedValue(dates) : [] }
   }
 
   /// The chunks of one split record a merge has read and changed, held until it writes them.
@@ -264,10 +318,10 @@ extension RecordStore {
     }
   }
 
-  private func writeMarker(fieldCount: Int, of key: CacheKey, exists: Bool) throws(SQLiteError) {
+  private func writeMarker(_ marker: [UInt8], of key: CacheKey, exists: Bool) throws(SQLiteError) {
     let statement = try connection.cachedStatement(
       exists ? "UPDATE records SET data = ? WHERE key = ?" : "INSERT INTO records(data, key) VALUES (?, ?)")
-    try Self.withBytes(of: Self.marker(fieldCount: fieldCount)) { marker throws(SQLiteError) in
+    try Self.withBytes(of: marker) { marker throws(SQLiteError) in
       defer { statement.clearBindings() }
       try statement.bindBlobNoCopy(marker, at: 1)
       try statement.bind(key, at: 2)
@@ -275,11 +329,12 @@ extension RecordStore {
     }
   }
 
-  /// Each field of a record encoded alone in the stored form, with its name and number.
+  /// Each field of a record encoded alone in the stored form, with its name and number; the dates
+  /// field not among them (the marker keeps it).
   private mutating func encodedFields(of record: Record) throws(SQLiteError) -> [(name: String, id: Int, data: [UInt8])] {
     var result: [(name: String, id: Int, data: [UInt8])] = []
     try Self.withBytes(of: record.encodedFields) { fields throws(SQLiteError) in
-      var offset = 0
+      var offset = RecordDates.fieldsStart(fields)
       while offset < fields.count {
         let span = RecordCodec.readField(fields, &offset)
         try format.encode(UnsafeRawBufferPointer(rebasing: fields[span.entry]), connection: connection) {

@@ -142,7 +142,7 @@ struct ResultsInCITests {
   }
 }
 
-@Suite("The new commands' help and version", .timeLimit(.minutes(1)))
+@Suite("The new commands' help and version", .timeLimit(.minutes(3)))
 struct NewCommandsHelpTests {
   @Test("export, merge and report print OVERVIEW, USAGE and OPTIONS; --version prints the version", arguments: ["export", "merge", "report"])
   func help(command: String) throws {

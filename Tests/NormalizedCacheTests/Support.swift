@@ -19,18 +19,20 @@ func makeSchema(_ texts: String...) throws -> Schema {
 /// Normalizes one response of one operation.
 func normalize(
   _ operation: String, _ response: String, schema: Schema = .empty, strategy: KeyStrategy = .path,
-  variables: JSONObject = [:]
+  variables: JSONObject = [:], writtenAt: Int? = nil
 ) throws -> RecordSet {
-  try normalizeResponse(operation, response, schema: schema, strategy: strategy, variables: variables).records
+  try normalizeResponse(operation, response, schema: schema, strategy: strategy, variables: variables, writtenAt: writtenAt)
+    .records
 }
 
 func normalizeResponse(
   _ operation: String, _ response: String, schema: Schema = .empty, strategy: KeyStrategy = .path,
-  variables: JSONObject = [:]
+  variables: JSONObject = [:], writtenAt: Int? = nil
 ) throws -> NormalizedResponse {
   let document = try ExecutableDocument(parsing: [Source(name: "operation.graphql", text: operation)])
   let plan = try OperationPlan(document: document, schema: schema, variables: variables)
-  return try Normalizer(strategy: strategy).normalize(try JSONParser.parse(response, file: "response.json"), plan: plan)
+  return try Normalizer(strategy: strategy).normalize(
+    try JSONParser.parse(response, file: "response.json"), plan: plan, writtenAt: writtenAt)
 }
 
 /// A resolver built from a Swift closure, registered under a name as a library user would.

@@ -147,7 +147,7 @@ struct WorkloadFileTests {
       ),
       (
         "{\"name\": \"w\", \"seed\": 1,\n \"generator\": {\"depht\": 3}}",
-        "w.json:2:16: generator.depht: is not a generator knob; known knobs: responses, operations, depth, fanOut, listLength, listShare, types, fieldsPerType, poolSize, duplication, zipf, keyedShare, compositeKeyShare, interfaces, unions, stringLength"
+        "w.json:2:16: generator.depht: is not a generator knob; known knobs: responses, operations, depth, fanOut, listLength, listShare, types, fieldsPerType, poolSize, duplication, zipf, keyedShare, compositeKeyShare, interfaces, unions, stringLength, cacheControl"
       ),
       (
         "{\"name\": \"w\", \"seed\": 1, \"generator\": {},\n \"stores\": [{\"kind\": \"memory\"}, {\"kind\": \"redis\"}]}",

@@ -5,12 +5,14 @@ extension Schema {
     self.init()
     var typePolicyDirectives: [(type: String, directive: Directive)] = []
     var fieldPolicyDirectives: [(type: String, directive: Directive)] = []
+    var cacheControls = CacheControlDirectives()
 
     for document in documents {
       for definition in document.definitions {
         switch definition {
         case .type(let definition):
           try add(definition)
+          try cacheControls.collect(definition)
           for directive in definition.directives {
             switch directive.name {
             case "typePolicy": typePolicyDirectives.append((definition.name, directive))
@@ -19,6 +21,7 @@ extension Schema {
             }
           }
         case .schema(let schema):
+          try CacheControlDirectives.refuse(schema.directives, on: "a schema definition")
           for (operation, name) in schema.operationTypes { rootTypes[operation] = name }
         case .directive:
           break
@@ -46,6 +49,7 @@ extension Schema {
     for (typeName, directive) in typePolicyDirectives { try addTypePolicy(directive, on: typeName) }
     try computeEffectiveTypePolicies()
     for (typeName, directive) in fieldPolicyDirectives { try addFieldPolicy(directive, on: typeName) }
+    try addCacheControls(cacheControls)
   }
 
   private mutating func add(_ definition: TypeDefinition) throws(GraphQLError) {

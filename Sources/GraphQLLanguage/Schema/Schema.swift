@@ -1,5 +1,5 @@
 /// A GraphQL schema: its types, the interfaces each type implements, the members of unions,
-/// and the cache directives `@typePolicy` and `@fieldPolicy`.
+/// and the cache directives `@typePolicy`, `@fieldPolicy` and `@cacheControl`.
 ///
 /// Built from any number of schema files and schema extension files:
 /// ```swift
@@ -35,6 +35,11 @@ public struct Schema: Sendable {
   var effectiveTypePolicies: [String: TypePolicy] = [:]
   /// Field policies by parent type, then field name.
   public internal(set) var fieldPolicies: [String: [String: FieldPolicy]] = [:]
+  /// `@cacheControl` on an object type, interface or union itself (docs/ttl.md).
+  public internal(set) var typeCacheControls: [String: CacheControl] = [:]
+  /// `@cacheControl` on fields, by type then field: on the field's definition, or by a
+  /// `@cacheControlField(name:)` on the type.
+  public internal(set) var fieldCacheControls: [String: [String: CacheControl]] = [:]
   /// All interfaces of each object or interface, transitively, in declaration order.
   var allInterfaces: [String: [String]] = [:]
   /// Concrete types of each interface and union.

@@ -19,12 +19,18 @@ public struct Normalizer: Sendable {
   }
 
   /// Normalizes one response: `{"data": {...}}` or the data object itself.
+  /// - Parameter writtenAt: the time of the write, in seconds (Apollo iOS's `TimeProvider`): every
+  ///   record then keeps it as the date of each of its fields (docs/records.md#dates); nil (the
+  ///   default) writes records without dates.
   /// - Throws: ``NormalizationError`` with the response path at fault: a selected field missing,
   ///   an object where a scalar belongs or the reverse, a missing variable.
   /// - Complexity: O(size of the selected part of the response).
-  public func normalize(_ response: JSONValue, plan: OperationPlan) throws(NormalizationError) -> NormalizedResponse {
+  public func normalize(
+    _ response: JSONValue, plan: OperationPlan, writtenAt: Int? = nil
+  ) throws(NormalizationError) -> NormalizedResponse {
     let data = try Self.data(of: response)
     var walk = Walk(plan: plan, strategy: strategy)
+    walk.writtenAt = writtenAt
     let rootType = data["__typename"]?.stringValue ?? plan.rootTypeName
     try walk.root(data, plan: plan.root, key: plan.rootKey, typename: rootType)
     return NormalizedResponse(records: walk.records, objectCount: walk.objectCount)
@@ -83,6 +89,8 @@ private struct Walk {
   let writer = RecordWriter()
   /// Collected only when asked for (not nil).
   var keyedObjects: [KeyedObject]?
+  /// The date every record's fields are written at; nil: no dates.
+  var writtenAt: Int?
 
   init(plan: OperationPlan, strategy: KeyStrategy) {
     self.plan = plan
@@ -103,6 +111,7 @@ private struct Walk {
   ) throws(NormalizationError) {
     let position = records.reservePosition(for: key)
     let start = writer.count
+    if let writtenAt { RecordDates.appendField(writtenAt: writtenAt, to: writer) }
     if !selection.selectsTypename, let responseTypename {
       writer.appendField(name: "__typename", .string(responseTypename))
     }

@@ -139,7 +139,9 @@ public final class OperationPlan {
         PlannedField(
           responseKey: responseKey, name: first.name, arguments: first.arguments, fieldKey: fieldKey,
           definition: definition, child: child, isConditional: group.conditional,
-          repeatsFieldKey: !fieldKeys.insert(fieldKey).inserted))
+          repeatsFieldKey: !fieldKeys.insert(fieldKey).inserted,
+          maxAge: schema.maxAge(
+            ofField: first.name, on: parentType, operation: PlannedField.operationCacheControl(group.fields))))
     }
     return PlannedSelection(
       fields: fields, selectsTypename: groups["__typename"] != nil,

@@ -14,10 +14,13 @@ final class PlannedField {
   let isConditional: Bool
   /// Another field of the selection, under another alias, has the same field key.
   let repeatsFieldKey: Bool
+  /// How long the field stays fresh after it is written, in seconds (`@cacheControl`, resolved by
+  /// ``Schema/maxAge(ofField:on:operation:)``); nil when it never expires.
+  let maxAge: Int?
 
   init(
     responseKey: String, name: String, arguments: [Argument], fieldKey: String, definition: FieldDefinition?,
-    child: SelectionPlan?, isConditional: Bool, repeatsFieldKey: Bool
+    child: SelectionPlan?, isConditional: Bool, repeatsFieldKey: Bool, maxAge: Int? = nil
   ) {
     self.responseKey = responseKey
     self.name = name
@@ -27,5 +30,22 @@ final class PlannedField {
     self.child = child
     self.isConditional = isConditional
     self.repeatsFieldKey = repeatsFieldKey
+    self.maxAge = maxAge
+  }
+
+  /// The `@cacheControl` that the operation puts on a field selected under one response key by
+  /// `fields` (merged by field collection): the smallest `maxAge` any of them gives, else
+  /// `inheritMaxAge` if one asks for it, else nil.
+  static func operationCacheControl(_ fields: [Field]) -> CacheControl? {
+    let controls = fields.compactMap(CacheControl.ofOperationField)
+    var chosen: CacheControl?
+    for control in controls {
+      switch (control.setting, chosen?.setting) {
+      case (.maxAge(let seconds), .maxAge(let smallest)?) where seconds < smallest: chosen = control
+      case (.maxAge, .inherit?), (_, nil): chosen = control
+      default: break
+      }
+    }
+    return chosen
   }
 }

@@ -6,8 +6,10 @@ import GraphQLLanguage
 /// let reader = CacheReader(cache: cache)        // the schema comes with the plan
 /// switch try reader.read(plan) {
 /// case .hit(let data): ...          // the selected data, aliases restored
+/// case .stale(let data): ...        // a permissive read with a clock: some selected field expired
 /// case .miss(let miss): ...         // "no field "genre" in record "Book:bk123" at data.favoriteBook.genre"
 /// }
+/// let fresh = try reader.read(plan, at: now, ttl: .strict)   // docs/ttl.md#reads-with-a-clock
 /// ```
 /// Records are loaded one level of the selection at a time, one load per level, as a data loader
 /// batches them: a list of 100 friends costs one load for the level, not 100. Every level reads
@@ -30,14 +32,21 @@ public struct CacheReader {
   }
 
   /// Reads the operation back.
+  ///
+  /// With a clock (`now`, in seconds), every selected field with a `maxAge` (``Schema/maxAge(ofField:on:operation:)``)
+  /// is checked against the date it was written (docs/ttl.md#reads-with-a-clock): expired when
+  /// its `maxAge` is 0 or `writtenAt + maxAge < now`. A strict read with an expired field is a
+  /// miss; a permissive one returns the data as ``ReadResult/Outcome/stale(_:)``. A read with a
+  /// clock goes on past what it lacks, so that it reports every expired and missing path; without
+  /// one it stops at its first miss, and nothing is checked.
   /// - Returns: the data or the first miss, with the counts of loads, keys, hits and misses.
   /// - Throws: the store's errors; ``NormalizationError`` for a bad variable or directive.
   /// - Throws: ``ReadError`` for a null where the schema says non-null.
-  public func read(_ plan: OperationPlan) throws -> ReadResult {
+  public func read(_ plan: OperationPlan, at now: Int? = nil, ttl: TTLEnforcement = .strict) throws -> ReadResult {
     try cache.withConsistentRead { snapshot in
       var execution = Execution(
         reader: self, snapshot: snapshot, plan: plan, rootKey: plan.rootKey, rootSelection: plan.root,
-        rootTypeName: plan.rootTypeName)
+        rootTypeName: plan.rootTypeName, clock: now, enforcement: ttl)
       return try execution.run()
     }
   }
@@ -48,20 +57,32 @@ extension CacheReader {
   /// references, with field policies as ``read(_:)``.
   /// - Returns: the object's selected data or the first miss; a key the store does not have is a miss.
   /// - Throws: the store's errors; ``ReadError`` for a null where the schema says non-null.
-  public func read(_ selection: ObjectSelection, key: CacheKey) throws -> ReadResult {
+  public func read(
+    _ selection: ObjectSelection, key: CacheKey, at now: Int? = nil, ttl: TTLEnforcement = .strict
+  ) throws -> ReadResult {
     try cache.withConsistentRead { snapshot in
       var execution = Execution(
         reader: self, snapshot: snapshot, plan: selection.plan, rootKey: key, rootSelection: selection.selection,
-        rootTypeName: selection.selection.inferredType)
+        rootTypeName: selection.selection.inferredType, clock: now, enforcement: ttl)
       return try execution.run()
     }
   }
+}
+
+/// How a read with a clock treats an expired field (Apollo iOS 3.0's `TTLEnforcement`, ADR 0003):
+/// strict makes the read a miss; permissive returns the data, marked stale. A field that is absent
+/// is a miss either way.
+public enum TTLEnforcement: String, Sendable, Hashable, CaseIterable {
+  case strict, permissive
 }
 
 /// The outcome of a read: the data, or what was missing.
 public struct ReadResult: Sendable {
   public enum Outcome: Sendable, Equatable {
     case hit(JSONObject)
+    /// A permissive read with a clock: every field there, some expired (Apollo's
+    /// `Source.cache(containsStaleFields: true)`).
+    case stale(JSONObject)
     case miss(CacheMiss)
   }
 
@@ -69,11 +90,28 @@ public struct ReadResult: Sendable {
   public let statistics: ReadStatistics
   /// Every `recordKey.fieldKey` the read looked at, up to a miss.
   public let dependentKeys: DependentKeys
+  /// A read with a clock: the response paths (list indexes included) of every selected field
+  /// that expired, and of every field or object the cache lacks, each sorted by its dotted
+  /// spelling (``ReadResult/spelled(_:)``). Empty without a clock.
+  public var expired: [[String]] = []
+  public var missing: [[String]] = []
 
-  public var data: JSONObject? {
-    if case .hit(let data) = outcome { return data }
-    return nil
+  init(outcome: Outcome, statistics: ReadStatistics, dependentKeys: DependentKeys) {
+    self.outcome = outcome
+    self.statistics = statistics
+    self.dependentKeys = dependentKeys
   }
+
+  /// The data of a hit or of a stale read.
+  public var data: JSONObject? {
+    switch outcome {
+    case .hit(let data), .stale(let data): data
+    case .miss: nil
+    }
+  }
+
+  /// A path as `books.0.author.name`.
+  public static func spelled(_ path: [String]) -> String { path.joined(separator: ".") }
 
   public var miss: CacheMiss? {
     if case .miss(let miss) = outcome { return miss }
@@ -95,15 +133,34 @@ public struct ReadStatistics: Sendable, Hashable {
   public init() {}
 }
 
-/// A record or field the cache does not have.
+/// A record or field the cache does not have, or a field that expired (a strict read with a clock).
 public struct CacheMiss: Sendable, Hashable, CustomStringConvertible {
   public let recordKey: CacheKey
   /// Nil when the record itself is missing.
   public let fieldKey: String?
   public let path: [String]
+  /// Why it is a miss (Apollo iOS 3.0's `MissingValueReason`, ADR 0005).
+  public let reason: Reason
+
+  public enum Reason: Sendable, Hashable {
+    /// The cache does not have it.
+    case absent
+    /// It was written at `writtenAt` and its `maxAge` has passed.
+    case expired(writtenAt: Int, maxAge: Int)
+  }
+
+  public init(recordKey: CacheKey, fieldKey: String?, path: [String], reason: Reason = .absent) {
+    self.recordKey = recordKey
+    self.fieldKey = fieldKey
+    self.path = path
+    self.reason = reason
+  }
 
   public var description: String {
     let place = (["data"] + path).joined(separator: ".")
+    if case .expired(let writtenAt, let maxAge) = reason {
+      return "field \"\(fieldKey ?? "")\" of record \"\(recordKey)\" expired at \(place) (written at \(writtenAt), maxAge \(maxAge))"
+    }
     if let fieldKey { return "no field \"\(fieldKey)\" in record \"\(recordKey)\" at \(place)" }
     return "no record \"\(recordKey)\" at \(place)"
   }
@@ -212,6 +269,15 @@ private struct Execution {
   var paths: [(parent: ResponsePath, component: PathComponent)] = []
   /// The walk of a field's objects under way (``fillObjects``), the execution its visitor.
   var objects = ObjectsWalk()
+  /// The read's clock (seconds) and mode; nil: no field is checked, and the read stops at its
+  /// first miss.
+  let clock: Int?
+  let enforcement: TTLEnforcement
+  /// A read with a clock: every miss, expired field and missing field or record so far.
+  var firstMiss: CacheMiss?
+  var firstExpired: CacheMiss?
+  var expired: [[String]] = []
+  var missing: [[String]] = []
 
   /// The path of `component` under `parent`.
   mutating func path(_ parent: ResponsePath, _ component: PathComponent) -> ResponsePath {
@@ -232,8 +298,10 @@ private struct Execution {
 
   init(
     reader: CacheReader, snapshot: any RecordSnapshot, plan: OperationPlan, rootKey: CacheKey, rootSelection: SelectionPlan,
-    rootTypeName: String?
+    rootTypeName: String?, clock: Int?, enforcement: TTLEnforcement
   ) {
+    self.clock = clock
+    self.enforcement = enforcement
     useFieldPolicies = reader.useFieldPolicies
     fieldPolicyProvider = reader.fieldPolicyProvider
     self.snapshot = snapshot
@@ -255,7 +323,35 @@ private struct Execution {
     } catch let miss as Miss {
       return ReadResult(outcome: .miss(miss.miss), statistics: statistics, dependentKeys: dependentKeys)
     }
-    return ReadResult(outcome: .hit(assemble()), statistics: statistics, dependentKeys: dependentKeys)
+    guard clock != nil else { return ReadResult(outcome: .hit(assemble()), statistics: statistics, dependentKeys: dependentKeys) }
+    return timedResult()
+  }
+
+  /// The result of a read with a clock: a miss when anything is missing (or, strict, expired);
+  /// else the data, stale when something expired; with every expired and missing path.
+  private mutating func timedResult() -> ReadResult {
+    let outcome: ReadResult.Outcome
+    if let firstMiss {
+      outcome = .miss(firstMiss)
+    } else if let firstExpired {
+      outcome = enforcement == .strict ? .miss(firstExpired) : .stale(assemble())
+    } else {
+      outcome = .hit(assemble())
+    }
+    var result = ReadResult(outcome: outcome, statistics: statistics, dependentKeys: dependentKeys)
+    result.expired = Self.sorted(expired)
+    result.missing = Self.sorted(missing)
+    return result
+  }
+
+  private static func sorted(_ paths: [[String]]) -> [[String]] {
+    paths.map { (ReadResult.spelled($0), $0) }.sorted { $0.0 < $1.0 }.map(\.1)
+  }
+
+  /// A miss of a read with a clock, which goes on: its path kept (the first miss as the outcome's).
+  private mutating func note(_ miss: CacheMiss) {
+    if firstMiss == nil { firstMiss = miss }
+    missing.append(miss.path)
   }
 
   /// The response: each object put into its holder's member once the objects it holds are in,
@@ -330,7 +426,10 @@ private struct Execution {
     var next: [Pending] = []
     for (pending, position) in zip(level, positions) {
       guard let bytes = lent[position] else {
-        throw Miss(miss: CacheMiss(recordKey: pending.key, fieldKey: nil, path: components(pending.path)))
+        let miss = CacheMiss(recordKey: pending.key, fieldKey: nil, path: components(pending.path))
+        guard clock != nil else { throw Miss(miss: miss) }
+        note(miss)
+        continue
       }
       try fill(pending, record: LentRecord(key: pending.key, bytes: bytes), next: &next)
     }
@@ -349,8 +448,10 @@ private struct Execution {
     members.reserveCapacity(selection.fields.count)
     // A field a policy resolves is not looked at in this record: left out of the dependent keys.
     var policyFields: Set<String> = []
-    // Records list fields in the order the selection wrote them: each is looked for after the last.
-    var hint = 0
+    // Records list fields in the order the selection wrote them: each is looked for after the
+    // last, from the first field after the dates field, if the record has one.
+    var hint = RecordDates.fieldsStart(bytes)
+    let dates = clock == nil ? nil : RecordDates.View(bytes)
     defer {
       dependentKeys.append(
         recordKey: record.key,
@@ -371,17 +472,55 @@ private struct Execution {
       }
       guard var offset = RecordCodec.find(step.pointee.name, in: bytes, hint: &hint) else {
         if step.pointee.isConditional { continue }
-        throw miss(record, step.pointee.field, parent: pending.path)
+        let miss = miss(record, step.pointee.field, parent: pending.path)
+        guard clock != nil else { throw miss }
+        note(miss.miss)
+        continue
       }
-      if let child = step.pointee.child {
-        try fillObjects(
-          step, child: child, bytes, &offset, record: record, parent: pending.path, node: pending.node, members: &members,
-          next: &next)
-      } else {
-        try fillLeaf(step, bytes, &offset, record: record, pending: pending, members: &members)
+      if let now = clock, step.pointee.maxAge >= 0 {
+        check(step, valueAt: offset, of: record, dates: dates, now: now, parent: pending.path)
+      }
+      do {
+        if let child = step.pointee.child {
+          try fillObjects(
+            step, child: child, bytes, &offset, record: record, parent: pending.path, node: pending.node, members: &members,
+            next: &next)
+        } else {
+          try fillLeaf(step, bytes, &offset, record: record, pending: pending, members: &members)
+        }
+      } catch let miss as Miss where clock != nil {
+        note(miss.miss)
       }
     }
     nodes[pending.node] = members
+  }
+
+  /// A selected field's date against its `maxAge` (docs/ttl.md#reads-with-a-clock): expired when
+  /// the `maxAge` is 0 or `writtenAt + maxAge < now`; a record without dates counts as written at 0.
+  private mutating func check(
+    _ step: UnsafePointer<ReadSteps.Step>, valueAt offset: Int, of record: LentRecord, dates: RecordDates.View?, now: Int,
+    parent: ResponsePath
+  ) {
+    let maxAge = step.pointee.maxAge
+    let writtenAt: Int
+    if let dates {
+      writtenAt =
+        dates.isUniform
+        ? dates.base : dates.date(ofFieldAt: RecordDates.position(ofValueAt: offset, in: record.bytes), in: record.bytes)
+    } else {
+      writtenAt = 0
+    }
+    // A date past Int.max - maxAge (a hostile file's: dates are checked to be 0 or more, no more)
+    // never expires rather than trapping.
+    let (freshUntil, overflows) = writtenAt.addingReportingOverflow(maxAge)
+    guard maxAge == 0 || !overflows && freshUntil < now else { return }
+    let field = step.pointee.field.takeUnretainedValue()
+    let path = components(parent) + [field.responseKey]
+    expired.append(path)
+    if firstExpired == nil {
+      firstExpired = CacheMiss(
+        recordKey: record.key, fieldKey: field.fieldKey, path: path, reason: .expired(writtenAt: writtenAt, maxAge: maxAge))
+    }
   }
 
   /// The runtime type of the object of `pending` and the fields to read for it: by its record's

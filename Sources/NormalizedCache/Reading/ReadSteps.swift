@@ -18,6 +18,8 @@ final class ReadSteps {
     /// (``owned(_:)``): nil without a schema.
     let type: TypeReference?
     let elementType: TypeReference?
+    /// The field's `maxAge` in seconds (``PlannedField/maxAge``), -1 when it never expires.
+    let maxAge: Int
   }
 
   /// The steps, in the selection's order; valid while this lives.
@@ -48,7 +50,8 @@ final class ReadSteps {
           child: field.child.map { Unmanaged.passUnretained($0) }, isConditional: field.isConditional,
           checksNulls: field.definition.map { Self.hasNonNull($0.type) } ?? false,
           type: field.definition.map { Self.owned($0.type) },
-          elementType: field.definition.flatMap { Self.elementType(of: Self.owned($0.type)) }))
+          elementType: field.definition.flatMap { Self.elementType(of: Self.owned($0.type)) },
+          maxAge: field.maxAge ?? -1))
     }
     buffer = UnsafeBufferPointer(steps)
   }

@@ -27,6 +27,13 @@ public struct Record: Sendable, CustomStringConvertible {
     self = builder.build()
   }
 
+  /// A record whose fields were all written at `writtenAt` (seconds; docs/records.md#dates).
+  public init(key: CacheKey, writtenAt: Int, _ fields: KeyValuePairs<String, RecordValue> = [:]) {
+    var builder = Builder(key: key, writtenAt: writtenAt)
+    for (name, value) in fields { builder.set(name, value) }
+    self = builder.build()
+  }
+
   /// A record from bytes in ``RecordCodec``'s encoding, checked first: for a store of your own
   /// that keeps records' ``encodedFields`` somewhere and rebuilds records from them.
   ///
@@ -58,18 +65,24 @@ public struct Record: Sendable, CustomStringConvertible {
     var name = field
     return name.withUTF8 { nameBytes in
       encodedFields.withUnsafeBytes { bytes -> RecordValue? in
-        guard let span = RecordCodec.find(UnsafeRawBufferPointer(nameBytes), in: bytes) else { return nil }
+        guard let span = Self.find(UnsafeRawBufferPointer(nameBytes), in: bytes) else { return nil }
         var offset = span.value.lowerBound
         return RecordCodec.readValue(bytes, &offset)
       }
     }
   }
 
+  /// A field by name among the record's fields (the dates field is not one).
+  private static func find(_ name: UnsafeRawBufferPointer, in bytes: UnsafeRawBufferPointer) -> RecordCodec.FieldSpan? {
+    guard !name.isEmpty else { return nil }
+    return RecordCodec.find(name, in: bytes)
+  }
+
   /// Whether the record has a field of this name.
   public func hasField(_ field: String) -> Bool {
     var name = field
     return name.withUTF8 { nameBytes in
-      encodedFields.withUnsafeBytes { RecordCodec.find(UnsafeRawBufferPointer(nameBytes), in: $0) != nil }
+      encodedFields.withUnsafeBytes { Self.find(UnsafeRawBufferPointer(nameBytes), in: $0) != nil }
     }
   }
 
@@ -77,7 +90,7 @@ public struct Record: Sendable, CustomStringConvertible {
   public var fields: [(key: String, value: RecordValue)] {
     encodedFields.withUnsafeBytes { bytes in
       var result: [(key: String, value: RecordValue)] = []
-      var offset = 0
+      var offset = RecordDates.fieldsStart(bytes)
       while offset < bytes.count {
         let span = RecordCodec.readField(bytes, &offset)
         var valueOffset = span.value.lowerBound
@@ -95,7 +108,7 @@ public struct Record: Sendable, CustomStringConvertible {
   public var fieldKeys: [String] {
     encodedFields.withUnsafeBytes { bytes in
       var result: [String] = []
-      var offset = 0
+      var offset = RecordDates.fieldsStart(bytes)
       while offset < bytes.count {
         let span = RecordCodec.readField(bytes, &offset)
         result.append(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[span.name]), as: UTF8.self))
@@ -107,7 +120,7 @@ public struct Record: Sendable, CustomStringConvertible {
   public var fieldCount: Int {
     encodedFields.withUnsafeBytes { bytes in
       var count = 0
-      var offset = 0
+      var offset = RecordDates.fieldsStart(bytes)
       while offset < bytes.count {
         _ = RecordCodec.readField(bytes, &offset)
         count += 1
@@ -117,6 +130,30 @@ public struct Record: Sendable, CustomStringConvertible {
   }
 
   public var isEmpty: Bool { encodedFields.isEmpty }
+
+  /// Whether the record keeps the date each field was written at (docs/records.md#dates).
+  public var isDated: Bool { encodedFields.withUnsafeBytes { RecordDates.isDated($0) } }
+
+  /// When the field was written, in seconds; nil when the record has no such field or no dates.
+  public func writtenAt(_ field: String) -> Int? {
+    var name = field
+    return name.withUTF8 { nameBytes in
+      encodedFields.withUnsafeBytes { bytes -> Int? in
+        guard let view = RecordDates.View(bytes), let span = Self.find(UnsafeRawBufferPointer(nameBytes), in: bytes) else {
+          return nil
+        }
+        if view.isUniform { return view.base }
+        return view.date(ofFieldAt: RecordDates.position(ofValueAt: span.value.lowerBound, in: bytes), in: bytes)
+      }
+    }
+  }
+
+  /// Every field's date, in the fields' order; nil when the record has no dates.
+  public var writtenAt: [(key: String, writtenAt: Int)]? {
+    guard isDated else { return nil }
+    let dates = encodedFields.withUnsafeBytes { RecordDates.dates($0) }
+    return zip(fieldKeys, dates).map { ($0, $1) }
+  }
 
   /// Merges another record's fields into this one (docs/records.md): its fields overwrite, others
   /// stay.
@@ -140,20 +177,25 @@ public struct Record: Sendable, CustomStringConvertible {
   public struct Builder {
     public let key: CacheKey
     var bytes: [UInt8] = []
+    /// The date every field is written at; nil for a record without dates.
+    public let writtenAt: Int?
 
-    public init(key: CacheKey, capacity: Int = 0) {
+    public init(key: CacheKey, capacity: Int = 0, writtenAt: Int? = nil) {
       self.key = key
+      self.writtenAt = writtenAt
       bytes.reserveCapacity(capacity)
     }
 
     /// Appends a field the builder does not have yet; the caller vouches for that.
     @inline(__always)
     public mutating func append(_ name: String, _ value: RecordValue) {
+      precondition(!name.isEmpty, "a field name must not be empty (the empty name holds a record's dates)")
       RecordCodec.appendField(name, value, to: &bytes)
     }
 
     /// Sets a field: replaces its value in place if the builder has it, else appends it.
     public mutating func set(_ name: String, _ value: RecordValue) {
+      precondition(!name.isEmpty, "a field name must not be empty (the empty name holds a record's dates)")
       var existing: RecordCodec.FieldSpan?
       var nameCopy = name
       nameCopy.withUTF8 { nameBytes in
@@ -171,6 +213,13 @@ public struct Record: Sendable, CustomStringConvertible {
     /// The record, its buffer trimmed to size when growing left much unused: stores keep the
     /// buffer as it is.
     public func build() -> Record {
+      if let writtenAt {
+        let dated = RecordWriter.encoded(capacity: bytes.count + 16) { writer in
+          RecordDates.appendField(writtenAt: writtenAt, to: writer)
+          bytes.withUnsafeBytes { writer.append($0) }
+        }
+        return Record(key: key, uncheckedEncodedFields: dated)
+      }
       if bytes.capacity - bytes.count > 32 {
         return Record(key: key, uncheckedEncodedFields: bytes.withUnsafeBufferPointer { Array($0) })
       }
@@ -187,7 +236,11 @@ extension Record: Equatable {
     let right = rhs.fields
     guard left.count == right.count else { return false }
     let rightMap = Dictionary(right.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
-    return left.allSatisfy { rightMap[$0.key] == $0.value }
+    guard left.allSatisfy({ rightMap[$0.key] == $0.value }) else { return false }
+    // Dates too (Apollo iOS's ADR 0002): the same values written at other times are another record.
+    guard lhs.isDated || rhs.isDated else { return true }
+    let rightDates = Dictionary(rhs.writtenAt ?? right.map { ($0.key, 0) }, uniquingKeysWith: { $1 })
+    return (lhs.writtenAt ?? left.map { ($0.key, 0) }).allSatisfy { rightDates[$0.key] == $0.writtenAt }
   }
 }
 

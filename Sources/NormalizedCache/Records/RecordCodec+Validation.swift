@@ -21,11 +21,15 @@ extension RecordCodec {
   public static func validate(_ bytes: UnsafeRawBufferPointer) throws(EncodingError) {
     var reader = CheckedReader(bytes: bytes)
     var names: Set<[UInt8]> = []
+    var dates: Range<Int>?
     while !reader.isAtEnd {
       let fieldStart = reader.offset
       let nameLength = try reader.length("field name length")
       let name = [UInt8](UnsafeRawBufferPointer(rebasing: bytes[reader.offset..<reader.offset + nameLength]))
       reader.offset += nameLength
+      if name.isEmpty, fieldStart != 0 {
+        throw EncodingError(offset: fieldStart, problem: "a field of empty name (a record's dates) that is not the first")
+      }
       guard names.insert(name).inserted else {
         throw EncodingError(offset: fieldStart, problem: "field \"\(String(decoding: name, as: UTF8.self))\" appears twice")
       }
@@ -37,7 +41,45 @@ extension RecordCodec {
       guard offset == valueEnd else {
         throw EncodingError(offset: offset, problem: "the value ends before its length says")
       }
+      if name.isEmpty { dates = reader.offset..<valueEnd }
       reader.offset = valueEnd
+    }
+    if let dates { try validateDates(bytes, dates, fieldCount: names.count - 1) }
+  }
+
+  /// The dates field's value (a value of the grammar already): an Int of 0 or more, or a list of
+  /// such Ints `[base, p, d, ...]` with positions ascending among the record's fields and every
+  /// `d` from 1 to `base` (docs/records.md#dates).
+  private static func validateDates(_ bytes: UnsafeRawBufferPointer, _ value: Range<Int>, fieldCount: Int) throws(EncodingError) {
+    var offset = value.lowerBound
+    func int() throws(EncodingError) -> Int {
+      let start = offset
+      guard bytes[offset] == intTag else { throw EncodingError(offset: start, problem: "the dates field holds a value other than an Int") }
+      offset += 1
+      return ZigZag.decode(Varint.read(bytes, &offset))
+    }
+    if bytes[offset] != listTag {
+      guard try int() >= 0 else { throw EncodingError(offset: value.lowerBound, problem: "the dates field holds a date before 0") }
+      return
+    }
+    offset += 1
+    let count = Int(Varint.read(bytes, &offset))
+    guard count >= 3, count % 2 == 1 else {
+      throw EncodingError(offset: value.lowerBound, problem: "the dates field is a list of \(count) Ints, not a base and pairs")
+    }
+    let base = try int()
+    guard base >= 0 else { throw EncodingError(offset: value.lowerBound, problem: "the dates field holds a date before 0") }
+    var last = -1
+    for _ in 0..<(count / 2) {
+      let start = offset
+      let position = try int()
+      let before = try int()
+      guard position > last, position < fieldCount, before >= 1, before <= base else {
+        throw EncodingError(
+          offset: start,
+          problem: "the dates field's exception (\(position), \(before)) is not a later field of the \(fieldCount) with a date from 1 to \(base) seconds before its base")
+      }
+      last = position
     }
   }
 

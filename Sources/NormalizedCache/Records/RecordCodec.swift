@@ -147,9 +147,12 @@ public enum RecordCodec {
   // MARK: Merging
 
   /// Merges the fields of `new` into `existing` (docs/records.md): fields of `new` overwrite,
-  /// fields it does not mention are kept, new fields go at the end.
+  /// fields it does not mention are kept, new fields go at the end. Where either has dates
+  /// (``RecordDates``), each field of `new` also takes its date, a changed date alone being no
+  /// changed field (docs/records.md#dates).
   ///
-  /// - Returns: nil when nothing changes; else the merged encoding and the names of the changed fields.
+  /// - Returns: nil when nothing changes; else the merged encoding and the names of the fields
+  ///   whose values changed (none when only dates moved).
   /// - Complexity: O(n × m) name comparisons for n existing and m new fields (records are small),
   ///   and one comparison of the whole encodings first, which settles the common case of an unchanged record.
   public static func merge(existing: [UInt8], new: [UInt8]) -> (merged: [UInt8], changed: [String])? {
@@ -158,6 +161,7 @@ public enum RecordCodec {
     }
     return existing.withUnsafeBytes { old in
       new.withUnsafeBytes { incoming -> (merged: [UInt8], changed: [String])? in
+        if RecordDates.isDated(old) || RecordDates.isDated(incoming) { return mergeDated(existing: old, new: incoming) }
         // Pass 1: does anything change at all?
         var changedNew: [(span: FieldSpan, existing: FieldSpan?)] = []
         var offset = 0

@@ -1,0 +1,251 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// When each field of a record was written (docs/records.md#dates), kept in the record's own
+/// encoding, Apollo iOS 3.0's `CachedField.writtenAt` (ADR 0002) in a few bytes a record.
+///
+/// A record written with dates starts with one more field, whose name is empty (a GraphQL field
+/// never has an empty name). Its value, in the ordinary value grammar (so every walk of values
+/// passes over it), is
+/// - an Int: the date, in seconds, every field of the record was written at (one normalize wrote
+///   them all, the common case): 8 bytes for an epoch date;
+/// - or a list of Ints `[base, p₁, d₁, p₂, d₂, …]`: `base` the latest date of any field, then, for
+///   each field written earlier, its position among the record's fields (from 0, the dates field
+///   not counted) and how many seconds before `base` it was written; positions ascending, every
+///   `d` above 0.
+///
+/// That form is canonical, so equal dates have equal bytes, and a merge that changes nothing,
+/// values or dates, still compares whole encodings at once. A record without the field has no
+/// dates: its fields count as written at 0.
+@_spi(RecordBytes) public enum RecordDates {
+  /// Whether the encoding starts with the dates field.
+  @inlinable @inline(__always)
+  public static func isDated(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    !bytes.isEmpty && bytes[0] == 0
+  }
+
+  /// The offset where the record's fields start: past the dates field, or 0.
+  @inlinable @inline(__always)
+  public static func fieldsStart(_ bytes: UnsafeRawBufferPointer) -> Int {
+    guard isDated(bytes) else { return 0 }
+    var offset = 1
+    let length = Int(Varint.read(bytes, &offset))
+    return offset + length
+  }
+
+  /// The dates of a dated record, read in place: the base, and where its exceptions are.
+  public struct View {
+    /// The latest date of any field; every field not among the exceptions was written then.
+    public let base: Int
+    /// The bytes of the exception pairs (Int values), empty when there are none.
+    @usableFromInline let exceptions: Range<Int>
+    /// The offset of the record's first field.
+    public let fieldsStart: Int
+
+    /// The dates of `bytes`, nil when the record has none.
+    @inlinable
+    public init?(_ bytes: UnsafeRawBufferPointer) {
+      guard RecordDates.isDated(bytes) else { return nil }
+      var offset = 1
+      let length = Int(Varint.read(bytes, &offset))
+      let end = offset + length
+      fieldsStart = end
+      if bytes[offset] == RecordCodec.intTag {
+        offset += 1
+        base = ZigZag.decode(Varint.read(bytes, &offset))
+        exceptions = end..<end
+      } else {
+        // A list: its count, then the base and the pairs, each an Int.
+        offset += 1
+        _ = Varint.read(bytes, &offset)
+        offset += 1
+        base = ZigZag.decode(Varint.read(bytes, &offset))
+        exceptions = offset..<end
+      }
+    }
+
+    /// Whether every field was written at ``base``.
+    @inlinable public var isUniform: Bool { exceptions.isEmpty }
+
+    /// The date of the field at `position` (from 0, the dates field not counted).
+    @inlinable
+    public func date(ofFieldAt position: Int, in bytes: UnsafeRawBufferPointer) -> Int {
+      var offset = exceptions.lowerBound
+      while offset < exceptions.upperBound {
+        offset += 1
+        let at = ZigZag.decode(Varint.read(bytes, &offset))
+        offset += 1
+        let before = ZigZag.decode(Varint.read(bytes, &offset))
+        if at == position { return base - before }
+        if at > position { break }
+      }
+      return base
+    }
+  }
+
+  /// The position (from 0, the dates field not counted) of the field whose value starts at
+  /// `valueOffset`: the fields before it counted from the start.
+  /// - Complexity: O(fields before it); a reader needs it only for a record with exceptions.
+  public static func position(ofValueAt valueOffset: Int, in bytes: UnsafeRawBufferPointer) -> Int {
+    var offset = fieldsStart(bytes)
+    var position = 0
+    while offset < bytes.count {
+      let span = RecordCodec.readField(bytes, &offset)
+      if span.value.lowerBound == valueOffset { return position }
+      position += 1
+    }
+    return position
+  }
+
+  /// Every field's date, in order; all 0 for a record without dates.
+  public static func dates(_ bytes: UnsafeRawBufferPointer) -> [Int] {
+    let start = fieldsStart(bytes)
+    var count = 0
+    var offset = start
+    while offset < bytes.count {
+      _ = RecordCodec.readField(bytes, &offset)
+      count += 1
+    }
+    guard let view = View(bytes) else { return Array(repeating: 0, count: count) }
+    var dates = Array(repeating: view.base, count: count)
+    var exception = view.exceptions.lowerBound
+    while exception < view.exceptions.upperBound {
+      exception += 1
+      let at = ZigZag.decode(Varint.read(bytes, &exception))
+      exception += 1
+      let before = ZigZag.decode(Varint.read(bytes, &exception))
+      if at < count { dates[at] = view.base - before }
+    }
+    return dates
+  }
+
+  /// Writes the dates field of fields written at `dates` (one per field, in order), in its
+  /// canonical form: an Int when they are all one date, else the base and the exceptions.
+  static func appendField(_ dates: [Int], to writer: RecordWriter) {
+    let lengthOffset = writer.beginField(name: "")
+    appendValue(dates, to: writer)
+    writer.endField(lengthOffset)
+  }
+
+  /// The dates field's value alone, canonical (``appendField(_:to:)``).
+  static func appendValue(_ dates: [Int], to writer: RecordWriter) {
+    let base = dates.max() ?? 0
+    let exceptions = dates.count { $0 != base }
+    if exceptions == 0 {
+      writer.appendInt(base)
+    } else {
+      writer.beginList(count: 1 + 2 * exceptions)
+      writer.appendInt(base)
+      for (position, date) in dates.enumerated() where date != base {
+        writer.appendInt(position)
+        writer.appendInt(base - date)
+      }
+    }
+  }
+
+  /// The dates field's value (not the field) of fields written at `dates`, canonical: what a
+  /// store that keeps the dates apart from the fields keeps (the compact layout's split records).
+  public static func encodedValue(_ dates: [Int]) -> [UInt8] {
+    RecordWriter.encoded { appendValue(dates, to: $0) }
+  }
+
+  /// The dates of `count` fields from the dates field's value alone (trusted bytes: this
+  /// package's, or checked); a field past the exceptions is at the base.
+  public static func dates(ofValue value: UnsafeRawBufferPointer, count: Int) -> [Int] {
+    var offset = 0
+    if value[0] == RecordCodec.intTag {
+      offset = 1
+      return Array(repeating: ZigZag.decode(Varint.read(value, &offset)), count: count)
+    }
+    offset = 1
+    let elements = Int(Varint.read(value, &offset))
+    offset += 1
+    let base = ZigZag.decode(Varint.read(value, &offset))
+    var dates = Array(repeating: base, count: count)
+    for _ in 0..<(elements / 2) {
+      offset += 1
+      let at = ZigZag.decode(Varint.read(value, &offset))
+      offset += 1
+      let before = ZigZag.decode(Varint.read(value, &offset))
+      if at < count { dates[at] = base - before }
+    }
+    return dates
+  }
+
+  /// The dates field's value bytes within `bytes` (empty when the record has no dates).
+  public static func valueRange(_ bytes: UnsafeRawBufferPointer) -> Range<Int> {
+    guard isDated(bytes) else { return 0..<0 }
+    var offset = 1
+    let length = Int(Varint.read(bytes, &offset))
+    return offset..<offset + length
+  }
+
+  /// Writes the dates field of a record whose fields were all written at `date`.
+  @inline(__always)
+  static func appendField(writtenAt date: Int, to writer: RecordWriter) {
+    let lengthOffset = writer.beginField(name: "")
+    writer.appendInt(date)
+    writer.endField(lengthOffset)
+  }
+}
+
+extension RecordCodec {
+  /// ``merge(existing:new:)`` where either side has dates (docs/records.md#dates): each field of
+  /// `new` takes its value and its date from `new` (a field rewritten with its value unchanged
+  /// gets the new date, and is not a changed field), the others keep theirs, new fields go at the
+  /// end; the merged record's dates field is written in its canonical form.
+  static func mergeDated(
+    existing old: UnsafeRawBufferPointer, new incoming: UnsafeRawBufferPointer
+  ) -> (merged: [UInt8], changed: [String])? {
+    let oldDates = RecordDates.dates(old)
+    let newDates = RecordDates.dates(incoming)
+    var oldSpans: [FieldSpan] = []
+    var offset = RecordDates.fieldsStart(old)
+    while offset < old.count { oldSpans.append(readField(old, &offset)) }
+    // Each old field's replacement in `new` (its index there), and the new fields.
+    var replacement = [Int?](repeating: nil, count: oldSpans.count)
+    var appended: [Int] = []
+    var newSpans: [FieldSpan] = []
+    var changed: [String] = []
+    offset = RecordDates.fieldsStart(incoming)
+    while offset < incoming.count {
+      let span = readField(incoming, &offset)
+      let index = newSpans.count
+      newSpans.append(span)
+      let name = UnsafeRawBufferPointer(rebasing: incoming[span.name])
+      if let position = oldSpans.firstIndex(where: { bytes(old, $0.name, equal: name) }) {
+        replacement[position] = index
+        if !ranges(old, oldSpans[position].value, incoming, span.value) {
+          changed.append(String(decoding: name, as: UTF8.self))
+        }
+      } else {
+        appended.append(index)
+        changed.append(String(decoding: name, as: UTF8.self))
+      }
+    }
+    let writer = RecordWriter(capacity: old.count + incoming.count + 16)
+    var dates: [Int] = []
+    dates.reserveCapacity(oldSpans.count + appended.count)
+    for position in oldSpans.indices {
+      dates.append(replacement[position].map { newDates[$0] } ?? oldDates[position])
+    }
+    for index in appended { dates.append(newDates[index]) }
+    RecordDates.appendField(dates, to: writer)
+    for position in oldSpans.indices {
+      if let index = replacement[position] {
+        writer.append(UnsafeRawBufferPointer(rebasing: incoming[newSpans[index].entry]))
+      } else {
+        writer.append(UnsafeRawBufferPointer(rebasing: old[oldSpans[position].entry]))
+      }
+    }
+    for index in appended { writer.append(UnsafeRawBufferPointer(rebasing: incoming[newSpans[index].entry])) }
+    let merged = writer.take(from: 0)
+    if merged.count == old.count, merged.withUnsafeBytes({ memcmp($0.baseAddress!, old.baseAddress!, old.count) == 0 }) {
+      return nil
+    }
+    return (merged, changed)
+  }
+}

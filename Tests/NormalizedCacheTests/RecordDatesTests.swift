@@ -1,0 +1,144 @@
+import GraphQLLanguage
+import Testing
+
+@_spi(RecordBytes) @testable import NormalizedCache
+
+@Suite("Dates in records (docs/records.md#dates)")
+struct RecordDatesTests {
+  /// 2026-01-01T00:00:00Z.
+  static let epoch = 1_767_225_600
+
+  @Test("a normalize at a date writes it first, as one Int: 8 bytes a record, every field that date")
+  func normalizedRecordsAreDated() throws {
+    let records = try normalize(
+      "{ book { id title author { name } } }", #"{"book": {"id": "1", "title": "T", "author": {"name": "N"}}}"#,
+      strategy: .path, writtenAt: Self.epoch)
+    #expect(records.count == 3)
+    for record in records {
+      #expect(record.isDated)
+      for field in record.fieldKeys { #expect(record.writtenAt(field) == Self.epoch) }
+    }
+    let book = try #require(records["QUERY_ROOT.book"])
+    // The dates field: name length 0, value length 6, Int tag, zigzag(2 × epoch) = 3,534,451,200
+    // as a varint (worked out by hand: 0x80 0xe4 0xad 0x95 0x0d). Then the fields as without dates.
+    #expect(Array(book.encodedFields.prefix(8)) == [0x00, 0x06, 0x03, 0x80, 0xE4, 0xAD, 0x95, 0x0D])
+    let undatedRecords = try normalize(
+      "{ book { id title author { name } } }", #"{"book": {"id": "1", "title": "T", "author": {"name": "N"}}}"#)
+    let undated = try #require(undatedRecords["QUERY_ROOT.book"])
+    #expect(Array(book.encodedFields.dropFirst(8)) == undated.encodedFields)
+    // The dates field is no field of the record.
+    #expect(book.fieldKeys == ["id", "title", "author"])
+    #expect(book.fieldCount == 3)
+    #expect(book[""] == nil)
+    #expect(book.writtenAt("nope") == nil)
+    #expect(undated.writtenAt("id") == nil)
+    #expect(!undated.isDated)
+  }
+
+  @Test("a refetch refreshes: the same values written later take the later date, and no field is reported changed")
+  func refetchRefreshes() throws {
+    var book = Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T"])
+    let changed = book.merge(Record(key: "Book:1", writtenAt: 200, ["id": "1", "title": "T"]))
+    #expect(changed.isEmpty)
+    #expect(book.writtenAt("id") == 200)
+    #expect(book.writtenAt("title") == 200)
+    #expect(book == Record(key: "Book:1", writtenAt: 200, ["id": "1", "title": "T"]))
+    #expect(book != Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T"]))
+  }
+
+  @Test("the same values at the same date change nothing at all")
+  func sameDateNoChange() throws {
+    let existing = Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T"])
+    #expect(RecordCodec.merge(existing: existing.encodedFields, new: existing.encodedFields) == nil)
+    let fewer = Record(key: "Book:1", writtenAt: 100, ["title": "T"])
+    #expect(RecordCodec.merge(existing: existing.encodedFields, new: fewer.encodedFields) == nil)
+  }
+
+  @Test("a partial refetch refreshes only what it wrote: the others keep their dates as exceptions")
+  func partialRefetch() throws {
+    var book = Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T", "price": 5])
+    let changed = book.merge(Record(key: "Book:1", writtenAt: 250, ["title": "U"]))
+    #expect(changed == ["title"])
+    #expect(book.writtenAt("id") == 100)
+    #expect(book.writtenAt("title") == 250)
+    #expect(book.writtenAt("price") == 100)
+    #expect(book["title"] == "U")
+    // [base 250, position 0, 150 before, position 2, 150 before], each an Int (zigzag: 2n).
+    // 500 = 0xF4 0x03, 300 = 0xAC 0x02: the list is tag, count 5, then five Ints, 15 bytes in all.
+    let expected: [UInt8] = [0x00, 0x0F, 0x07, 0x05, 0x03, 0xF4, 0x03, 0x03, 0x00, 0x03, 0xAC, 0x02, 0x03, 0x04, 0x03, 0xAC, 0x02]
+    #expect(Array(book.encodedFields.prefix(expected.count)) == expected)
+    #expect(book.writtenAt?.map(\.writtenAt) == [100, 250, 100])
+  }
+
+  @Test("a new field goes at the end with its date; a record without dates counts as written at 0")
+  func newFieldsAndUndated() throws {
+    var book = Record(key: "Book:1", writtenAt: 100, ["id": "1"])
+    #expect(book.merge(Record(key: "Book:1", writtenAt: 300, ["title": "T"])) == ["title"])
+    #expect(book.fieldKeys == ["id", "title"])
+    #expect(book.writtenAt?.map(\.writtenAt) == [100, 300])
+
+    var old = Record(key: "Book:1", ["id": "1", "title": "T"])
+    #expect(old.merge(Record(key: "Book:1", writtenAt: 50, ["title": "T"])).isEmpty)
+    #expect(old.writtenAt?.map(\.writtenAt) == [0, 50])
+  }
+
+  @Test("the dates field is canonical: the same dates reached by other merges have the same bytes")
+  func canonical() throws {
+    var first = Record(key: "K", writtenAt: 10, ["a": 1, "b": 2])
+    first.merge(Record(key: "K", writtenAt: 20, ["b": 2]))
+    first.merge(Record(key: "K", writtenAt: 20, ["a": 1]))
+    #expect(first.encodedFields == Record(key: "K", writtenAt: 20, ["a": 1, "b": 2]).encodedFields)
+  }
+
+  @Test("a record set merges dated records as the stores do; an undated store's records stay undated")
+  func recordSets() throws {
+    var set = RecordSet(records: [Record(key: "K", writtenAt: 10, ["a": 1])])
+    let changed = set.merge(record: Record(key: "K", writtenAt: 30, ["a": 1, "b": 2]))
+    #expect(Set(changed) == ["K.b"])
+    #expect(set["K"]?.writtenAt?.map(\.writtenAt) == [30, 30])
+    #expect(RecordSet(records: [Record(key: "K", ["a": 1])])["K"]?.isDated == false)
+  }
+}
+
+@Suite("The dates field of records from outside bytes is checked")
+struct RecordDatesValidationTests {
+  /// A field named `a` holding null, after `dates`: the dates field's value bytes.
+  static func record(dates: [UInt8], fields: Int = 1) -> [UInt8] {
+    var bytes: [UInt8] = [0, UInt8(dates.count)] + dates
+    for index in 0..<fields { bytes += [1, UInt8(ascii: "a") + UInt8(index), 1, 0] }
+    return bytes
+  }
+
+  @Test("dated records this package made pass, dates and all")
+  func wellFormed() throws {
+    var book = Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T", "price": 5])
+    book.merge(Record(key: "Book:1", writtenAt: 250, ["title": "U"]))
+    let rebuilt = try Record(key: "Book:1", encodedFields: book.encodedFields)
+    #expect(rebuilt == book)
+    #expect(rebuilt.writtenAt("id") == 100)
+  }
+
+  @Test(
+    "a malformed dates field is refused with the offset and the problem",
+    arguments: [
+      // The dates field second.
+      ([1, UInt8(ascii: "a"), 1, 0, 0, 2, 3, 2], "malformed record encoding at byte 4: a field of empty name (a record's dates) that is not the first"),
+      (record(dates: [5, 0]), "malformed record encoding at byte 2: the dates field holds a value other than an Int"),
+      (record(dates: [3, 1]), "malformed record encoding at byte 2: the dates field holds a date before 0"),
+      (record(dates: [7, 2, 3, 2, 3, 0]), "malformed record encoding at byte 2: the dates field is a list of 2 Ints, not a base and pairs"),
+      // [base 100, position 1 of 1 field, 1 second before]: no field 1.
+      (
+        record(dates: [7, 3, 3, 200, 1, 3, 2, 3, 2]),
+        "malformed record encoding at byte 7: the dates field's exception (1, 1) is not a later field of the 1 with a date from 1 to 100 seconds before its base"
+      ),
+      // Seconds before of 0: the field is at the base, no exception.
+      (
+        record(dates: [7, 3, 3, 200, 1, 3, 0, 3, 0]),
+        "malformed record encoding at byte 7: the dates field's exception (0, 0) is not a later field of the 1 with a date from 1 to 100 seconds before its base"
+      ),
+    ])
+  func malformed(bytes: [UInt8], message: String) {
+    let error = #expect(throws: RecordCodec.EncodingError.self) { try Record(key: "K", encodedFields: bytes) }
+    #expect(error?.description == message)
+  }
+}
