@@ -9,6 +9,9 @@ import Darwin
 /// record's bytes): the stored bytes of each record the merge wrote or found unchanged. A store
 /// without a budget merges with ``Unlogged``, whose calls compile to nothing.
 protocol MergeLog {
+  /// Whether it needs the bytes of a record a merge leaves unchanged (a layout that must count
+  /// them to say, the rows layout, then does).
+  static var countsBytes: Bool { get }
   /// The record now takes `storedBytes` (key and data column; a split record's chunks too).
   mutating func wrote(_ key: CacheKey, storedBytes: Int)
   /// The split record grew by `delta` stored bytes (less than 0: shrank).
@@ -17,21 +20,12 @@ protocol MergeLog {
 
 /// No log: a store without a budget.
 struct Unlogged: MergeLog {
+  static var countsBytes: Bool { false }
   @inline(__always) mutating func wrote(_ key: CacheKey, storedBytes: Int) {}
   @inline(__always) mutating func grew(_ key: CacheKey, by delta: Int) {}
 }
 
 extension RecordStore {
-  /// Merges records field by field (docs/records.md) in one transaction, rolled back if anything
-  /// fails: ``mergeInTransaction(_:log:)``.
-  /// - Returns: the changed keys `recordKey.fieldKey`.
-  /// - Throws: ``SQLiteError``; the database and the format's memory are then as before.
-  mutating func merge(_ incoming: RecordSet) throws(SQLiteError) -> ChangedKeys {
-    guard !incoming.isEmpty else { return ChangedKeys() }
-    var log = Unlogged()
-    return try inWriteTransaction { store throws(SQLiteError) in try store.mergeInTransaction(incoming, log: &log) }
-  }
-
   /// Merges records field by field (docs/records.md), in the caller's transaction, and notes in
   /// `log` what it wrote.
   ///
