@@ -47,9 +47,10 @@ let package = Package(
     .target(name: "GraphQLLanguage"),
     .target(name: "NormalizedCache", dependencies: ["GraphQLLanguage"]),
     .target(name: "SQLiteCache", dependencies: ["NormalizedCache", "GraphQLLanguage", "CSQLite"]),
-    // Checks a store of yours against the rules both stores here follow (eviction against a
-    // reference model), without a test framework: each check returns the first disagreement.
-    .target(name: "NormalizedCacheConformance", dependencies: ["NormalizedCache"]),
+    // Checks a store of yours against the rules both stores here follow (eviction, and dates and
+    // reads with a clock, against reference models), without a test framework: each check
+    // returns the first disagreement.
+    .target(name: "NormalizedCacheConformance", dependencies: ["NormalizedCache", "GraphQLLanguage"]),
 
     // The workbench around it. Dependencies run downward only, and SwiftPM enforces them: the
     // results know nothing of how they were measured, measurement nothing of workloads, and only
@@ -73,7 +74,7 @@ let package = Package(
     ),
     .target(
       name: "CachebenchCLI",
-      dependencies: ["Workbench", "Workloads", "Results", "GraphQLLanguage", "NormalizedCache"]
+      dependencies: ["Workbench", "Workloads", "Results", "GraphQLLanguage", "NormalizedCache", "SQLiteCache"]
     ),
     .executableTarget(name: "cachebench", dependencies: ["CachebenchCLI"]),
     // `make crash-test`: kills a process merging into SQLite and checks what is left.

@@ -36,8 +36,10 @@ protocol LayoutStore: RecordStoring {
   /// Deletes every record's rows, in the caller's transaction.
   mutating func deleteAllRows() throws(SQLiteError)
 
-  /// The keys that contain `pattern`, as ``KeyPattern`` matches (`LIKE` with `%`, `_` and `\` escaped).
-  func keys(matching pattern: String) throws(SQLiteError) -> [CacheKey]
+  /// Deletes the rows of every record whose key contains `pattern`, as ``KeyPattern`` matches
+  /// (`LIKE` with `%`, `_` and `\` escaped), in the caller's transaction, in one `DELETE ... LIKE
+  /// ... RETURNING` a table; calls `deleted` with each key that had a record.
+  mutating func deleteRows(matching pattern: String, deleted: (CacheKey) -> Void) throws(SQLiteError)
   /// Every record's key.
   func allKeys() throws(SQLiteError) -> [CacheKey]
   /// Every record's stored bytes, by key, as ``accounting`` counts them: what a budget reads
@@ -99,9 +101,9 @@ extension LayoutStore {
     try inWriteTransaction { store throws(SQLiteError) in try store.deleteRows(of: keys) }
   }
 
-  /// Deletes the records whose keys contain `pattern` (``keys(matching:)``), in one transaction.
+  /// Deletes the records whose keys contain `pattern` (``deleteRows(matching:deleted:)``), in one transaction.
   mutating func removeRecords(matching pattern: String) throws(SQLiteError) {
-    try inWriteTransaction { store throws(SQLiteError) in try store.deleteRows(of: try store.keys(matching: pattern)) }
+    try inWriteTransaction { store throws(SQLiteError) in try store.deleteRows(matching: pattern) { _ in } }
   }
 
   /// Deletes every record, in one transaction.

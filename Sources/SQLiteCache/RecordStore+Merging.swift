@@ -21,6 +21,11 @@ protocol MergeLog {
 /// No log: a store without a budget.
 struct Unlogged: MergeLog {
   static var countsBytes: Bool { false }
+  /// One byte, never read. ThreadSanitizer's builds check each `inout` access by the address of
+  /// the value, and an empty struct has none: the check read an arbitrary address, which crashed
+  /// (SEGV) or matched another thread's empty log (a false "Swift access race").
+  private var unused: UInt8 = 0
+
   @inline(__always) mutating func wrote(_ key: CacheKey, storedBytes: Int) {}
   @inline(__always) mutating func grew(_ key: CacheKey, by delta: Int) {}
 }

@@ -114,18 +114,6 @@ struct RowStore {
 
   // MARK: Keys
 
-  /// The keys that contain `pattern`: records' own rows only (a nested list's sub-record is no
-  /// record), `LIKE` with `%`, `_` and `\` escaped, as ``KeyPattern`` matches.
-  func keys(matching pattern: String) throws(SQLiteError) -> [CacheKey] {
-    let statement = try connection.cachedStatement(
-      "SELECT cache_key FROM records WHERE \(Self.recordRowSQL) AND cache_key LIKE ? ESCAPE '\\'")
-    defer { statement.reset() }
-    try statement.bind("%" + Connection.escapedForLike(pattern) + "%", at: 1)
-    var keys: [CacheKey] = []
-    while try statement.step() { keys.append(try statement.text(at: 0)) }
-    return keys
-  }
-
   /// Every record's key: the keys of the record rows.
   func allKeys() throws(SQLiteError) -> [CacheKey] {
     let statement = try connection.cachedStatement("SELECT cache_key FROM records WHERE \(Self.recordRowSQL)")
@@ -188,6 +176,33 @@ struct RowStore {
     accounting.records -= 1
     accounting.storedBytes -= bytes
     return bytes
+  }
+
+  /// Deletes the rows of every record whose key contains `pattern` (`LIKE` with `%`, `_` and `\`
+  /// escaped, as ``KeyPattern`` matches), in one `DELETE ... LIKE ... RETURNING`, then their
+  /// nested lists' sub-records; calls `deleted` with each record's key (its record row's). A
+  /// sub-record (field `$`) whose key alone matches is not a record, and stays.
+  mutating func deleteRows(matching pattern: String, deleted: (CacheKey) -> Void) throws(SQLiteError) {
+    let statement = try connection.cachedStatement(
+      "DELETE FROM records WHERE cache_key LIKE ? ESCAPE '\\' AND field_name <> '$' RETURNING cache_key, "
+        + "\(Self.rowBytesSQL), \(Self.recordRowSQL), CASE WHEN int_value IS NOT NULL THEN child_key_value END")
+    defer { statement.reset() }
+    try statement.bind("%" + Connection.escapedForLike(pattern) + "%", at: 1)
+    var bytes = 0
+    var records = 0
+    var nested: [CacheKey] = []
+    while try statement.step() {
+      bytes += Int(statement.int64(at: 1))
+      if statement.int64(at: 2) != 0 {
+        records += 1
+        deleted(try statement.text(at: 0))
+      }
+      if let child = try statement.optionalText(at: 3) { nested.append(child) }
+    }
+    statement.reset()
+    bytes += try deleteSubRecords(nested)
+    accounting.records -= records
+    accounting.storedBytes -= bytes
   }
 
   /// Deletes nested lists' sub-records, and theirs; returns their stored bytes.

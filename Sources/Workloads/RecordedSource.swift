@@ -61,15 +61,22 @@ public struct RecordedOperation: Sendable {
   ///   ``InputDataError`` naming the first document when the operation cannot be planned (an
   ///   unknown operation name, a missing variable).
   public func load(schema: Schema) throws -> LoadedOperation {
+    let plan = try Self.plan(documents: documents, operationName: operationName, variables: variables, schema: schema)
+    let bytes = try InputFile.bytes(response)
+    return LoadedOperation(plan: plan, response: try JSONParser.parse(bytes, file: response), responseBytes: bytes.count)
+  }
+
+  /// Reads and parses an operation's documents and plans the operation, without a response: what
+  /// a read of the cache needs (`normalize --read`), and the first half of ``load(schema:)``.
+  ///
+  /// - Throws: as ``load(schema:)``, for the documents.
+  public static func plan(documents: [String], operationName: String?, variables: JSONObject, schema: Schema) throws -> OperationPlan {
     let document = try ExecutableDocument(parsing: documents.map(InputFile.source))
-    let plan: OperationPlan
     do {
-      plan = try OperationPlan(document: document, operationName: operationName, schema: schema, variables: variables)
+      return try OperationPlan(document: document, operationName: operationName, schema: schema, variables: variables)
     } catch {
       throw InputDataError(file: documents[0], message: "\(error)")
     }
-    let bytes = try InputFile.bytes(response)
-    return LoadedOperation(plan: plan, response: try JSONParser.parse(bytes, file: response), responseBytes: bytes.count)
   }
 }
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 let normalizeUsage =
-  "Usage: cachebench normalize --operation <Q.graphql> --response <R.json> [--schema <F.graphqls> ...] [--document <F.graphql> ...] [--variables <V.json>] [--operation-name <name>] [--keys path|typePolicy|programmatic] [--resolver <name>] [--format json|entries]\n"
+  "Usage: cachebench normalize [--at <seconds>] --operation <Q.graphql> --response <R.json> ... [--schema <F.graphqls> ...] [--document <F.graphql> ...] [--variables <V.json>] [--operation-name <name>] [--keys path|typePolicy|programmatic] [--resolver <name>] [--store memory|sqlite] [--layout compact|apollo] [--format json|entries] [--read <Q.graphql> [--read-variables <V.json>] [--read-operation-name <name>] [--at <seconds>] [--ttl strict|permissive]]\n"
 
 @Suite("cachebench normalize", .timeLimit(.minutes(2)))
 struct NormalizeCommandTests {
@@ -160,7 +160,7 @@ struct NormalizeCommandTests {
   func help() throws {
     let run = try cachebench(["normalize", "--help"])
     #expect(run.status == 0)
-    #expect(run.stdout.hasPrefix("OVERVIEW: Normalize responses into records and print them.\n\nUSAGE: cachebench normalize"))
+    #expect(run.stdout.hasPrefix("OVERVIEW: Normalize responses into records and print them, or read an operation back at a time.\n\nUSAGE: cachebench normalize"))
     #expect(run.stdout.contains("\nOPTIONS:\n  --operation <file>"))
   }
 }

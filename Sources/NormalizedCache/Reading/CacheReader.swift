@@ -558,7 +558,10 @@ private struct Execution {
     } else {
       writtenAt = 0
     }
-    guard maxAge == 0 || writtenAt + maxAge < now else { return }
+    // A date past Int.max - maxAge (a hostile file's: dates are checked to be 0 or more, no more)
+    // never expires rather than trapping.
+    let (freshUntil, overflows) = writtenAt.addingReportingOverflow(maxAge)
+    guard maxAge == 0 || !overflows && freshUntil < now else { return }
     let field = step.pointee.field.takeUnretainedValue()
     let path = components(parent) + [field.responseKey]
     expired.append(path)

@@ -51,12 +51,15 @@ extension Record {
   }
 }
 
-/// The two printed forms of records of `cachebench normalize` (docs/command-line.md).
+/// The two printed forms of records of `cachebench normalize` (docs/command-line.md#normalize).
+/// A record with dates (docs/records.md#dates) lists them too; one without lists as it always did.
 public enum RecordListing: String, Sendable, CaseIterable {
-  /// `{"records": {KEY: {FIELD: VALUE}}}`, keys and fields sorted, two-space indent.
+  /// `{"records": {KEY: {FIELD: VALUE}}}`, keys and fields sorted, two-space indent; a dated
+  /// record has one more member, `"$writtenAt"` (``Record/listedDates``).
   case json
   /// The listing style of Apollo's documentation: `"QUERY_ROOT.favoriteBook": {` … `"-> #KEY"`,
-  /// records and fields in the order they were written.
+  /// records and fields in the order they were written; a field of a dated record ends in
+  /// `(written at SECONDS)`.
   case entries
 
   public func render(_ records: RecordSet) -> String {
@@ -64,21 +67,37 @@ public enum RecordListing: String, Sendable, CaseIterable {
     case .json:
       var all = JSONObject()
       for record in records.records.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) {
-        all.append(key: record.key, value: .object(record.jsonObject))
+        var object = record.jsonObject
+        if let dates = record.listedDates { object.append(key: "$writtenAt", value: dates) }
+        all.append(key: record.key, value: .object(object))
       }
       return JSONWriter.string(["records": .object(all)], style: .pretty(sortedKeys: true)) + "\n"
     case .entries:
       return records.records.map { record in
         var writer = JSONWriter()
         writer.writeString(record.key)
-        let fields = record.fields.map { field in
+        let dates = record.writtenAt
+        let fields = record.fields.enumerated().map { position, field in
           var name = JSONWriter()
           name.writeString(field.key)
-          return "  " + String(decoding: name.bytes, as: UTF8.self) + ": " + field.value.listingDescription
+          let date = dates.map { " (written at \($0[position].writtenAt))" } ?? ""
+          return "  " + String(decoding: name.bytes, as: UTF8.self) + ": " + field.value.listingDescription + date
         }
         let body = fields.isEmpty ? "{}" : "{\n" + fields.joined(separator: ",\n") + "\n}"
         return String(decoding: writer.bytes, as: UTF8.self) + ": " + body + "\n"
       }.joined(separator: "\n")
     }
+  }
+}
+
+extension Record {
+  /// A dated record's dates as `normalize --format json` lists them, under `"$writtenAt"` (a
+  /// GraphQL field's name cannot start with `$`): one number when every field was written at that
+  /// second, else an object of each field's date. Nil for a record without
+  /// dates, or without fields.
+  public var listedDates: JSONValue? {
+    guard let dates = writtenAt, let first = dates.first else { return nil }
+    if dates.allSatisfy({ $0.writtenAt == first.writtenAt }) { return .int(first.writtenAt) }
+    return .object(JSONObject(members: dates.map { JSONObject.Member(key: $0.key, value: .int($0.writtenAt)) }))
   }
 }

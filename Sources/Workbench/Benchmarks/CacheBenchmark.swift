@@ -232,17 +232,8 @@ struct CacheBenchmark: Benchmark {
   /// bytes. A store that accounts its bytes for a budget adds `accounted_bytes`, beside what it
   /// measures.
   func footprint(of store: any NormalizedCache, liveBytes: Int, writtenKeys: [CacheKey]) throws -> Footprint {
-    let capabilities = store.capabilities
-    var footprint: Footprint
-    if let own = capabilities.footprint {
-      footprint = try own.footprint(liveBytes: liveBytes)
-    } else {
-      let held = try store.loadRecordsInOrder(forKeys: writtenKeys).compactMap { $0 }
-      footprint = Footprint(
-        recordCount: held.count, payloadBytes: held.reduce(0) { $0 + $1.key.utf8.count + $1.encodedFields.count },
-        storeBytes: liveBytes, details: [("live_bytes", liveBytes)])
-    }
-    if let bounded = capabilities.bounded {
+    var footprint = try store.footprint(of: { writtenKeys }, liveBytes: liveBytes)
+    if let bounded = store.capabilities.bounded {
       footprint.details.append(("accounted_bytes", try bounded.accountedBytes()))
     }
     return footprint

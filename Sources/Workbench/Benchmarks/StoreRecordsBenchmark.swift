@@ -89,7 +89,7 @@ struct StoreRecordsBenchmark: Benchmark {
     try repetition.time(.mergeNewPerRecord, per: config.count) { try store.merge(records: records!) }
     records = nil
     let liveBytes = repetition.isMeasured ? try repetition.liveBytes() : 0
-    let footprint = try store.capabilities.footprint?.footprint(liveBytes: liveBytes) ?? counted(store, liveBytes: liveBytes)
+    let footprint = try store.footprint(of: { ItemRecords.make(count: config.count, seed: workload.seed).keys }, liveBytes: liveBytes)
     guard footprint.recordCount == config.count else {
       throw RunError("\(spec.label) holds \(footprint.recordCount) records after merging \(config.count)")
     }
@@ -101,14 +101,6 @@ struct StoreRecordsBenchmark: Benchmark {
   }
 
   /// Loads in batches, of every key at once, and of one key at a time.
-  /// A store that reports no footprint: the records it holds of those merged, loaded back.
-  private func counted(_ store: any NormalizedCache, liveBytes: Int) throws -> Footprint {
-    let held = try store.loadRecordsInOrder(forKeys: ItemRecords.make(count: config.count, seed: workload.seed).keys).compactMap { $0 }
-    return Footprint(
-      recordCount: held.count, payloadBytes: held.reduce(0) { $0 + $1.key.utf8.count + $1.encodedFields.count },
-      storeBytes: liveBytes, details: [("live_bytes", liveBytes)])
-  }
-
   private func measureLoads(_ store: any NormalizedCache, _ keys: Keys, _ repetition: inout Repetition) throws {
     progress.update("\(repetition.label), loading in batches of \(config.batch)")
     for batch in keys.batches {

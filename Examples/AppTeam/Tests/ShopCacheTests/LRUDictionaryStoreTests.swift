@@ -21,6 +21,12 @@ struct LRUDictionaryStoreTests {
     }
   }
 
+  @Test("keeps each field's date and reads with a clock as cachebench's reference model says, over 3,000 random steps")
+  func agreesWithTTLModel() throws {
+    let failure = try TTLModelCheck.run(seed: 1, steps: 3_000) { LRUDictionaryStore() }
+    #expect(failure == nil)
+  }
+
   @Test("keeps cachebench's store contract: loads, field-by-field merges, changed keys, removals, clear")
   func conforms() throws {
     #expect(try StoreConformance.run { LRUDictionaryStore() } == [])
