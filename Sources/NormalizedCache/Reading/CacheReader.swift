@@ -31,6 +31,9 @@ public struct CacheReader {
   /// Whether loads name the fields the read needs (``RecordSnapshot/lendRecords(forKeys:projection:to:)``);
   /// false by default: whole records.
   public let projectsFields: Bool
+  /// Whether each read counts the fields and bytes its loads lent (``ReadStatistics/fieldsLoaded``),
+  /// a walk of every record lent: for counting passes, not timed ones.
+  public var countsLoads = false
 
   public init(
     cache: any NormalizedCache, useFieldPolicies: Bool = true, fieldPolicyProvider: (any FieldPolicyProvider)? = nil,
@@ -140,6 +143,10 @@ public struct ReadStatistics: Sendable, Hashable {
   public var hits = 0
   /// Keys not found.
   public var misses = 0
+  /// Fields of the records the loads lent (their dates field not counted), and their bytes: what
+  /// a projected load saves. Counted only by a reader that ``CacheReader/countsLoads``; else 0.
+  public var fieldsLoaded = 0
+  public var bytesLoaded = 0
 
   public init() {}
 }
@@ -253,6 +260,8 @@ private struct Execution {
   let fieldPolicyProvider: (any FieldPolicyProvider)?
   /// Whether each load names the fields its records must hold.
   let projectsFields: Bool
+  /// Whether each load counts the fields and bytes it lent.
+  let countsLoads: Bool
   /// The one committed state of the store that every level's load reads.
   let snapshot: any RecordSnapshot
   /// The records of the level being filled, lent by the snapshot; its room serves every level.
@@ -318,6 +327,7 @@ private struct Execution {
     useFieldPolicies = reader.useFieldPolicies
     fieldPolicyProvider = reader.fieldPolicyProvider
     projectsFields = reader.projectsFields
+    countsLoads = reader.countsLoads
     self.snapshot = snapshot
     hasPolicyProvider = reader.fieldPolicyProvider != nil
     typenameProbe = Self.typename.probe
@@ -441,6 +451,7 @@ private struct Execution {
     statistics.keysRequested += keys.count
     statistics.hits += found
     statistics.misses += keys.count - found
+    if countsLoads { countLoaded(keys.count) }
     var next: [Pending] = []
     for (pending, position) in zip(level, positions) {
       guard let bytes = lent[position] else {
@@ -452,6 +463,19 @@ private struct Execution {
       try fill(pending, record: LentRecord(key: pending.key, bytes: bytes), next: &next)
     }
     return next
+  }
+
+  /// Adds the fields and bytes of the records lent for a load of `keyCount` keys to the statistics.
+  private mutating func countLoaded(_ keyCount: Int) {
+    for position in 0..<keyCount {
+      guard let bytes = lent[position] else { continue }
+      statistics.bytesLoaded += bytes.count
+      var offset = RecordDates.fieldsStart(bytes)
+      while offset < bytes.count {
+        _ = RecordCodec.readField(bytes, &offset)
+        statistics.fieldsLoaded += 1
+      }
+    }
   }
 
   /// The fields each key of a level's load must hold: those its place's selection may read
