@@ -54,8 +54,9 @@ struct RowDecoder {
     order.removeAll(keepingCapacity: true)
   }
 
-  /// One row of the record.
-  mutating func add(_ statement: Statement, key: CacheKey, connection: Connection) throws(SQLiteError) {
+  /// One row of the record; with `keeping`, a projected load's, the rows of fields it does not
+  /// name are skipped (rows filtered, docs/stores.md#projected-loads).
+  mutating func add(_ statement: Statement, key: CacheKey, connection: Connection, keeping set: FieldSet?) throws(SQLiteError) {
     let position = Int(statement.int64(at: 2))
     try statement.withBytes(at: 1, asText: true) { name throws(SQLiteError) in
       if let field = open, RecordCodec.bytes(writer.bytes(from: field.name.lowerBound), 0..<field.name.count, equal: name) {
@@ -71,6 +72,8 @@ struct RowDecoder {
         try readRecordRow(statement, position: position, key: key)
       } else if !RowBytes.isSyntheticField(name) {
         // A `$` row under a record's key belongs to a sub-record that shares it: not the record's.
+        // A field the load does not keep stays closed: its next rows come here too.
+        if let set, !set.contains(name) { return }
         try openField(name, position: position, statement, key: key, connection: connection)
       }
     }
