@@ -46,6 +46,10 @@ extension Metric {
   // Lookups.
   package static let loadsPerRead = Metric(.lookup, "loads_per_read", unit: .count, deterministic: true)
   package static let keysPerRead = Metric(.lookup, "keys_per_read", unit: .count, deterministic: true)
+  /// Fields and bytes of the records those loads lent (less with projected reads, in the layouts
+  /// that project).
+  package static let fieldsLoaded = Metric(.lookup, "fields_loaded", unit: .count, deterministic: true)
+  package static let bytesLoaded = Metric(.lookup, "bytes_loaded", unit: .bytes, deterministic: true)
   package static let hitRatio = Metric(.lookup, "hit_ratio", unit: .ratio, better: .higher, deterministic: true)
   /// Time inside the store's loads during one read.
   package static let loadTime = Metric(.lookup, "load_time", unit: .ns, deterministic: false)

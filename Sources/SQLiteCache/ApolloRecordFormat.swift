@@ -39,6 +39,20 @@ struct ApolloRecordFormat: RecordFormat {
     }
   }
 
+  /// As ``decode(_:key:)``, each member the filter does not keep parsed and left out.
+  func decode(_ stored: UnsafeRawBufferPointer, key: CacheKey, keeping filter: FieldFilter) throws(SQLiteError) -> [UInt8]? {
+    if stored.isEmpty { return [] }
+    let decoded: (fields: [UInt8], skipped: Bool)
+    do {
+      decoded = try RecordJSON.fields(fromJSON: stored) { filter.keeps(name: $0) }
+    } catch {
+      throw corruption("malformed JSON (\(error.message) at byte \(error.offset))", key: key)
+    }
+    return try filter.settled(decoded.fields, skippedAny: decoded.skipped) { () throws(SQLiteError) in
+      try decode(stored, key: key) ?? []
+    }
+  }
+
   mutating func refresh(from connection: Connection) throws(SQLiteError) {}
   mutating func willBeginTransaction() {}
   mutating func didRollBack() {}

@@ -7,7 +7,7 @@ extension BoundedRecordStore {
   /// reads had touched cost 28 us a record merged in budget-sweep.json at 100% under typePolicy,
   /// five times the merge itself: a session that mostly hits touches popular records again and
   /// again, and every merge wrote them again. Every 16 merges, each is written once a period.
-  static let usageFlushInterval = 16
+  static var usageFlushInterval: Int { 16 }
 
   /// Evicts the ledger's victims (deleting their rows), then, every ``usageFlushInterval`` merges,
   /// writes the usage of every record used or written since.
@@ -25,35 +25,22 @@ extension BoundedRecordStore {
     }
   }
 
-  /// Deletes the ledger's victims, in key order and 32 keys to a statement in each table: their
-  /// rows, usage rows and (where any record was ever split) chunks and field positions. The
-  /// ledger knows what each victim stored (its accounted bytes less the overhead), so no
-  /// `RETURNING` is needed. One `DELETE ... RETURNING` per victim, and a query of `sqlite_master`
-  /// per victim for the split tables, cost 4.5 times an insert per record (callgrind; see
-  /// docs/bounded-and-concurrent.md).
+  /// Deletes the ledger's victims, in key order: their rows (``LayoutStore/deleteEvicted(_:)``)
+  /// and their usage rows, 32 keys to a statement. The ledger knows what each victim stored (its
+  /// accounted bytes less the overhead).
   private mutating func evictOverBudget() throws(MergeError) {
     let victims: [(key: CacheKey, bytes: Int)]
     do { victims = try ledger.evictWithBytes() } catch { throw .budget(error) }
     guard !victims.isEmpty else { return }
     let keys = RecordStore.keyOrder(ofKeys: victims.lazy.map(\.key)).map { victims[$0.index].key }
     do throws(SQLiteError) {
-      var tables = ["records", "record_usage"]
-      if try records.hasSplitTables() { tables += ["record_chunks", "record_fields"] }
-      for table in tables { try deleteRows(of: keys, from: table) }
+      try records.deleteEvicted(keys)
+      try records.connection.deleteRows(of: keys, from: "record_usage", keyColumn: "key")
     } catch {
       throw .sqlite(error)
     }
     records.accounting.records -= victims.count
     records.accounting.storedBytes -= victims.reduce(0) { $0 + storedBytes(ofAccounted: $1.bytes, key: $1.key) }
-  }
-
-  /// `DELETE FROM table WHERE key IN (?, ...)`, in batches (``Connection/inBatches(_:sql:_:)``).
-  private func deleteRows(of keys: [CacheKey], from table: String) throws(SQLiteError) {
-    try records.connection.inBatches(keys, sql: { "DELETE FROM \(table) WHERE key IN (\(Connection.placeholders($0)))" }) {
-      statement, batch throws(SQLiteError) in
-      for (index, key) in batch.enumerated() { try statement.bind(key, at: Int32(index + 1)) }
-      try statement.execute()
-    }
   }
 
   /// Writes the usage rows still pending, in a transaction of their own (the cache being released).

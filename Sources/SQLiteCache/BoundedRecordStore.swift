@@ -1,6 +1,6 @@
 import NormalizedCache
 
-/// A SQLite store with a budget: a ``RecordStore``, and around it the ``EvictionLedger`` both
+/// A SQLite store with a budget: a layout's store (``LayoutStore``), and around it the ``EvictionLedger`` both
 /// stores drive, kept in memory and written down in a table of its own, so that a store opened
 /// again keeps its order.
 ///
@@ -22,8 +22,8 @@ import NormalizedCache
 ///   the ledger's victims in its own transaction: their rows, chunks and usage rows. If the
 ///   transaction rolls back, the ledger is read again from the file.
 /// - A record a read finds expired is not handed out, and its rows go in the next merge.
-struct BoundedRecordStore {
-  var records: RecordStore
+struct BoundedRecordStore<Table: LayoutStore> {
+  var records: Table
   var ledger: EvictionLedger
   /// Records reads found expired, whose rows the next merge deletes.
   var pendingExpired: [CacheKey] = []
@@ -31,16 +31,11 @@ struct BoundedRecordStore {
   /// Merges since the usage rows were last written.
   var mergesSinceFlush = 0
 
-  static let usageTableSQL = """
-    CREATE TABLE IF NOT EXISTS record_usage(key TEXT PRIMARY KEY NOT NULL, uses INTEGER NOT NULL,
-      last_use INTEGER NOT NULL, last_write INTEGER NOT NULL, written_step INTEGER NOT NULL) WITHOUT ROWID;
-    """
-
-  /// Opens the database as ``RecordStore/init(path:options:extraSchema:)`` does, with the usage
+  /// Opens the database as ``LayoutStore/init(path:options:extraSchema:)`` does, with the usage
   /// table, and reads the ledger from it.
-  /// - Throws: ``SQLiteError`` when SQLite fails, or the file holds the other layout.
+  /// - Throws: ``SQLiteError`` when SQLite fails, or the file holds another layout.
   init(path: String, options: SQLiteNormalizedCache.Options, budget: CacheBudget) throws(SQLiteError) {
-    records = try RecordStore(path: path, options: options, extraSchema: Self.usageTableSQL)
+    records = try Table(path: path, options: options, extraSchema: usageTableSQL)
     ledger = EvictionLedger(budget: budget)
     ledger.tracksChanges = true
     try loadLedger()
@@ -63,27 +58,19 @@ struct BoundedRecordStore {
   /// it has one (a record without one, written by an unbounded store, is the least recent).
   mutating func loadLedger() throws(SQLiteError) {
     var usages: [CacheKey: EvictionLedger.Usage] = [:]
+    for (key, bytes) in try records.storedBytesByKey() {
+      usages[key] = EvictionLedger.Usage(key: key, bytes: bytes, uses: 0, lastUse: 0, lastWrite: 0, writtenStep: 0)
+    }
     let rows = try records.connection.cachedStatement(
-      """
-      SELECT r.key, length(CAST(r.key AS BLOB)) + length(CAST(r.\(records.format.dataColumn) AS BLOB)),
-        u.uses, u.last_use, u.last_write, u.written_step
-      FROM records r LEFT JOIN record_usage u ON u.key = r.key
-      """)
+      "SELECT key, uses, last_use, last_write, written_step FROM record_usage")
     defer { rows.reset() }
     while try rows.step() {
       let key = try rows.text(at: 0)
-      usages[key] = EvictionLedger.Usage(
-        key: key, bytes: Int(rows.int64(at: 1)), uses: Int(rows.int64(at: 2)),
-        lastUse: UInt64(rows.int64(at: 3)), lastWrite: UInt64(rows.int64(at: 4)), writtenStep: Int(rows.int64(at: 5)))
-    }
-    rows.reset()
-    if try records.hasSplitTables() {
-      let chunks = try records.connection.cachedStatement("SELECT key, total(length(data)) FROM record_chunks GROUP BY key")
-      defer { chunks.reset() }
-      while try chunks.step() {
-        let key = try chunks.text(at: 0)
-        usages[key]?.bytes += Int(chunks.double(at: 1))
-      }
+      guard usages[key] != nil else { continue }
+      usages[key]?.uses = Int(rows.int64(at: 1))
+      usages[key]?.lastUse = UInt64(rows.int64(at: 2))
+      usages[key]?.lastWrite = UInt64(rows.int64(at: 3))
+      usages[key]?.writtenStep = Int(rows.int64(at: 4))
     }
     ledger.restore(usages.values.map { usage in
       var usage = usage
@@ -101,8 +88,8 @@ struct BoundedRecordStore {
 
   /// The records of these keys in their order, admitted through the ledger: each one found is
   /// used; one that expired is not handed out, and its rows wait for the next merge.
-  mutating func loadInOrder(_ keys: [CacheKey]) throws(SQLiteError) -> [Record?] {
-    var found = try records.loadInOrder(keys)
+  mutating func loadInOrder(_ keys: [CacheKey], projection: FieldProjection?) throws(SQLiteError) -> [Record?] {
+    var found = try records.loadInOrder(keys, projection: projection)
     for position in found.indices where found[position] != nil {
       switch ledger.read(keys[position]) {
       case .held: continue
@@ -116,7 +103,7 @@ struct BoundedRecordStore {
 
   // MARK: Merging
 
-  /// Merges records field by field in one transaction, as ``RecordStore/merge(_:)``, then keeps
+  /// Merges records field by field in one transaction, as ``LayoutStore/merge(_:)``, then keeps
   /// the budget in it:
   ///
   /// 1. the records reads found expired, and the incoming ones that have expired, go first: a
@@ -150,12 +137,14 @@ struct BoundedRecordStore {
     }
   }
 
-  /// What a merge wrote, as ``RecordStore/mergeInTransaction(_:log:)`` reports it: each record's
+  /// What a merge wrote, as ``LayoutStore/mergeInTransaction(_:log:)`` reports it: each record's
   /// stored bytes, and apart (so that the common case keeps a dictionary of plain Ints, and this
   /// one stays empty) each split record's growth.
   struct WrittenBytes: MergeLog {
     var stored: [CacheKey: Int] = [:]
     var grown: [CacheKey: Int] = [:]
+
+    static var countsBytes: Bool { true }
 
     mutating func wrote(_ key: CacheKey, storedBytes: Int) { stored[key] = storedBytes }
     mutating func grew(_ key: CacheKey, by delta: Int) { grown[key] = delta }
@@ -201,7 +190,7 @@ struct BoundedRecordStore {
     try inWriteTransaction(lifting: { $0 }) { store throws(SQLiteError) in try store.delete(keys) }
   }
 
-  /// Deletes with `LIKE` (see ``Connection/removeRecords(matching:table:)``), in one transaction.
+  /// Deletes the records whose keys contain `pattern` (``LayoutStore/keys(matching:)``), in one transaction.
   mutating func removeRecords(matching pattern: String) throws(SQLiteError) {
     try inWriteTransaction(lifting: { $0 }) { store throws(SQLiteError) in
       var deleted: [CacheKey] = []
@@ -256,6 +245,12 @@ struct BoundedRecordStore {
     }
   }
 }
+
+/// The table of a bounded store's usage rows (docs/stores.md).
+let usageTableSQL = """
+  CREATE TABLE IF NOT EXISTS record_usage(key TEXT PRIMARY KEY NOT NULL, uses INTEGER NOT NULL,
+    last_use INTEGER NOT NULL, last_write INTEGER NOT NULL, written_step INTEGER NOT NULL) WITHOUT ROWID;
+  """
 
 /// Why a merge into a bounded SQLite store failed: SQLite's error, or a record the budget cannot
 /// hold. ``SQLiteNormalizedCache/merge(records:)`` throws the one it holds.

@@ -145,18 +145,45 @@ struct CompactRecordFormat: RecordFormat {
   /// copy into an array of exactly the right size. A record too large for the stack buffer takes
   /// a heap buffer large enough for any record of its stored size.
   func decode(_ stored: UnsafeRawBufferPointer, key: CacheKey) throws(SQLiteError) -> [UInt8]? {
-    if stored.isEmpty { return [] }
+    try decode(stored, key: key, keeping: KeepsAll())?.fields
+  }
+
+  /// As ``decode(_:key:)``, the fields the filter does not keep skipped by their numbers.
+  func decode(_ stored: UnsafeRawBufferPointer, key: CacheKey, keeping filter: FieldFilter) throws(SQLiteError) -> [UInt8]? {
+    guard let (fields, skipped) = try decode(stored, key: key, keeping: filter) else { return nil }
+    return try filter.settled(fields, skippedAny: skipped) { () throws(SQLiteError) in
+      // Whole, to project its dates again: a name unknown here was refreshed by the first pass.
+      try decode(stored, key: key) ?? []
+    }
+  }
+
+  /// The names of `set` by their numbers here.
+  func filter(for set: FieldSet) -> FieldFilter {
+    var kept = [Bool](repeating: false, count: names.count + 1)
+    for (utf8, _) in set.sorted {
+      if let id = utf8.withUnsafeBytes({ names.id(of: $0) }) { kept[id] = true }
+    }
+    // The dates field, whose name is empty, always.
+    if let id = names.id(of: UnsafeRawBufferPointer(start: nil, count: 0)) { kept[id] = true }
+    return FieldFilter(set: set, keptNumbers: kept)
+  }
+
+  /// The decoding through `keeper`, and whether it skipped a field.
+  private func decode<Keeper: NumberKeeper>(
+    _ stored: UnsafeRawBufferPointer, key: CacheKey, keeping keeper: Keeper
+  ) throws(SQLiteError) -> (fields: [UInt8], skipped: Bool)? {
+    if stored.isEmpty { return ([], false) }
     var decoded = withUnsafeTemporaryAllocation(byteCount: Self.stackScratchBytes, alignment: 1) {
-      decode(stored, into: $0)
+      decode(stored, into: $0, keeper)
     }
     if decoded == nil {
       // Each field grows by at most its name and a 10-byte length, and takes at least 2 stored
       // bytes; a value grows by at most twice its stored size (a short empty string: 1 byte to 2).
       let bound = 2 * stored.count + (stored.count / 2 + 1) * (names.longestEntry + 10)
-      decoded = withUnsafeTemporaryAllocation(byteCount: bound, alignment: 1) { decode(stored, into: $0) }
+      decoded = withUnsafeTemporaryAllocation(byteCount: bound, alignment: 1) { decode(stored, into: $0, keeper) }
     }
     switch decoded {
-    case .decoded(let fields): return fields
+    case .decoded(let fields, let skipped): return (fields, skipped)
     case .unknownName: return nil
     case .corrupt, nil: throw corruption("a malformed value", key: key)
     }
@@ -166,21 +193,29 @@ struct CompactRecordFormat: RecordFormat {
   private static let stackScratchBytes = 1024
 
   private enum Decoded {
-    case decoded([UInt8])
+    case decoded([UInt8], skipped: Bool)
     case unknownName
     case corrupt
   }
 
-  /// Decodes into `scratch`; nil when it does not fit.
-  private func decode(_ stored: UnsafeRawBufferPointer, into scratch: UnsafeMutableRawBufferPointer) -> Decoded? {
+  /// Decodes into `scratch`, the fields `keeper` does not keep skipped; nil when it does not fit.
+  private func decode<Keeper: NumberKeeper>(
+    _ stored: UnsafeRawBufferPointer, into scratch: UnsafeMutableRawBufferPointer, _ keeper: Keeper
+  ) -> Decoded? {
     names.arena.withUnsafeBytes { arena in
       names.starts.withUnsafeBufferPointer { starts in
         let output = scratch.baseAddress!
         var count = 0
         var offset = 0
+        var skipped = false
         while offset < stored.count {
           guard let id = Varint.readChecked(stored, &offset), id >= 1 else { return .corrupt }
           guard id < UInt64(starts.count) else { return .unknownName }
+          if !keeper.keeps(number: Int(id)) {
+            guard EncodedValue.skip(stored, &offset) else { return .corrupt }
+            skipped = true
+            continue
+          }
           let name = starts[Int(id) - 1]..<starts[Int(id)]
           guard scratch.count - count >= name.count + 1 else { return nil }
           (output + count).copyMemory(from: arena.baseAddress! + name.lowerBound, byteCount: name.count)
@@ -197,8 +232,21 @@ struct CompactRecordFormat: RecordFormat {
           guard LengthPrefix.close(at: lengthAt, in: output, end: &count, capacity: scratch.count)
           else { return nil }
         }
-        return .decoded([UInt8](UnsafeRawBufferPointer(start: output, count: count)))
+        return .decoded([UInt8](UnsafeRawBufferPointer(start: output, count: count)), skipped: skipped)
       }
     }
   }
 }
+
+/// Which fields a compact decoding keeps, by number: all (a whole load, where the check compiles
+/// away), or a projected load's (``FieldFilter``).
+protocol NumberKeeper {
+  func keeps(number: Int) -> Bool
+}
+
+/// A whole load's: every field.
+struct KeepsAll: NumberKeeper {
+  @inline(__always) func keeps(number: Int) -> Bool { true }
+}
+
+extension FieldFilter: NumberKeeper {}

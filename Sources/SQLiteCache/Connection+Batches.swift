@@ -1,3 +1,5 @@
+import NormalizedCache
+
 extension Connection {
   /// Rows one run of a batched statement takes at most (``inBatches(_:sql:_:)``).
   static let batchRows = 32
@@ -37,6 +39,15 @@ extension Connection {
       }
       try run(statement, rest.prefix(rows))
       rest = rest.dropFirst(rows)
+    }
+  }
+
+  /// `DELETE FROM table WHERE keyColumn IN (?, ...)`, in batches (``inBatches(_:sql:_:)``).
+  func deleteRows(of keys: [CacheKey], from table: String, keyColumn: String) throws(SQLiteError) {
+    try inBatches(keys, sql: { "DELETE FROM \(table) WHERE \(keyColumn) IN (\(Self.placeholders($0)))" }) {
+      statement, batch throws(SQLiteError) in
+      for (index, key) in batch.enumerated() { try statement.bind(key, at: Int32(index + 1)) }
+      try statement.execute()
     }
   }
 

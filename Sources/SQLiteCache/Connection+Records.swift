@@ -66,13 +66,19 @@ extension Connection {
   /// Record count and payload (keys plus the bytes of `dataColumn`), `page_count × page_size`, the
   /// `-wal` file's size and `sqlite3_memory_used()`.
   func recordStatistics(dataColumn: String) throws(SQLiteError) -> SQLiteNormalizedCache.Statistics {
-    let statement = try cachedStatement(
-      "SELECT count(*), total(length(CAST(key AS BLOB)) + length(CAST(\(dataColumn) AS BLOB))) FROM records")
+    try recordStatistics(
+      countAndPayloadSQL: "SELECT count(*), total(length(CAST(key AS BLOB)) + length(CAST(\(dataColumn) AS BLOB))) FROM records")
+  }
+
+  /// The same figures, the record count and payload from `countAndPayloadSQL` (one row: a count
+  /// and a `total`), for a layout that counts them its own way (the rows layout).
+  func recordStatistics(countAndPayloadSQL: String) throws(SQLiteError) -> SQLiteNormalizedCache.Statistics {
+    let statement = try cachedStatement(countAndPayloadSQL)
     defer { statement.reset() }
     guard try statement.step() else {
       throw SQLiteError(resultCode: SQLITE_ERROR, message: "expected one row", sql: statement.sql)
     }
-    let count = Int(statement.int64(at: 0))
+    let count = Int(statement.double(at: 0))
     let payload = Int(statement.double(at: 1))
     let pageCount = try integer("PRAGMA page_count")
     let pageSize = try integer("PRAGMA page_size")

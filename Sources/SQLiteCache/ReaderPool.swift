@@ -7,7 +7,7 @@ import NormalizedCache
 /// A read that finds every connection busy waits for one.
 final class ReaderPool: Sendable {
   private struct State {
-    var idle: [RecordStore] = []
+    var idle: [any LayoutStore] = []
     /// Connections opened (idle or lent out).
     var opened = 0
   }
@@ -27,9 +27,9 @@ final class ReaderPool: Sendable {
   /// Runs `body` with a read connection of its own; `lifting` makes SQLite's error of opening one
   /// into the body's error type.
   func withReader<Result, Failure: Error>(
-    lifting: (SQLiteError) -> Failure, _ body: (inout RecordStore) throws(Failure) -> Result
+    lifting: (SQLiteError) -> Failure, _ body: (inout any LayoutStore) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    var reader: RecordStore
+    var reader: any LayoutStore
     do { reader = try take() } catch { throw lifting(error) }
     defer { give(reader) }
     return try body(&reader)
@@ -41,8 +41,8 @@ final class ReaderPool: Sendable {
   /// The read connections open now.
   var openCount: Int { state.withLock { $0.opened } }
 
-  private func take() throws(SQLiteError) -> RecordStore {
-    let reader: RecordStore? = state.withLock(as: .read, when: { !$0.idle.isEmpty || $0.opened < limit }) { state in
+  private func take() throws(SQLiteError) -> any LayoutStore {
+    let reader: (any LayoutStore)? = state.withLock(as: .read, when: { !$0.idle.isEmpty || $0.opened < limit }) { state in
       if let reader = state.idle.popLast() { return reader }
       state.opened += 1
       return nil
@@ -50,7 +50,7 @@ final class ReaderPool: Sendable {
     if let reader { return reader }
     // Opened outside the lock: other reads need not wait for it.
     do {
-      return try RecordStore(readerAt: path, options: options)
+      return try options.layout.openReader(path: path, options: options)
     } catch {
       state.withLock(as: .read) { $0.opened -= 1 }
       state.signal()
@@ -58,7 +58,7 @@ final class ReaderPool: Sendable {
     }
   }
 
-  private func give(_ reader: RecordStore) {
+  private func give(_ reader: any LayoutStore) {
     state.withLock(as: .read) { $0.idle.append(reader) }
     state.signal()
   }

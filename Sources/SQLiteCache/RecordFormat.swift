@@ -1,8 +1,10 @@
 import CSQLite
 import NormalizedCache
 
-/// What one layout decides: its tables, and how a record's fields, in ``RecordCodec``'s encoding,
-/// become the bytes of its data column and back. ``RecordStore`` runs the SQL common to both.
+/// What a layout of one row a record (compact, apollo) decides: its tables, and how a record's
+/// fields, in ``RecordCodec``'s encoding, become the bytes of its data column and back.
+/// ``RecordStore`` runs the SQL common to both. (The rows layout, one row a field, is
+/// ``RowStore``'s own.)
 protocol RecordFormat {
   /// The layout this format implements.
   var layout: SQLiteNormalizedCache.Layout { get }
@@ -29,6 +31,13 @@ protocol RecordFormat {
   /// - Throws: ``SQLiteError`` `SQLITE_CORRUPT` when the stored bytes do not decode.
   func decode(_ stored: UnsafeRawBufferPointer, key: CacheKey) throws(SQLiteError) -> [UInt8]?
 
+  /// ``decode(_:key:)`` of a projected load: the fields `filter` keeps, the others skipped as
+  /// the stored form is read, and their dates (docs/stores.md#projected-loads).
+  func decode(_ stored: UnsafeRawBufferPointer, key: CacheKey, keeping filter: FieldFilter) throws(SQLiteError) -> [UInt8]?
+
+  /// What a projected load keeps of a record of `set` (the compact layout: by field number).
+  func filter(for set: FieldSet) -> FieldFilter
+
   /// Reads what other connections added to the database since ``load(from:)``.
   mutating func refresh(from connection: Connection) throws(SQLiteError)
 
@@ -51,6 +60,7 @@ extension SQLiteNormalizedCache.Layout {
     switch self {
     case .compact: CompactRecordFormat()
     case .apollo: ApolloRecordFormat()
+    case .rows: preconditionFailure("the rows layout keeps a row per field, not a format per record (RowStore)")
     }
   }
 
@@ -66,11 +76,13 @@ extension SQLiteNormalizedCache.Layout {
     case []: return nil
     case ["_id", "key", "record"]: return .apollo
     case ["key", "data"]: return .compact
+    case RowStore.columns: return .rows
     default:
       throw SQLiteError(
         resultCode: SQLITE_ERROR,
         message: "\(connection.path) has a table records(\(columns.joined(separator: ", "))), "
-          + "which is neither the compact layout records(key, data) nor the apollo layout records(_id, key, record)")
+          + "which is none of the compact layout records(key, data), the apollo layout records(_id, key, record) "
+          + "and the rows layout records(\(RowStore.columns.joined(separator: ", ")))")
     }
   }
 }

@@ -25,12 +25,21 @@ extension RecordJSON {
   /// cannot hold one.
   /// - Throws: ``ParseError`` at the first byte that does not fit.
   static func fields(fromJSON json: UnsafeRawBufferPointer) throws(ParseError) -> [UInt8] {
+    try fields(fromJSON: json, keeping: nil).fields
+  }
+
+  /// ``fields(fromJSON:)`` of a projected load: each member whose name `keeps` refuses is parsed
+  /// (to find where it ends, and check it) and left out.
+  /// - Returns: the fields kept, and whether any was left out.
+  static func fields(
+    fromJSON json: UnsafeRawBufferPointer, keeping keeps: ((UnsafeRawBufferPointer) -> Bool)?
+  ) throws(ParseError) -> (fields: [UInt8], skipped: Bool) {
     var parser = Parser(bytes: json)
     // The encoding is never longer than the JSON text (but for a `true` in fewer bytes than
     // `1`, and the like: the writer grows when it must).
     let writer = RecordWriter(capacity: max(json.count, 16))
-    try parser.parseFields(into: writer)
-    return writer.take(from: 0)
+    let skipped = try parser.parseFields(into: writer, keeping: keeps)
+    return (writer.take(from: 0), skipped)
   }
 
   fileprivate struct Parser {
@@ -71,7 +80,9 @@ extension RecordJSON {
       return true
     }
 
-    mutating func parseFields(into writer: RecordWriter) throws(ParseError) {
+    /// - Returns: whether a member was left out.
+    mutating func parseFields(into writer: RecordWriter, keeping keeps: ((UnsafeRawBufferPointer) -> Bool)?) throws(ParseError) -> Bool {
+      var skipped = false
       try expect(UInt8(ascii: "{"))
       if !consume(UInt8(ascii: "}")) {
         repeat {
@@ -83,11 +94,23 @@ extension RecordJSON {
           let value = writer.openLength()
           try parseValue(into: writer, depth: 0)
           writer.closeLength(value)
+          if let keeps, !keeps(Self.name(writer.bytes(from: name))) {
+            writer.truncate(to: name)
+            skipped = true
+          }
         } while consume(UInt8(ascii: ","))
         try expect(UInt8(ascii: "}"))
       }
       skipWhitespace()
       guard position == bytes.count else { throw error("unexpected text after the record") }
+      return skipped
+    }
+
+    /// The name of the field that starts `field` (``RecordCodec``'s `varint(length) name ...`).
+    static func name(_ field: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+      var offset = 0
+      let length = Int(Varint.read(field, &offset))
+      return UnsafeRawBufferPointer(rebasing: field[offset..<offset + length])
     }
 
     mutating func parseValue(into writer: RecordWriter, depth: Int) throws(ParseError) {

@@ -1,11 +1,12 @@
-import NormalizedCache
+@_spi(RecordBytes) import NormalizedCache
 
 extension RecordStore {
   /// The records of these keys in their order, nil where the store has none (the reader's load):
-  /// placed by their position in `keys`, without hashing a key.
-  mutating func loadInOrder(_ keys: [CacheKey]) throws(SQLiteError) -> [Record?] {
+  /// placed by their position in `keys`, without hashing a key. With a projection, each record
+  /// decoded without the fields its set does not name (docs/stores.md#projected-loads).
+  mutating func loadInOrder(_ keys: [CacheKey], projection: FieldProjection?) throws(SQLiteError) -> [Record?] {
     var records = [Record?](repeating: nil, count: keys.count)
-    try load(keys) { position, key, fields, _ throws(SQLiteError) in
+    try load(keys, filters: projection.map { format.filters(for: $0) }) { position, key, fields, _ throws(SQLiteError) in
       records[position] = Record(key: key, uncheckedEncodedFields: fields)
     }
     return records
@@ -33,19 +34,30 @@ extension RecordStore {
   /// - Parameters:
   ///   - split: when given, called with the field count of each record stored split (see
   ///     ``splitFieldCount``) instead of loading its fields; else such a record is loaded whole.
+  ///   - filters: a projected load's: each record decoded with its key's filter.
   ///   - found: called once for each record found (more than once for a key the caller repeats),
   ///     with its stored bytes.
   /// - Complexity: O(k log n) for k keys in a store of n records.
   mutating func load(
-    _ keys: some Collection<CacheKey>, split: SplitFound? = nil,
+    _ keys: some Collection<CacheKey>, split: SplitFound? = nil, filters: LoadFilters? = nil,
     _ found: Found
   ) throws(SQLiteError) {
     guard !keys.isEmpty else { return }
-    if keys.count <= Self.chunkSize || connection.isInTransaction {
-      try loadChunks(keys, split, found)
-    } else {
-      try connection.inTransaction(.deferred) { () throws(SQLiteError) in try loadChunks(keys, split, found) }
+    try withoutActuallyEscaping(found) { found throws(SQLiteError) in
+      let reading = Reading(split: split, filters: filters, found: found)
+      if keys.count <= Self.chunkSize || connection.isInTransaction {
+        try loadChunks(keys, reading)
+      } else {
+        try connection.inTransaction(.deferred) { () throws(SQLiteError) in try loadChunks(keys, reading) }
+      }
     }
+  }
+
+  /// What a load does with each row it reads: split records, projection, and the record found.
+  private struct Reading {
+    let split: SplitFound?
+    let filters: LoadFilters?
+    let found: Found
   }
 
   /// A split record found by a load: its position among the keys, its key, its field count, and
@@ -56,18 +68,16 @@ extension RecordStore {
   /// ``Accounting`` counts).
   typealias Found = (Int, CacheKey, [UInt8], Int) throws(SQLiteError) -> Void
 
-  private mutating func loadChunks(
-    _ keys: some Collection<CacheKey>, _ split: SplitFound?, _ found: Found
-  ) throws(SQLiteError) {
+  private mutating func loadChunks(_ keys: some Collection<CacheKey>, _ reading: Reading) throws(SQLiteError) {
     var start = keys.startIndex
     var position = 0
     while start != keys.endIndex {
       let end = keys.index(start, offsetBy: Self.chunkSize, limitedBy: keys.endIndex) ?? keys.endIndex
       let chunk = keys[start..<end]
       if chunk.count == 1 {
-        try loadOne(chunk.first!, at: position, split, found)
+        try loadOne(chunk.first!, at: position, reading)
       } else {
-        try loadMany(chunk, from: position, split, found)
+        try loadMany(chunk, from: position, reading)
       }
       position += chunk.count
       start = end
@@ -75,13 +85,11 @@ extension RecordStore {
   }
 
   /// `WHERE key = ?`: one key.
-  private mutating func loadOne(
-    _ key: CacheKey, at position: Int, _ split: SplitFound?, _ found: Found
-  ) throws(SQLiteError) {
+  private mutating func loadOne(_ key: CacheKey, at position: Int, _ reading: Reading) throws(SQLiteError) {
     let statement = try connection.cachedStatement("SELECT \(format.dataColumn) FROM records WHERE key = ?")
     defer { statement.reset() }
     try statement.bind(key, at: 1)
-    try readRows(of: statement, dataColumn: 0, key: { _ in (position, key) }, split, found)
+    try readRows(of: statement, dataColumn: 0, key: { _ in (position, key) }, reading)
   }
 
   /// The statement of a batched load: the keys as one JSON array, joined to the table through
@@ -93,8 +101,7 @@ extension RecordStore {
   /// `json_each`: many keys in one statement. A row comes back with the index of its key in the
   /// array, so the caller's own key strings go into the result, not new ones made from the row.
   private mutating func loadMany(
-    _ keys: some Collection<CacheKey>, from firstPosition: Int, _ split: SplitFound?,
-    _ found: Found
+    _ keys: some Collection<CacheKey>, from firstPosition: Int, _ reading: Reading
   ) throws(SQLiteError) {
     var json: [UInt8] = [UInt8(ascii: "[")]
     json.reserveCapacity(keys.reduce(2) { $0 + $1.utf8.count + 3 })
@@ -122,53 +129,69 @@ extension RecordStore {
       try json.withUnsafeBytes { json in
         Result { () throws(SQLiteError) in
           try statement.bindTextNoCopy(json, at: 1)
-          try readRows(of: statement, dataColumn: 1, key: { jsonKeys[Int($0.int64(at: 0))] }, split, found)
+          try readRows(of: statement, dataColumn: 1, key: { jsonKeys[Int($0.int64(at: 0))] }, reading)
         }
       }.get()
     }
-    for (position, key) in keysWithNul { try loadOne(key, at: position, split, found) }
+    for (position, key) in keysWithNul { try loadOne(key, at: position, reading) }
   }
 
   /// Steps through rows, decoding the record in `dataColumn` of each. A record that names a field
   /// this connection has not seen yet makes the format read what other connections added, once.
   private mutating func readRows(
     of statement: Statement, dataColumn: Int32, key keyOfRow: (Statement) -> (position: Int, key: CacheKey),
-    _ split: SplitFound?, _ found: Found
+    _ reading: Reading
   ) throws(SQLiteError) {
     let storesText = format.storesText
     let splits = splitsRecords
     while try statement.step() {
       let (position, key) = keyOfRow(statement)
+      let filter = reading.filters?.filter(at: position)
       // nil: a name this connection does not know yet; a negative count: not split.
       var (fields, splitFieldCount, storedBytes, dates) = try statement.withBytes(at: dataColumn, asText: storesText) {
         bytes throws(SQLiteError) -> ([UInt8]?, Int, Int, [UInt8]) in
         if splits, let marker = Self.splitMarker(bytes) {
           return (nil, marker.fieldCount, bytes.count, [UInt8](bytes[marker.dates]))
         }
-        return (try format.decode(bytes, key: key), -1, bytes.count, [])
+        return (try decode(bytes, key: key, filter), -1, bytes.count, [])
       }
       storedBytes += key.utf8.count
       if splitFieldCount >= 0 {
-        if let split {
-          try split(position, key, splitFieldCount, dates)
-        } else {
-          let stored = try loadSplit(key)
-          let decoded = try Self.withBytes(of: stored) { stored throws(SQLiteError) in try decode(stored, key: key) }
-          try found(position, key, Self.joined(fields: decoded, dates: dates), storedBytes + stored.count)
-        }
+        try readSplit(position, key, fieldCount: splitFieldCount, dates: dates, storedBytes: storedBytes, filter, reading)
         continue
       }
       if fields == nil {
         try format.refresh(from: connection)
         fields = try statement.withBytes(at: dataColumn, asText: storesText) { bytes throws(SQLiteError) in
-          try format.decode(bytes, key: key)
+          try decode(bytes, key: key, filter)
         }
       }
       guard let fields else {
         throw format.corruption("an unknown field number", key: key)
       }
-      try found(position, key, fields, storedBytes)
+      try reading.found(position, key, fields, storedBytes)
     }
+  }
+
+  /// The format's decoding of a record, projected when the load has a filter for it.
+  @inline(__always)
+  private func decode(_ stored: UnsafeRawBufferPointer, key: CacheKey, _ filter: FieldFilter?) throws(SQLiteError) -> [UInt8]? {
+    guard let filter else { return try format.decode(stored, key: key) }
+    return try format.decode(stored, key: key, keeping: filter)
+  }
+
+  /// A record stored split: its field count to the caller that asked for it, else its chunks
+  /// loaded and joined (projected when the load has a filter).
+  private mutating func readSplit(
+    _ position: Int, _ key: CacheKey, fieldCount: Int, dates: [UInt8], storedBytes: Int, _ filter: FieldFilter?,
+    _ reading: Reading
+  ) throws(SQLiteError) {
+    if let split = reading.split { return try split(position, key, fieldCount, dates) }
+    let stored = try loadSplit(key)
+    let decoded = try Self.withBytes(of: stored) { stored throws(SQLiteError) in try decode(stored, key: key) }
+    var fields = Self.joined(fields: decoded, dates: dates)
+    if let filter { fields = fields.withUnsafeBytes { whole in RecordDates.projected(whole) { filter.keeps(name: $0) } } }
+    try reading.found(position, key, fields, storedBytes + stored.count)
   }
 
   /// Decodes stored bytes held in memory, reading the names other connections added when they name one unknown here.

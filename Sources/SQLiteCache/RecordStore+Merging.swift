@@ -9,6 +9,9 @@ import Darwin
 /// record's bytes): the stored bytes of each record the merge wrote or found unchanged. A store
 /// without a budget merges with ``Unlogged``, whose calls compile to nothing.
 protocol MergeLog {
+  /// Whether it needs the bytes of a record a merge leaves unchanged (a layout that must count
+  /// them to say, the rows layout, then does).
+  static var countsBytes: Bool { get }
   /// The record now takes `storedBytes` (key and data column; a split record's chunks too).
   mutating func wrote(_ key: CacheKey, storedBytes: Int)
   /// The split record grew by `delta` stored bytes (less than 0: shrank).
@@ -17,6 +20,7 @@ protocol MergeLog {
 
 /// No log: a store without a budget.
 struct Unlogged: MergeLog {
+  static var countsBytes: Bool { false }
   /// One byte, never read. ThreadSanitizer's builds check each `inout` access by the address of
   /// the value, and an empty struct has none: the check read an arbitrary address, which crashed
   /// (SEGV) or matched another thread's empty log (a false "Swift access race").
@@ -27,16 +31,6 @@ struct Unlogged: MergeLog {
 }
 
 extension RecordStore {
-  /// Merges records field by field (docs/records.md) in one transaction, rolled back if anything
-  /// fails: ``mergeInTransaction(_:log:)``.
-  /// - Returns: the changed keys `recordKey.fieldKey`.
-  /// - Throws: ``SQLiteError``; the database and the format's memory are then as before.
-  mutating func merge(_ incoming: RecordSet) throws(SQLiteError) -> ChangedKeys {
-    guard !incoming.isEmpty else { return ChangedKeys() }
-    var log = Unlogged()
-    return try inWriteTransaction { store throws(SQLiteError) in try store.mergeInTransaction(incoming, log: &log) }
-  }
-
   /// Merges records field by field (docs/records.md), in the caller's transaction, and notes in
   /// `log` what it wrote.
   ///

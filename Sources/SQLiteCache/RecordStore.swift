@@ -7,44 +7,21 @@ import NormalizedCache
 struct RecordStore {
   let connection: Connection
   var format: any RecordFormat
-  /// The records and their stored bytes, kept as merges and removals change them.
-  var accounting = Accounting()
+  /// The records and their stored bytes (each record's key and data column; a split record's
+  /// marker and chunks), kept as merges and removals change them.
+  var accounting = StoreAccounting()
   /// What a budget counts per record beyond its stored bytes (``SQLiteNormalizedCache/Layout/recordOverheadBytes``).
   let recordOverhead: Int
 
-  /// How many records the store holds, and their stored bytes: each record's key and data column
-  /// (a split record's marker and chunks).
-  struct Accounting: Equatable {
-    var records = 0
-    var storedBytes = 0
-  }
-
-  /// Opens the database, sets its journal mode, synchronous level, memory map and page cache,
-  /// and creates the layout's tables unless they exist (with `auto_vacuum` as the options say,
-  /// which only a new file takes), and `extraSchema` with them (a bounded store's usage table).
-  /// - Throws: ``SQLiteError`` when SQLite fails, or the file holds the other layout.
+  /// Opens the database (``Connection/openRecords(_:schema:extraSchema:)``), reads what the
+  /// format keeps in memory, and counts the stored bytes.
+  /// - Throws: ``SQLiteError`` when SQLite fails, or the file holds another layout.
   init(path: String, options: SQLiteNormalizedCache.Options, extraSchema: String? = nil) throws(SQLiteError) {
     let connection = try Connection(path: path)
     self.connection = connection
     recordOverhead = options.layout.recordOverheadBytes
     var format = options.layout.makeFormat()
-
-    try connection.configure(options)
-
-    let schema = format.schema
-    try connection.inTransaction { () throws(SQLiteError) in
-      switch try SQLiteNormalizedCache.Layout.existing(in: connection) {
-      case nil:
-        try connection.execute(schema)
-      case let layout? where layout != options.layout:
-        throw SQLiteError(
-          resultCode: SQLITE_ERROR,
-          message: "\(path) holds a cache of the \(layout) layout, which cannot be opened as the \(options.layout) layout")
-      default:
-        break
-      }
-      if let extraSchema { try connection.execute(extraSchema) }
-    }
+    try connection.openRecords(options, schema: format.schema, extraSchema: extraSchema)
     try format.load(from: connection)
     self.format = format
     accounting = try countStoredBytes()
@@ -53,21 +30,13 @@ struct RecordStore {
   /// Opens a read connection to a database another connection has set up (``ReaderPool``): its
   /// busy timeout, memory map and page cache, and the layout's memory (the compact layout's field
   /// names), without creating anything or counting the store's bytes.
-  /// - Throws: ``SQLiteError`` when SQLite fails, or the file holds the other layout.
+  /// - Throws: ``SQLiteError`` when SQLite fails, or the file holds another layout.
   init(readerAt path: String, options: SQLiteNormalizedCache.Options) throws(SQLiteError) {
     let connection = try Connection(path: path)
     self.connection = connection
     recordOverhead = options.layout.recordOverheadBytes
     var format = options.layout.makeFormat()
-    let timeout = sqlite3_busy_timeout(connection.handle, options.busyTimeoutMilliseconds)
-    guard timeout == SQLITE_OK else { throw SQLiteError(code: timeout, connection: connection.handle) }
-    try connection.execute("PRAGMA mmap_size = \(options.memoryMapBytes)")
-    try connection.execute("PRAGMA cache_size = -\(options.pageCacheKibibytes)")
-    if let layout = try SQLiteNormalizedCache.Layout.existing(in: connection), layout != options.layout {
-      throw SQLiteError(
-        resultCode: SQLITE_ERROR,
-        message: "\(path) holds a cache of the \(layout) layout, which cannot be opened as the \(options.layout) layout")
-    }
+    try connection.openReader(options)
     try format.load(from: connection)
     self.format = format
   }
@@ -75,12 +44,12 @@ struct RecordStore {
   /// The stored bytes of every record, counted by SQLite, once when the store opens: its
   /// statements are finalized after use rather than kept in the connection's cache (a cached one
   /// held 1.7 kB of SQLite's heap for the connection's life, in make gate's `sqlite_heap_bytes`).
-  func countStoredBytes() throws(SQLiteError) -> Accounting {
+  func countStoredBytes() throws(SQLiteError) -> StoreAccounting {
     let statement = try Statement(
       sql: "SELECT count(*), total(length(CAST(key AS BLOB)) + length(CAST(\(format.dataColumn) AS BLOB))) FROM records",
       connection: connection, persistent: false)
-    guard try statement.step() else { return Accounting() }
-    var accounting = Accounting(records: Int(statement.int64(at: 0)), storedBytes: Int(statement.double(at: 1)))
+    guard try statement.step() else { return StoreAccounting() }
+    var accounting = StoreAccounting(records: Int(statement.int64(at: 0)), storedBytes: Int(statement.double(at: 1)))
     let splitTables = try Statement(
       sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'record_chunks'",
       connection: connection, persistent: false)
@@ -118,14 +87,6 @@ struct RecordStore {
     return bytes
   }
 
-  /// Deletes the rows of these keys, in the caller's transaction, calling `deleted` with each key
-  /// that had a record.
-  mutating func deleteRows(
-    of keys: some Sequence<CacheKey>, deleted: (CacheKey) -> Void = { _ in }
-  ) throws(SQLiteError) {
-    for key in keys where try deleteRows(of: key) != nil { deleted(key) }
-  }
-
   /// Every key in the `records` table.
   func allKeys() throws(SQLiteError) -> [CacheKey] {
     let statement = try connection.cachedStatement("SELECT key FROM records")
@@ -135,14 +96,33 @@ struct RecordStore {
     return keys
   }
 
-  /// Deletes the rows of these keys in one transaction.
-  mutating func removeRecords(forKeys keys: [CacheKey]) throws(SQLiteError) {
-    try inWriteTransaction { store throws(SQLiteError) in try store.deleteRows(of: keys) }
+  /// The ledger knows what each victim stored, so no `RETURNING` is needed: one `DELETE ...
+  /// RETURNING` per victim, and a query of `sqlite_master` per victim for the split tables, cost
+  /// 4.5 times an insert per record (callgrind; see docs/bounded-and-concurrent.md). So each table
+  /// loses its victims' rows 32 keys to a statement (``Connection/inBatches(_:sql:_:)``).
+  mutating func deleteEvicted(_ keys: [CacheKey]) throws(SQLiteError) {
+    var tables = ["records"]
+    if try hasSplitTables() { tables += ["record_chunks", "record_fields"] }
+    for table in tables { try connection.deleteRows(of: keys, from: table, keyColumn: "key") }
   }
 
-  /// Deletes with `LIKE` (see ``Connection/removeRecords(matching:table:)``), in one transaction.
-  mutating func removeRecords(matching pattern: String) throws(SQLiteError) {
-    try inWriteTransaction { store throws(SQLiteError) in try store.deleteRows(matching: pattern) }
+  /// Every record's stored bytes: its key and data column, and a split record's chunks.
+  func storedBytesByKey() throws(SQLiteError) -> [CacheKey: Int] {
+    var bytes: [CacheKey: Int] = [:]
+    let rows = try connection.cachedStatement(
+      "SELECT key, length(CAST(key AS BLOB)) + length(CAST(\(format.dataColumn) AS BLOB)) FROM records")
+    defer { rows.reset() }
+    while try rows.step() { bytes[try rows.text(at: 0)] = Int(rows.int64(at: 1)) }
+    rows.reset()
+    if try hasSplitTables() {
+      let chunks = try connection.cachedStatement("SELECT key, total(length(data)) FROM record_chunks GROUP BY key")
+      defer { chunks.reset() }
+      while try chunks.step() {
+        let key = try chunks.text(at: 0)
+        bytes[key]? += Int(chunks.double(at: 1))
+      }
+    }
+    return bytes
   }
 
   /// Deletes the rows of every key containing `pattern`, in the caller's transaction, in one
@@ -185,36 +165,19 @@ struct RecordStore {
       try connection.cachedStatement("DELETE FROM record_chunks").execute()
       try connection.cachedStatement("DELETE FROM record_fields").execute()
     }
-    accounting = Accounting()
-  }
-
-  /// Deletes every record, in one transaction.
-  mutating func clear() throws(SQLiteError) {
-    try inWriteTransaction { store throws(SQLiteError) in try store.deleteAllRows() }
+    accounting = StoreAccounting()
   }
 
   // MARK: Transactions
 
-  /// Runs `body` in a writing transaction. When it rolls back, what the store keeps in memory
-  /// goes back to where it was: the accounting, and the names the format numbered in it.
-  mutating func inWriteTransaction<Result>(_ body: (inout RecordStore) throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
-    let saved = willWrite()
-    do {
-      return try connection.inTransaction { () throws(SQLiteError) in try body(&self) }
-    } catch {
-      didRollBack(to: saved)
-      throw error
-    }
-  }
-
   /// A writing transaction begins: what ``didRollBack(to:)`` needs to put back.
-  mutating func willWrite() -> Accounting {
+  mutating func willWrite() -> StoreAccounting {
     format.willBeginTransaction()
     return accounting
   }
 
   /// The writing transaction rolled back: the accounting as it was, the format's new names forgotten.
-  mutating func didRollBack(to saved: Accounting) {
+  mutating func didRollBack(to saved: StoreAccounting) {
     accounting = saved
     format.didRollBack()
   }
@@ -232,6 +195,4 @@ struct RecordStore {
     }
     return statistics
   }
-
-  func checkpoint() throws(SQLiteError) { try connection.checkpoint() }
 }

@@ -1,15 +1,20 @@
 import NormalizedCache
 
-/// What ``SQLiteNormalizedCache`` drives under its lock: a ``RecordStore``, or for a store with a
-/// budget the ``BoundedRecordStore`` around one. The cache holds either, and calls through this.
+/// What ``SQLiteNormalizedCache`` drives under its lock: a layout's store (``LayoutStore``: a
+/// ``RecordStore`` or a ``RowStore``), or for a store with a budget the ``BoundedRecordStore``
+/// around one. The cache holds either, and calls through this.
 protocol RecordStoring {
   /// What a merge throws: SQLite's error; with a budget, ``MergeError``.
   associatedtype MergeFailure: Error
+  /// The layout's store.
+  associatedtype Table: LayoutStore
 
-  /// The record store itself (the bounded store's inner one), for what reads the file alone.
-  var records: RecordStore { get }
+  /// The layout's store itself (the bounded store's inner one), for what reads the file alone.
+  var records: Table { get }
 
-  mutating func loadInOrder(_ keys: [CacheKey]) throws(SQLiteError) -> [Record?]
+  /// The records of these keys in their order, nil where the store has none; with a projection,
+  /// each holding at least the fields of its set that it has (docs/stores.md#projected-loads).
+  mutating func loadInOrder(_ keys: [CacheKey], projection: FieldProjection?) throws(SQLiteError) -> [Record?]
   mutating func merge(_ incoming: RecordSet) throws(MergeFailure) -> ChangedKeys
   mutating func removeRecords(forKeys keys: [CacheKey]) throws(SQLiteError)
   mutating func removeRecords(matching pattern: String) throws(SQLiteError)
@@ -25,16 +30,26 @@ protocol RecordStoring {
   mutating func flushPendingUsage() throws(SQLiteError)
 }
 
-extension RecordStore: RecordStoring {
-  var records: RecordStore { self }
-
-  /// Every record's key and stored bytes, plus the layout's overhead each.
-  var accountedBytes: Int { accounting.storedBytes + accounting.records * recordOverhead }
-
-  /// No budget: no clock, no evictions, nothing kept in memory only.
-  mutating func advanceClock(to step: Int) {}
-  mutating func takeEvictions() -> EvictionReport { EvictionReport() }
-  mutating func flushPendingUsage() throws(SQLiteError) {}
-}
-
+extension RecordStore: LayoutStore {}
+extension RowStore: LayoutStore {}
 extension BoundedRecordStore: RecordStoring {}
+
+extension SQLiteNormalizedCache.Layout {
+  /// Opens the store of this layout (with a budget, the budget layer around it).
+  func openStore(path: String, options: SQLiteNormalizedCache.Options) throws(SQLiteError) -> any RecordStoring {
+    switch (self, options.budget) {
+    case (.rows, let budget?): try BoundedRecordStore<RowStore>(path: path, options: options, budget: budget)
+    case (.rows, nil): try RowStore(path: path, options: options, extraSchema: nil)
+    case (_, let budget?): try BoundedRecordStore<RecordStore>(path: path, options: options, budget: budget)
+    case (_, nil): try RecordStore(path: path, options: options, extraSchema: nil)
+    }
+  }
+
+  /// A read connection of this layout (``ReaderPool``).
+  func openReader(path: String, options: SQLiteNormalizedCache.Options) throws(SQLiteError) -> any LayoutStore {
+    switch self {
+    case .rows: try RowStore(readerAt: path, options: options)
+    case .compact, .apollo: try RecordStore(readerAt: path, options: options)
+    }
+  }
+}

@@ -8,6 +8,11 @@ extension SQLiteNormalizedCache {
     /// Apollo iOS's table, `records(_id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT UNIQUE,
     /// record TEXT)`, with each record as JSON text, so results compare with Apollo's store.
     case apollo
+    /// Apollo iOS 3.0's table (ADR 0006 on apollo-ios-dev): one row per field and per list
+    /// element, `records(cache_key, field_name, position, int_value, string_value, float_value,
+    /// bool_value, child_key_value, custom_scalar_value, written_at)`, `WITHOUT ROWID` unless
+    /// ``Options/withoutRowid`` is false (see ``RowStore``).
+    case rows
 
     /// What a record costs beyond its key and stored bytes, as a budget counts it: its cell's
     /// header and pointer in a B-tree page and the pages' free space at SQLite's fill; in the
@@ -19,6 +24,7 @@ extension SQLiteNormalizedCache {
       switch self {
       case .compact: 56
       case .apollo: 112
+      case .rows: RowStore.recordOverheadBytes
       }
     }
   }
@@ -81,12 +87,17 @@ extension SQLiteNormalizedCache {
     /// default. Only a WAL database on a file without a budget has them (see
     /// ``SQLiteNormalizedCache/readsInParallel``); 0 reads through the writer's connection.
     public var readConnections: Int
+    /// The rows layout only: whether its table is `WITHOUT ROWID` (true by default, as Apollo's),
+    /// one B-tree ordered by `(cache_key, field_name, position)`; false makes a rowid table with the
+    /// primary key in an index of its own. A file keeps the kind it was created with.
+    public var withoutRowid: Bool
 
     public init(
       layout: Layout = .compact, journalMode: JournalMode = .wal, synchronous: Synchronous = .normal,
       memoryMapBytes: Int = 268_435_456, pageCacheKibibytes: Int = 2_000, busyTimeoutMilliseconds: Int32 = 5_000,
-      autoVacuum: AutoVacuum = .none, budget: CacheBudget? = nil, readConnections: Int = 4
+      autoVacuum: AutoVacuum = .none, budget: CacheBudget? = nil, readConnections: Int = 4, withoutRowid: Bool = true
     ) {
+      self.withoutRowid = withoutRowid
       self.readConnections = readConnections
       self.autoVacuum = autoVacuum
       self.budget = budget

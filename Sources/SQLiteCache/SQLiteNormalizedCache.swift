@@ -35,8 +35,8 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   /// The database file, or `:memory:`.
   public let path: String
   public let options: Options
-  /// The writer's connection (and, without read connections, every reader's): a
-  /// ``RecordStore``, or with a budget the ``BoundedRecordStore`` around one.
+  /// The writer's connection (and, without read connections, every reader's): the layout's store
+  /// (``LayoutStore``), or with a budget the ``BoundedRecordStore`` around it.
   private let store: Lock<any RecordStoring>
   /// The read connections; nil unless ``readsInParallel``.
   private let readers: ReaderPool?
@@ -59,12 +59,7 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   public init(path: String, options: Options = Options()) throws(SQLiteError) {
     self.path = path
     self.options = options
-    let store: any RecordStoring =
-      if let budget = options.budget {
-        try BoundedRecordStore(path: path, options: options, budget: budget)
-      } else {
-        try RecordStore(path: path, options: options)
-      }
+    let store = try options.layout.openStore(path: path, options: options)
     let inMemory = store.records.connection.isInMemory
     self.store = Lock(store)
     readers =
@@ -98,13 +93,13 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   public func loadRecordsInOrder(forKeys keys: [CacheKey]) throws(SQLiteError) -> [Record?] {
     if let readers {
       if writersWaiting.load(ordering: .relaxed) == 0,
-        let records = try store.withLockIfFree({ store throws(SQLiteError) in try store.loadInOrder(keys) })
+        let records = try store.withLockIfFree({ store throws(SQLiteError) in try store.loadInOrder(keys, projection: nil) })
       {
         return records
       }
-      return try readers.withReader(lifting: { $0 }) { reader throws(SQLiteError) in try reader.loadInOrder(keys) }
+      return try readers.withReader(lifting: { $0 }) { reader throws(SQLiteError) in try reader.loadInOrder(keys, projection: nil) }
     }
-    return try store.withLock(as: .read) { store throws(SQLiteError) in try store.loadInOrder(keys) }
+    return try store.withLock(as: .read) { store throws(SQLiteError) in try store.loadInOrder(keys, projection: nil) }
   }
 
   /// Runs `body` on the writer's connection under its lock when the lock is free and no merge
@@ -139,7 +134,12 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   /// A connection lent to one read, under its lock or taken from the pool.
   private struct Snapshot<Store: RecordStoring>: RecordSnapshot {
     let store: UnsafeMutablePointer<Store>
-    func loadRecordsInOrder(forKeys keys: [CacheKey]) throws -> [Record?] { try store.pointee.loadInOrder(keys) }
+    func loadRecordsInOrder(forKeys keys: [CacheKey]) throws -> [Record?] { try store.pointee.loadInOrder(keys, projection: nil) }
+
+    /// The layout leaves out what it can (docs/stores.md#projected-loads).
+    func lendRecords(forKeys keys: [CacheKey], projection: FieldProjection, to lent: inout LentRecords) throws {
+      lent.lend(try store.pointee.loadInOrder(keys, projection: projection))
+    }
   }
 
   /// Merges records field by field (docs/records.md) in one transaction.

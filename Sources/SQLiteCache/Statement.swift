@@ -134,6 +134,10 @@ final class Statement {
     try check(sqlite3_bind_int64(handle, index, int))
   }
 
+  func bind(double: Double, at index: Int32) throws(SQLiteError) {
+    try check(sqlite3_bind_double(handle, index, double))
+  }
+
   func bindNull(at index: Int32) throws(SQLiteError) {
     try check(sqlite3_bind_null(handle, index))
   }

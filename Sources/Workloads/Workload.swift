@@ -122,6 +122,9 @@ public struct Workload: Sendable {
     public var watchers = 0
     /// The share of scalar values a refetch changes.
     public var churn = 0.02
+    /// Whether reads tell the store the fields each record must hold (projected loads,
+    /// docs/stores.md#projected-loads); false: whole records.
+    public var projectedReads = false
   }
 
   /// One variant of a run: a sweep point's source and stores, or the workload's own.

@@ -329,6 +329,7 @@ private struct WorkloadDecoder {
     read.fragments = try object.int("fragments", in: 0...100_000_000) ?? read.fragments
     read.watchers = try object.int("watchers", in: 0...100_000) ?? read.watchers
     read.churn = try object.double("churn", in: 0...1) ?? read.churn
+    read.projectedReads = try object.bool("projectedReads") ?? read.projectedReads
     try object.finish()
     return read
   }

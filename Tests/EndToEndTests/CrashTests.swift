@@ -16,15 +16,18 @@ struct CrashTests {
     // field of the large record for a batch that is not there; bounded, a batch gone from a store
     // that evicted nothing, and the last committed batch in part.
     #expect(text.components(separatedBy: ": caught (").count == 7, "\(text)")
-    for configuration in ["compact wal", "compact delete", "apollo wal", "apollo delete"] {
+    for configuration in ["compact wal", "compact delete", "apollo wal", "apollo delete", "rows wal", "rows delete"] {
       #expect(text.contains("\(configuration): 3 kills"), "\(text)")
     }
-    for configuration in ["compact wal bounded lru", "compact delete bounded fifo", "apollo wal bounded lfu", "apollo delete bounded lru"] {
+    for configuration in [
+      "compact wal bounded lru", "compact delete bounded fifo", "apollo wal bounded lfu", "apollo delete bounded lru",
+      "rows wal bounded fifo", "rows delete bounded lfu",
+    ] {
       #expect(text.contains("\(configuration): 3 kills"), "\(text)")
     }
-    #expect(text.components(separatedBy: "integrity ok, none lost, none partial").count == 5, "\(text)")
+    #expect(text.components(separatedBy: "integrity ok, none lost, none partial").count == 7, "\(text)")
     #expect(
       text.components(separatedBy: "integrity ok, none lost but to eviction past half the budget, none torn, bytes counted right and within the budget")
-        .count == 5, "\(text)")
+        .count == 7, "\(text)")
   }
 }

@@ -25,7 +25,7 @@ struct RunCommandTests {
     return [results[0]!, results[1]!]
   }()
 
-  static let stores = ["memory", "sqlite", "sqlite-apollo", "sqlite-memory"]
+  static let stores = ["memory", "sqlite", "sqlite-apollo", "sqlite-rows", "sqlite-memory"]
   static let strategies = ["path", "typePolicy", "programmatic"]
 
   @Test("quick.json writes rows for every store × key strategy, with every metric of docs/csv.md")
@@ -40,7 +40,7 @@ struct RunCommandTests {
     let common = [
       "parse/latency", "write/latency", "normalize/latency", "merge/latency", "read/latency", "write/allocations",
       "write/allocated_bytes", "read/allocations", "read/allocated_bytes", "lookup/loads_per_read",
-      "lookup/keys_per_read", "lookup/hit_ratio", "lookup/load_time", "lookup/point_lookup",
+      "lookup/keys_per_read", "lookup/fields_loaded", "lookup/bytes_loaded", "lookup/hit_ratio", "lookup/load_time", "lookup/point_lookup",
       "lookup/field_policy_lookup", "lookup/field_policy_hit_ratio", "footprint/bytes_per_record", "dedup/objects",
       "dedup/records", "dedup/object_ratio", "dedup/response_bytes", "dedup/store_bytes", "dedup/byte_ratio",
     ]

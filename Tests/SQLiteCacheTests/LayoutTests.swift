@@ -90,7 +90,9 @@ struct LayoutTests {
     let error = try #require(throws: SQLiteError.self) { try SQLiteNormalizedCache(path: path) }
     #expect(
       error.description
-        == "SQLite error 1: \(path) has a table records(id, payload), which is neither the compact layout records(key, data) nor the apollo layout records(_id, key, record)"
+        == "SQLite error 1: \(path) has a table records(id, payload), which is none of the compact layout records(key, data), "
+        + "the apollo layout records(_id, key, record) and the rows layout records(cache_key, field_name, position, "
+        + "int_value, string_value, float_value, bool_value, child_key_value, custom_scalar_value, written_at)"
     )
   }
 
@@ -119,17 +121,20 @@ struct LayoutTests {
   func queryPlan(_ layout: SQLiteNormalizedCache.Layout) throws {
     let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
     let column = layout == .compact ? "data" : "record"
+    let sql = layout == .rows ? RowStore.loadSQL : RecordStore.batchLoadSQL(dataColumn: column)
     let plan = try cache.withConnection { connection throws(SQLiteError) in
-      let statement = try Statement(
-        sql: "EXPLAIN QUERY PLAN " + RecordStore.batchLoadSQL(dataColumn: column), connection: connection,
-        persistent: false)
+      let statement = try Statement(sql: "EXPLAIN QUERY PLAN " + sql, connection: connection, persistent: false)
       var details: [String] = []
       while try statement.step() { details.append(try statement.text(at: 3)) }
       return details
     }
     let search =
-      layout == .compact
-      ? "SEARCH records USING PRIMARY KEY (key=?)" : "SEARCH records USING INDEX sqlite_autoindex_records_1 (key=?)"
+      switch layout {
+      case .compact: "SEARCH records USING PRIMARY KEY (key=?)"
+      case .apollo: "SEARCH records USING INDEX sqlite_autoindex_records_1 (key=?)"
+      // Every row of the key, in the primary key's order: no sort.
+      case .rows: "SEARCH r USING PRIMARY KEY (cache_key=?)"
+      }
     #expect(plan == ["SCAN wanted VIRTUAL TABLE INDEX 1:", search])
   }
 

@@ -19,9 +19,13 @@ struct TransactionTests {
     try cache.merge(records: before)
     // The merge below inserts Item:a (with a new field name), updates Item:1, then fails
     // updating Item:z: updates run after inserts, each sorted by key.
+    // The rows layout writes a merge's 7 rows in runs of 4, 2 and 1 upserts: Item:z's, last in key order, fails.
+    let layout = configuration.options!.layout
+    let trigger =
+      layout == .rows
+      ? "BEFORE INSERT ON records WHEN NEW.cache_key = 'Item:z'" : "BEFORE UPDATE ON records WHEN NEW.key = 'Item:z'"
     try cache.withConnection { connection throws(SQLiteError) in
-      try connection.execute(
-        "CREATE TRIGGER fail_on_z BEFORE UPDATE ON records WHEN NEW.key = 'Item:z' BEGIN SELECT RAISE(ABORT, 'boom'); END")
+      try connection.execute("CREATE TRIGGER fail_on_z \(trigger) BEGIN SELECT RAISE(ABORT, 'boom'); END")
     }
     let failing = RecordSet(records: [
       Record(key: "Item:a", ["name": "a", "brandNew": true]),
@@ -29,8 +33,9 @@ struct TransactionTests {
       Record(key: "Item:z", ["name": "ZED"]),
     ])
     let error = try #require(throws: SQLiteError.self) { try cache.merge(records: failing) }
-    let column = configuration.options!.layout == .compact ? "data" : "record"
-    #expect(error.description == "SQLite error 19: boom - while executing `UPDATE records SET \(column) = ? WHERE key = ?`")
+    let column = layout == .compact ? "data" : "record"
+    let statement = layout == .rows ? RowStore.upsertSQL(rows: 1) : "UPDATE records SET \(column) = ? WHERE key = ?"
+    #expect(error.description == "SQLite error 19: boom - while executing `\(statement)`")
     #expect(error.extendedResultCode == 1811)  // SQLITE_CONSTRAINT_TRIGGER
 
     #expect(try cache.loadRecords(forKeys: ["Item:1", "Item:z", "Item:a"]) == Dictionary(uniqueKeysWithValues: before.map { ($0.key, $0) }))

@@ -202,6 +202,39 @@ public final class OperationPlan {
     return shared?.selectionPlan(selections, below: fields, staticType: staticType, make: make) ?? make()
   }
 
+  /// Every field key a read of an object at this place may look at, under any runtime type, and
+  /// `__typename`, by which the reader picks the runtime type: what a projected load needs of the
+  /// object's record (docs/stores.md#projected-loads). Every fragment counts, whatever its type
+  /// condition (two fragments on other types may select one response key with other arguments);
+  /// `@skip` and `@include` as the read takes them. Memoized on the place.
+  /// - Throws: ``NormalizationError`` for a bad variable or directive, as a read would.
+  func projectedFields(_ plan: SelectionPlan) throws(NormalizationError) -> FieldSet {
+    if let known = plan.projectedFields { return known }
+    var keys = ["__typename"]
+    var visitedFragments: Set<String> = []
+    func visit(_ selections: [Selection]) throws(NormalizationError) {
+      for selection in selections {
+        switch selection {
+        case .field(let field):
+          guard try shouldInclude(field.directives) else { continue }
+          keys.append(try FieldKey.render(name: field.name, arguments: field.arguments, variables: variables))
+        case .inlineFragment(let fragment):
+          guard try shouldInclude(fragment.directives) else { continue }
+          try visit(fragment.selectionSet)
+        case .fragmentSpread(let spread):
+          guard try shouldInclude(spread.directives), visitedFragments.insert(spread.name).inserted,
+            let fragment = document.fragments[spread.name]
+          else { continue }
+          try visit(fragment.selectionSet)
+        }
+      }
+    }
+    for selections in plan.selections { try visit(selections) }
+    let set = FieldSet(keys)
+    plan.projectedFields = set
+    return set
+  }
+
   /// Whether a fragment applies: true, false, or nil when the schema cannot tell.
   private func judge(_ condition: String?, plan: SelectionPlan, runtimeType: String?) -> Bool? {
     guard let condition else { return true }

@@ -62,8 +62,8 @@ import Darwin
     count += 1
   }
 
-  @inline(__always)
-  func append(_ bytes: UnsafeRawBufferPointer) {
+  @inlinable @inline(__always)
+  public func append(_ bytes: UnsafeRawBufferPointer) {
     guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
     reserve(bytes.count)
     memcpy(base + count, source, bytes.count)
@@ -71,7 +71,7 @@ import Darwin
   }
 
   @inlinable @inline(__always)
-  func appendVarint(_ value: UInt64) {
+  public func appendVarint(_ value: UInt64) {
     reserve(Varint.maximumSize)
     count += Varint.write(value, to: base + count)
   }
@@ -230,6 +230,19 @@ import Darwin
     memmove(base + entry.upperBound + growth, base + entry.upperBound, count - entry.upperBound)
     replacement.withUnsafeBufferPointer { (base + entry.lowerBound).update(from: $0.baseAddress!, count: $0.count) }
     count += growth
+  }
+
+  /// Forgets what was written from `start` on (a field a projected load leaves out).
+  @inlinable @inline(__always)
+  public func truncate(to start: Int) {
+    precondition(start <= count, "truncating past the end")
+    count = start
+  }
+
+  /// The bytes written from `start` on, in place: valid until the next write.
+  @inlinable @inline(__always)
+  public func bytes(from start: Int) -> UnsafeRawBufferPointer {
+    UnsafeRawBufferPointer(start: base + start, count: count - start)
   }
 
   /// The bytes from `start` on, copied into an array of their size; the writer ends at `start`.

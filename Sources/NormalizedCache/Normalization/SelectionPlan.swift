@@ -16,6 +16,9 @@ final class SelectionPlan {
   /// The selection used last, and its type.
   var lastType: String?
   var lastSelection: PlannedSelection?
+  /// The fields a read of an object here may look at, under any runtime type (a projected load's
+  /// set, ``OperationPlan/projectedFields(_:)``); nil until a projected read asks.
+  var projectedFields: FieldSet?
 
   init(selections: [[Selection]], staticType: String?, schema: Schema) {
     self.selections = selections

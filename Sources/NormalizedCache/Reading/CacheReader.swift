@@ -20,15 +20,29 @@ import GraphQLLanguage
 /// records share them without moving cache lines between cores.
 /// With field policies on (the default), a field with a `@fieldPolicy` or a programmatic policy
 /// resolves straight to the record its arguments name, without looking at the parent's field.
+///
+/// With ``projectsFields``, each load tells the store which fields each record must hold (ADR 0007
+/// of Apollo iOS 3.0, as amended: rows filtered, columns not projected): a store that can leaves
+/// the others out (docs/stores.md#projected-loads). The data read is the same either way.
 public struct CacheReader {
   public let cache: any NormalizedCache
   public let useFieldPolicies: Bool
   public let fieldPolicyProvider: (any FieldPolicyProvider)?
+  /// Whether loads name the fields the read needs (``RecordSnapshot/lendRecords(forKeys:projection:to:)``);
+  /// false by default: whole records.
+  public let projectsFields: Bool
+  /// Whether each read counts the fields and bytes its loads lent (``ReadStatistics/fieldsLoaded``),
+  /// a walk of every record lent: for counting passes, not timed ones.
+  public var countsLoads = false
 
-  public init(cache: any NormalizedCache, useFieldPolicies: Bool = true, fieldPolicyProvider: (any FieldPolicyProvider)? = nil) {
+  public init(
+    cache: any NormalizedCache, useFieldPolicies: Bool = true, fieldPolicyProvider: (any FieldPolicyProvider)? = nil,
+    projectsFields: Bool = false
+  ) {
     self.cache = cache
     self.useFieldPolicies = useFieldPolicies
     self.fieldPolicyProvider = fieldPolicyProvider
+    self.projectsFields = projectsFields
   }
 
   /// Reads the operation back.
@@ -129,6 +143,10 @@ public struct ReadStatistics: Sendable, Hashable {
   public var hits = 0
   /// Keys not found.
   public var misses = 0
+  /// Fields of the records the loads lent (their dates field not counted), and their bytes: what
+  /// a projected load saves. Counted only by a reader that ``CacheReader/countsLoads``; else 0.
+  public var fieldsLoaded = 0
+  public var bytesLoaded = 0
 
   public init() {}
 }
@@ -240,6 +258,10 @@ private struct Execution {
   /// which every thread reading the store writes.
   let useFieldPolicies: Bool
   let fieldPolicyProvider: (any FieldPolicyProvider)?
+  /// Whether each load names the fields its records must hold.
+  let projectsFields: Bool
+  /// Whether each load counts the fields and bytes it lent.
+  let countsLoads: Bool
   /// The one committed state of the store that every level's load reads.
   let snapshot: any RecordSnapshot
   /// The records of the level being filled, lent by the snapshot; its room serves every level.
@@ -304,6 +326,8 @@ private struct Execution {
     self.enforcement = enforcement
     useFieldPolicies = reader.useFieldPolicies
     fieldPolicyProvider = reader.fieldPolicyProvider
+    projectsFields = reader.projectsFields
+    countsLoads = reader.countsLoads
     self.snapshot = snapshot
     hasPolicyProvider = reader.fieldPolicyProvider != nil
     typenameProbe = Self.typename.probe
@@ -417,12 +441,17 @@ private struct Execution {
         }
       }
     }
-    try snapshot.lendRecords(forKeys: keys, to: &lent)
+    if projectsFields {
+      try snapshot.lendRecords(forKeys: keys, projection: projection(of: level, positions: positions, keyCount: keys.count), to: &lent)
+    } else {
+      try snapshot.lendRecords(forKeys: keys, to: &lent)
+    }
     let found = lent.found
     statistics.loads += 1
     statistics.keysRequested += keys.count
     statistics.hits += found
     statistics.misses += keys.count - found
+    if countsLoads { countLoaded(keys.count) }
     var next: [Pending] = []
     for (pending, position) in zip(level, positions) {
       guard let bytes = lent[position] else {
@@ -434,6 +463,49 @@ private struct Execution {
       try fill(pending, record: LentRecord(key: pending.key, bytes: bytes), next: &next)
     }
     return next
+  }
+
+  /// Adds the fields and bytes of the records lent for a load of `keyCount` keys to the statistics.
+  private mutating func countLoaded(_ keyCount: Int) {
+    for position in 0..<keyCount {
+      guard let bytes = lent[position] else { continue }
+      statistics.bytesLoaded += bytes.count
+      var offset = RecordDates.fieldsStart(bytes)
+      while offset < bytes.count {
+        _ = RecordCodec.readField(bytes, &offset)
+        statistics.fieldsLoaded += 1
+      }
+    }
+  }
+
+  /// The fields each key of a level's load must hold: those its place's selection may read
+  /// (``OperationPlan/projectedFields(_:)``); a key read at two places, the union of theirs.
+  private func projection(of level: [Pending], positions: [Int], keyCount: Int) throws -> FieldProjection {
+    var places: [(plan: Unmanaged<SelectionPlan>, set: Int)] = []
+    var sets: [FieldSet] = []
+    var unions: [(a: Int, b: Int, set: Int)] = []
+    var setIndices = [Int](repeating: -1, count: keyCount)
+    for (pending, position) in zip(level, positions) {
+      let set: Int
+      if let known = places.first(where: { $0.plan.toOpaque() == pending.plan.toOpaque() }) {
+        set = known.set
+      } else {
+        set = sets.count
+        sets.append(try plan.projectedFields(pending.plan.takeUnretainedValue()))
+        places.append((pending.plan, set))
+      }
+      let before = setIndices[position]
+      if before < 0 || before == set {
+        setIndices[position] = set
+      } else if let union = unions.first(where: { $0.a == before && $0.b == set }) {
+        setIndices[position] = union.set
+      } else {
+        unions.append((before, set, sets.count))
+        setIndices[position] = sets.count
+        sets.append(sets[before].union(sets[set]))
+      }
+    }
+    return FieldProjection(sets: sets, setIndices: setIndices)
   }
 
   /// Fills the object of `pending` from its record's bytes: leaves straight

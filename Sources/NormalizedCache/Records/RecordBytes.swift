@@ -198,8 +198,8 @@ import Darwin
 
 extension RecordCodec {
   /// Whether the bytes in `range` spell `name`.
-  @inline(__always)
-  static func bytes(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, equal name: UnsafeRawBufferPointer) -> Bool {
+  @_spi(RecordBytes) @inlinable @inline(__always)
+  public static func bytes(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, equal name: UnsafeRawBufferPointer) -> Bool {
     guard range.count == name.count else { return false }
     if range.isEmpty { return true }
     return memcmp(bytes.baseAddress! + range.lowerBound, name.baseAddress!, range.count) == 0

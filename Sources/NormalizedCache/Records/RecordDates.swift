@@ -130,8 +130,9 @@ import Darwin
     writer.endField(lengthOffset)
   }
 
-  /// The dates field's value alone, canonical (``appendField(_:to:)``).
-  static func appendValue(_ dates: [Int], to writer: RecordWriter) {
+  /// The dates field's value alone, canonical (``appendField(_:to:)``): what a store that keeps
+  /// each field's date apart writes back (the rows layout's `written_at`).
+  public static func appendValue(_ dates: [Int], to writer: RecordWriter) {
     let base = dates.max() ?? 0
     let exceptions = dates.count { $0 != base }
     if exceptions == 0 {
@@ -189,6 +190,36 @@ import Darwin
     let lengthOffset = writer.beginField(name: "")
     writer.appendInt(date)
     writer.endField(lengthOffset)
+  }
+}
+
+extension RecordDates {
+  /// The fields of `bytes` whose names `keeps` (a projected load's, docs/stores.md#projected-loads),
+  /// in their order, with their dates: the dates field rewritten, canonical, for the fields kept
+  /// (an exception's position is among the fields kept). A store that leaves fields out of a
+  /// record whose dates are not all one goes through here; where they are all one, the dates
+  /// field holds for any of its fields as it is.
+  public static func projected(
+    _ bytes: UnsafeRawBufferPointer, keeping keeps: (UnsafeRawBufferPointer) -> Bool
+  ) -> [UInt8] {
+    let dated = isDated(bytes)
+    let allDates = dated ? dates(bytes) : []
+    var kept: [Int] = []
+    var spans: [RecordCodec.FieldSpan] = []
+    var offset = fieldsStart(bytes)
+    while offset < bytes.count {
+      let span = RecordCodec.readField(bytes, &offset)
+      if keeps(UnsafeRawBufferPointer(rebasing: bytes[span.name])) {
+        kept.append(spans.count)
+        spans.append(span)
+      } else {
+        spans.append(RecordCodec.FieldSpan(name: 0..<0, value: 0..<0, entry: 0..<0))
+      }
+    }
+    return RecordWriter.encoded(capacity: bytes.count + 16) { writer in
+      if dated { appendField(kept.map { allDates[$0] }, to: writer) }
+      for position in kept { writer.append(UnsafeRawBufferPointer(rebasing: bytes[spans[position].entry])) }
+    }
   }
 }
 

@@ -65,11 +65,24 @@ public protocol RecordSnapshot {
   /// the in-memory store lends the bytes it holds, so that a read writes no reference count of
   /// the store's buffers (docs/stores.md#consistent-reads).
   func lendRecords(forKeys keys: [CacheKey], to lent: inout LentRecords) throws
+
+  /// The same records, lent as ``lendRecords(forKeys:to:)`` lends them, where the store may leave
+  /// out the fields a read does not need: each key's record holds at least the fields of its set
+  /// in `projection` that the record has (and their dates), and none it lacks
+  /// (docs/stores.md#projected-loads). ``CacheReader`` calls it when it projects
+  /// (``CacheReader/projectsFields``). By default the projection is ignored and whole records are
+  /// lent: a store of yours keeps working unchanged, and the in-memory store, which lends the
+  /// bytes it holds, has nothing to leave out.
+  func lendRecords(forKeys keys: [CacheKey], projection: FieldProjection, to lent: inout LentRecords) throws
 }
 
 extension RecordSnapshot {
   public func lendRecords(forKeys keys: [CacheKey], to lent: inout LentRecords) throws {
     lent.lend(try loadRecordsInOrder(forKeys: keys))
+  }
+
+  public func lendRecords(forKeys keys: [CacheKey], projection: FieldProjection, to lent: inout LentRecords) throws {
+    try lendRecords(forKeys: keys, to: &lent)
   }
 }
 

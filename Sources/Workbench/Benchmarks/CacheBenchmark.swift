@@ -121,7 +121,8 @@ struct CacheBenchmark: Benchmark {
     defer { factory.removeFiles() }
     try warmUp(normalizer)
     let store = try factory.make(configuration)
-    let reader = makeReader(store)
+    var reader = makeReader(store)
+    reader.countsLoads = true
     for (index, item) in source.items.enumerated() {
       progress.update("counting allocations, response \(index + 1)/\(source.items.count)")
       let response = try item.response()
@@ -147,6 +148,8 @@ struct CacheBenchmark: Benchmark {
       counted.misses += read.result.miss == nil ? 0 : 1
       counted.samples.append(Double(read.result.statistics.loads), to: .loadsPerRead)
       counted.samples.append(Double(read.result.statistics.keysRequested), to: .keysPerRead)
+      counted.samples.append(Double(read.result.statistics.fieldsLoaded), to: .fieldsLoaded)
+      counted.samples.append(Double(read.result.statistics.bytesLoaded), to: .bytesLoaded)
       counted.hits += read.result.statistics.hits
       counted.keysRequested += read.result.statistics.keysRequested
     }

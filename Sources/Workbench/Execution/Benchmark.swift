@@ -59,11 +59,13 @@ enum PreparedVariant {
 
 extension NamedStrategy {
   /// A reader of `cache` with this strategy's field policies: the directives for every strategy
-  /// but `path`, and the workload's programmatic provider for the programmatic strategies.
+  /// but `path`, and the workload's programmatic provider for the programmatic strategies;
+  /// projecting its loads when the workload's `read.projectedReads` says so.
   func makeReader(_ cache: any NormalizedCache, workload: Workload) -> CacheReader {
     CacheReader(
       cache: cache, useFieldPolicies: kind != .path,
-      fieldPolicyProvider: kind == .programmatic ? workload.fieldPolicyProvider?.provider : nil)
+      fieldPolicyProvider: kind == .programmatic ? workload.fieldPolicyProvider?.provider : nil,
+      projectsFields: workload.read.projectedReads)
   }
 }
 

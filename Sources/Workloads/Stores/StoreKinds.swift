@@ -86,7 +86,7 @@ public struct StoreKinds: Sendable {
   }
 
   /// `{"kind": "sqlite", "layout": "apollo", "journal": "wal", "synchronous": "normal",
-  /// "location": "file", "autoVacuum": "incremental"}`: SQLite's options straight into its
+  /// "location": "file", "autoVacuum": "incremental"}` (and for the rows layout `"withoutRowid"`): SQLite's options straight into its
   /// ``SQLiteNormalizedCache/Options``, with a budget if given.
   static let decodeSQLite: Decode = { options throws(WorkloadError) in
     var sqlite = SQLiteNormalizedCache.Options()
@@ -94,6 +94,12 @@ public struct StoreKinds: Sendable {
     sqlite.journalMode = try options.choice("journal", of: SQLiteNormalizedCache.JournalMode.self) ?? sqlite.journalMode
     sqlite.synchronous = try options.choice("synchronous", of: SQLiteNormalizedCache.Synchronous.self) ?? sqlite.synchronous
     sqlite.autoVacuum = try options.choice("autoVacuum", of: SQLiteNormalizedCache.AutoVacuum.self) ?? sqlite.autoVacuum
+    if let withoutRowid = try options.bool("withoutRowid") {
+      guard sqlite.layout == .rows else { throw options.error("withoutRowid", "applies to the rows layout only") }
+      sqlite.withoutRowid = withoutRowid
+    }
+    // The rows layout in a rowid table is a layout of its own in descriptions and identities.
+    let layout = sqlite.layout == .rows && !sqlite.withoutRowid ? "rows-rowid" : "\(sqlite.layout)"
     let location = try options.string("location") ?? "file"
     guard location == "file" || location == ":memory:" else {
       throw options.error("location", "must be \"file\" or \":memory:\", got \"\(location)\"")
@@ -101,10 +107,10 @@ public struct StoreKinds: Sendable {
     let inMemory = location == ":memory:"
     let budget = try options.budget(
       recordOverhead: sqlite.layout.recordOverheadBytes + SQLiteNormalizedCache.usageRowOverheadBytes)
-    let description = "sqlite \(sqlite.layout) \(sqlite.journalMode) \(sqlite.synchronous) \(sqlite.autoVacuum)\(inMemory ? " :memory:" : "")"
+    let description = "sqlite \(layout) \(sqlite.journalMode) \(sqlite.synchronous) \(sqlite.autoVacuum)\(inMemory ? " :memory:" : "")"
     let unboundedOptions = sqlite
     let identity = StoreMaker.Identity(
-      kind: "sqlite", settings: ["\(sqlite.layout)", "\(sqlite.journalMode)", "\(sqlite.synchronous)", "\(sqlite.autoVacuum)", location])
+      kind: "sqlite", settings: [layout, "\(sqlite.journalMode)", "\(sqlite.synchronous)", "\(sqlite.autoVacuum)", location])
     let unbounded = StoreMaker(description: description, identity: identity, limit: .sqlite) { environment in
       try SQLiteNormalizedCache(path: inMemory ? ":memory:" : environment.newFilePath(), options: unboundedOptions)
     }

@@ -1,0 +1,205 @@
+import CSQLite
+@_spi(RecordBytes) import NormalizedCache
+
+/// The rows a merge writes in the rows layout (docs/stores.md#the-rows-layout), and how a
+/// ``RecordCodec`` value becomes them: one walk of the value grammar (``RowsOfValue``, a visitor
+/// of ``RecordValueWalk``, `RecordBytes.swift` invariant 7). Keys, names and texts are copied into
+/// one buffer, from which the rows are bound without copies. Its stored bytes are counted as it
+/// goes, by ``RowBytes``, the count the table's `rowBytesSQL` makes.
+struct RowBatch {
+  /// The text of every row: keys, field names, strings, references, sub-record keys, record orders.
+  var text: [UInt8] = []
+  var rows: [Row] = []
+  /// The stored bytes of the rows added so far.
+  var storedBytes = 0
+  /// The lists a walk of a value is in (``RowsOfValue``), outermost first: the key and field name
+  /// of their rows, and the position of their next element. Kept for the next walk's room.
+  var lists: [(key: Range<Int>, name: Range<Int>, next: Int)] = []
+
+  /// One row of `records`.
+  struct Row {
+    var key: Range<Int>
+    var name: Range<Int>
+    var position: Int
+    var value: Value
+    var writtenAt: Int
+  }
+
+  /// What a row holds besides its key, field name, position and date.
+  enum Value {
+    /// An empty list's marker (position -2): no value.
+    case marker
+    case int(Int)
+    case float(Double)
+    case bool(Bool)
+    /// Text in one of the text columns.
+    case text(TextColumn, Range<Int>)
+    /// A list in a list: its sub-record's key and its element count.
+    case nested(Range<Int>, count: Int)
+    /// A record's own row: its field count, whether it has dates, and its order where it is not
+    /// its names' (a BLOB in `custom_scalar_value`).
+    case record(count: Int, dated: Bool, order: Range<Int>?)
+    /// A list whose rows were written (not a row itself).
+    case list
+  }
+
+  enum TextColumn {
+    case string, childKey, customScalar
+  }
+
+  /// The texts `custom_scalar_value` holds for what the typed columns cannot (docs/stores.md):
+  /// null, as Apollo's implementation stores it, and the Doubles SQLite's REAL does not keep.
+  enum Custom {
+    static let null = Array("null".utf8)
+    static let negativeZero = Array("-0.0".utf8)
+    static let notANumber = Array("NaN".utf8)
+  }
+
+  mutating func removeAll() {
+    text.removeAll(keepingCapacity: true)
+    rows.removeAll(keepingCapacity: true)
+    storedBytes = 0
+  }
+
+  /// Copies bytes into ``text``; their range there.
+  @inline(__always)
+  mutating func append(_ bytes: UnsafeRawBufferPointer) -> Range<Int> {
+    let start = text.count
+    text.append(contentsOf: bytes)
+    return start..<text.count
+  }
+
+  mutating func append(_ string: String) -> Range<Int> {
+    var string = string
+    return string.withUTF8 { append(UnsafeRawBufferPointer($0)) }
+  }
+
+  /// Adds a row, counting its bytes.
+  @inline(__always)
+  mutating func add(key: Range<Int>, name: Range<Int>, position: Int, _ value: Value, writtenAt: Int) {
+    rows.append(Row(key: key, name: name, position: position, value: value, writtenAt: writtenAt))
+    storedBytes += RowBytes.row(key: key.count, name: name.count, value: value)
+  }
+
+  /// The rows of one field of the record whose key is at `key`: its value walked, its rows added
+  /// at the field's date.
+  /// - Throws: ``SQLiteError`` `SQLITE_MISUSE` for a field named `$`, which the layout keeps for
+  ///   nested lists' sub-records.
+  mutating func addField(
+    key: Range<Int>, recordKey: CacheKey, name: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer, writtenAt: Int
+  ) throws(SQLiteError) {
+    if name.count == 1, name[0] == UInt8(ascii: "$") {
+      throw SQLiteError(
+        resultCode: SQLITE_MISUSE,
+        message: "the rows layout cannot store field \"$\" of record \"\(recordKey)\": \"$\" names the rows of nested lists' sub-records")
+    }
+    let nameRange = append(name)
+    var offset = 0
+    // The batch moves into the walk and back: no copy.
+    var walk = RowsOfValue(field: (key, nameRange), writtenAt: writtenAt, batch: RowBatch())
+    swap(&walk.batch, &self)
+    let top = RecordValueWalk.walk(value, &offset, &walk)
+    swap(&walk.batch, &self)
+    if case .list = top { return }
+    add(key: key, name: nameRange, position: -1, top, writtenAt: writtenAt)
+  }
+}
+
+/// A field's value walked into rows (``RowBatch/addField(key:recordKey:name:value:writtenAt:)``):
+/// a scalar is its value (for a row at -1), a list adds a row per element (a list in it a
+/// sub-record, `KEY.FIELD.$[P]` of field `$`, Apollo's naming) and a marker row when empty.
+struct RowsOfValue: RecordValueVisitor {
+  typealias Value = RowBatch.Value
+  /// The list's depth: its place in ``lists``.
+  typealias List = Int
+  typealias Failure = Never
+  static var source: RecordValueSource { .trusted }
+
+  /// The key and field name of the field's own rows.
+  let field: (key: Range<Int>, name: Range<Int>)
+  let writtenAt: Int
+  var batch: RowBatch
+
+  init(field: (key: Range<Int>, name: Range<Int>), writtenAt: Int, batch: RowBatch) {
+    self.field = field
+    self.writtenAt = writtenAt
+    self.batch = batch
+  }
+
+  mutating func null(_ token: Range<Int>) -> Value { .text(.customScalar, custom(RowBatch.Custom.null)) }
+  func bool(_ value: Bool, _ token: Range<Int>) -> Value { .bool(value) }
+  func int(_ value: Int, _ token: Range<Int>) -> Value { .int(value) }
+
+  /// A Double SQLite's REAL keeps as it is; `-0.0` (stored as the integer 0) and NaN (stored as
+  /// NULL) as text.
+  mutating func double(_ value: Double, _ token: Range<Int>) -> Value {
+    if value.isNaN { return .text(.customScalar, custom(RowBatch.Custom.notANumber)) }
+    if value == 0, value.sign == .minus { return .text(.customScalar, custom(RowBatch.Custom.negativeZero)) }
+    return .float(value)
+  }
+
+  mutating func string(_ utf8: UnsafeRawBufferPointer, _ token: Range<Int>) -> Value { .text(.string, batch.append(utf8)) }
+  mutating func reference(_ key: UnsafeRawBufferPointer, _ token: Range<Int>) -> Value { .text(.childKey, batch.append(key)) }
+
+  private mutating func custom(_ text: [UInt8]) -> Range<Int> { text.withUnsafeBytes { batch.append($0) } }
+
+  /// The field's list, or a list in a list: a sub-record of its own, under the key Apollo's
+  /// implementation gives it (`PARENT.FIELD.$[P]`, or `PARENT.$[P]` in a sub-record).
+  mutating func beginList(count: Int, _ token: Range<Int>) -> Int {
+    guard let parent = batch.lists.last else {
+      batch.lists.append((field.key, field.name, 0))
+      return 0
+    }
+    // Copied out first: appending a slice of the buffer to itself would copy the whole buffer.
+    var key = Array(batch.text[parent.key])
+    if !RowBytes.isSyntheticField(batch.text[parent.name]) {
+      key.append(UInt8(ascii: "."))
+      key.append(contentsOf: batch.text[parent.name])
+    }
+    key.append(contentsOf: ".$[\(parent.next)]".utf8)
+    let keyRange = key.withUnsafeBytes { batch.append($0) }
+    let name = batch.append(RowStore.syntheticField)
+    batch.lists.append((keyRange, name, 0))
+    return batch.lists.count - 1
+  }
+
+  mutating func append(_ element: consuming Value, to depth: inout Int) {
+    let list = batch.lists[depth]
+    batch.add(key: list.key, name: list.name, position: list.next, element, writtenAt: writtenAt)
+    batch.lists[depth].next += 1
+  }
+
+  mutating func endList(_ depth: consuming Int) -> Value {
+    let list = batch.lists.removeLast()
+    if list.next == 0 { batch.add(key: list.key, name: list.name, position: -2, .marker, writtenAt: writtenAt) }
+    return batch.lists.isEmpty ? .list : .nested(list.key, count: list.next)
+  }
+}
+
+/// What a row counts as stored bytes (the table's `RowStore.rowBytesSQL` counts the same): its
+/// key and field name, its value's text, 8 bytes for an Int or a Double, 1 for a Boolean, and
+/// ``rowOverhead`` for its position, its date, and SQLite's cell around it.
+enum RowBytes {
+  /// A row's bytes beyond its key, name and value: its position and date and its cell's header,
+  /// measured (docs/stores.md#the-rows-layout).
+  static let rowOverhead = 12
+
+  @inline(__always)
+  static func row(key: Int, name: Int, value: RowBatch.Value) -> Int {
+    let valueBytes: Int
+    switch value {
+    case .marker, .list: valueBytes = 0
+    case .int, .float: valueBytes = 8
+    case .bool: valueBytes = 1
+    case .text(_, let range): valueBytes = range.count
+    case .nested(let key, _): valueBytes = key.count + 8
+    case .record(_, _, let order): valueBytes = 8 + 1 + (order?.count ?? 0)
+    }
+    return key + name + valueBytes + rowOverhead
+  }
+
+  /// Whether a field name is the sub-records' `$`.
+  static func isSyntheticField(_ name: some Collection<UInt8>) -> Bool {
+    name.count == 1 && name.first == UInt8(ascii: "$")
+  }
+}

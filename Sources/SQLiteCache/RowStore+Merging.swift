@@ -1,0 +1,205 @@
+@_spi(RecordBytes) import NormalizedCache
+
+extension RowStore {
+  /// The statement every merge writes its rows with, 32 rows a statement
+  /// (``Connection/inBatches(_:sql:_:)``): Apollo's upsert (`insertOrUpdate`), a row new or
+  /// replacing the one at its `(cache_key, field_name, position)`, every value column taken.
+  static func upsertSQL(rows: Int) -> String {
+    "INSERT INTO records(cache_key, field_name, position, int_value, string_value, float_value, bool_value, "
+      + "child_key_value, custom_scalar_value, written_at) VALUES "
+      + Connection.placeholders(rows, "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+      + " ON CONFLICT(cache_key, field_name, position) DO UPDATE SET int_value = excluded.int_value, "
+      + "string_value = excluded.string_value, float_value = excluded.float_value, bool_value = excluded.bool_value, "
+      + "child_key_value = excluded.child_key_value, custom_scalar_value = excluded.custom_scalar_value, "
+      + "written_at = excluded.written_at"
+  }
+
+  /// Merges records field by field (docs/records.md), in the caller's transaction:
+  ///
+  /// 1. the records of the incoming keys that exist are loaded whole (``loadInOrder(_:projection:)``);
+  /// 2. each incoming record merges into its stored one by ``RecordCodec/merge(existing:new:)``,
+  ///    the rule every store follows, which says what changed (the changed keys, and nothing for
+  ///    a record unchanged, dates and all);
+  /// 3. the rows of what changed are written, records in key order: a new record's every row; of
+  ///    a stored one, the rows of each field whose value changed (a field's row upserted; a list's
+  ///    rows, or a field that becomes or stops being a list, deleted and written again), the date
+  ///    of each field rewritten with its value unchanged, and its record row when its field count
+  ///    or dates changed. Deletes and date updates run as met; new rows go in one batch at the end.
+  mutating func mergeInTransaction<Log: MergeLog>(_ incoming: RecordSet, log: inout Log) throws(SQLiteError) -> ChangedKeys {
+    let records = Array(incoming)
+    let loaded = try loadInOrder(records.map(\.key), projection: nil)
+    var changed = ChangedKeys()
+    var fields = RecordFields()
+    batch.removeAll()
+    for entry in RecordStore.keyOrder(of: records) {
+      let record = records[entry.index]
+      if let stored = loaded[entry.index] {
+        try mergeExisting(record, into: stored, changed: &changed, log: &log)
+      } else {
+        let before = batch.storedBytes
+        try batch.addRecord(record, fields: &fields)
+        accounting.records += 1
+        accounting.storedBytes += batch.storedBytes - before
+        log.wrote(record.key, storedBytes: batch.storedBytes - before)
+        changed.insertAllFields(of: record)
+      }
+    }
+    try writeBatch()
+    return changed
+  }
+
+  /// A record into the one stored under its key: nothing when nothing changes, dates and all;
+  /// else the rows of what changed (``FieldChanges``).
+  private mutating func mergeExisting<Log: MergeLog>(
+    _ record: Record, into stored: Record, changed: inout ChangedKeys, log: inout Log
+  ) throws(SQLiteError) {
+    guard let (merged, names) = RecordCodec.merge(existing: stored.encodedFields, new: record.encodedFields) else {
+      if Log.countsBytes { log.wrote(record.key, storedBytes: try countedBytes(of: stored)) }
+      return
+    }
+    changed.insert(fields: names, of: record.key)
+    let mergedRecord = Record(key: record.key, uncheckedEncodedFields: merged)
+    try writeChanges(of: record, stored: stored, merged: mergedRecord)
+    let bytes = try countedBytes(of: mergedRecord)
+    accounting.storedBytes += bytes - (try countedBytes(of: stored))
+    log.wrote(record.key, storedBytes: bytes)
+  }
+
+  /// A record's stored bytes, counted by writing its rows into a batch of their own.
+  private func countedBytes(of record: Record) throws(SQLiteError) -> Int {
+    var counting = RowBatch()
+    var fields = RecordFields()
+    return try counting.storedBytes(of: record, fields: &fields)
+  }
+
+  /// The writes of one record merged into its stored one (``mergeExisting``).
+  private mutating func writeChanges(of record: Record, stored: Record, merged: Record) throws(SQLiteError) {
+    var old = RecordFields()
+    var new = RecordFields()
+    var after = RecordFields()
+    try stored.encodedFields.withUnsafeBytes { storedBytes in
+      record.encodedFields.withUnsafeBytes { incoming in
+        Result { () throws(SQLiteError) in
+          old.read(storedBytes)
+          new.read(incoming)
+          let key = batch.append(record.key)
+          for index in new.spans.indices {
+            try writeField(index, of: new, incoming, stored: old, storedBytes, key: key, recordKey: record.key)
+          }
+        }
+      }
+    }.get()
+    merged.encodedFields.withUnsafeBytes { after.read($0) }
+    let emptyDate = { (fields: RecordFields) in fields.spans.isEmpty ? fields.uniformDate : 0 }
+    if after.spans.count != old.spans.count || after.isDated != old.isDated || emptyDate(after) != emptyDate(old) {
+      batch.addRecordRow(key: batch.append(record.key), after)
+    }
+  }
+
+  /// One incoming field: new (its rows added), its value changed (its row upserted, or its rows
+  /// replaced where either value is a list), its date alone moved (its rows' `written_at`
+  /// updated), or as it was (nothing).
+  private mutating func writeField(
+    _ index: Int, of new: RecordFields, _ incoming: UnsafeRawBufferPointer, stored old: RecordFields,
+    _ storedBytes: UnsafeRawBufferPointer, key: Range<Int>, recordKey: CacheKey
+  ) throws(SQLiteError) {
+    let span = new.spans[index]
+    let name = UnsafeRawBufferPointer(rebasing: incoming[span.name])
+    let value = UnsafeRawBufferPointer(rebasing: incoming[span.value])
+    let date = new.date(index)
+    // Records of one selection keep their fields in one order: the same place first.
+    let match =
+      index < old.spans.count && RecordCodec.bytes(storedBytes, old.spans[index].name, equal: name)
+      ? index : old.spans.firstIndex { RecordCodec.bytes(storedBytes, $0.name, equal: name) }
+    guard let match else {
+      return try batch.addField(key: key, recordKey: recordKey, name: name, value: value, writtenAt: date)
+    }
+    let oldValue = old.spans[match].value
+    if RecordCodec.bytes(storedBytes, oldValue, equal: value) {
+      if old.date(match) != date { try updateDate(of: name, recordKey, to: date) }
+      return
+    }
+    if value[0] == RecordCodec.listTag || storedBytes[oldValue.lowerBound] == RecordCodec.listTag {
+      try deleteField(name, of: recordKey)
+    }
+    try batch.addField(key: key, recordKey: recordKey, name: name, value: value, writtenAt: date)
+  }
+
+  /// A field's rows' date, its value unchanged: `UPDATE ... SET written_at`.
+  private func updateDate(of name: UnsafeRawBufferPointer, _ key: CacheKey, to date: Int) throws(SQLiteError) {
+    let statement = try connection.cachedStatement("UPDATE records SET written_at = ?1 WHERE cache_key = ?2 AND field_name = ?3")
+    defer {
+      statement.reset()
+      statement.clearBindings()
+    }
+    try statement.bind(Int64(date), at: 1)
+    try statement.bind(key, at: 2)
+    try statement.bindTextNoCopy(name, at: 3)
+    try statement.execute()
+  }
+
+  /// A field's rows, and its nested lists' sub-records, before its new rows are written.
+  private func deleteField(_ name: UnsafeRawBufferPointer, of key: CacheKey) throws(SQLiteError) {
+    let statement = try connection.cachedStatement(
+      "DELETE FROM records WHERE cache_key = ?1 AND field_name = ?2 RETURNING CASE WHEN int_value IS NOT NULL THEN child_key_value END")
+    var nested: [CacheKey] = []
+    do {
+      defer {
+        statement.reset()
+        statement.clearBindings()
+      }
+      try statement.bind(key, at: 1)
+      try statement.bindTextNoCopy(name, at: 2)
+      while try statement.step() { if let child = try statement.optionalText(at: 0) { nested.append(child) } }
+    }
+    if !nested.isEmpty { _ = try deleteSubRecords(nested) }
+  }
+
+  /// The batch's rows, 32 to a statement, bound from its text without copies.
+  private mutating func writeBatch() throws(SQLiteError) {
+    guard !batch.rows.isEmpty else { return }
+    let rows = batch.rows
+    try batch.text.withUnsafeBytes { text in
+      Result { () throws(SQLiteError) in
+        try connection.inBatches(rows, sql: Self.upsertSQL(rows:)) { statement, batch throws(SQLiteError) in
+          defer {
+            statement.reset()
+            statement.clearBindings()
+          }
+          for (index, row) in batch.enumerated() { try Self.bind(row, at: Int32(10 * index), from: text, to: statement) }
+          try statement.step()
+        }
+      }
+    }.get()
+  }
+
+  /// One row's parameters, from `at + 1` (`cache_key`) to `at + 10` (`written_at`); the value
+  /// columns it does not set stay NULL.
+  private static func bind(_ row: RowBatch.Row, at base: Int32, from text: UnsafeRawBufferPointer, to statement: Statement) throws(SQLiteError) {
+    try statement.bindTextNoCopy(UnsafeRawBufferPointer(rebasing: text[row.key]), at: base + 1)
+    try statement.bindTextNoCopy(UnsafeRawBufferPointer(rebasing: text[row.name]), at: base + 2)
+    try statement.bind(Int64(row.position), at: base + 3)
+    switch row.value {
+    case .marker, .list: break
+    case .int(let int): try statement.bind(Int64(int), at: base + 4)
+    case .float(let double): try statement.bind(double: double, at: base + 6)
+    case .bool(let flag): try statement.bind(Int64(flag ? 1 : 0), at: base + 7)
+    case .text(let column, let range):
+      let index: Int32 =
+        switch column {
+        case .string: 5
+        case .childKey: 8
+        case .customScalar: 9
+        }
+      try statement.bindTextNoCopy(UnsafeRawBufferPointer(rebasing: text[range]), at: base + index)
+    case .nested(let key, let count):
+      try statement.bind(Int64(count), at: base + 4)
+      try statement.bindTextNoCopy(UnsafeRawBufferPointer(rebasing: text[key]), at: base + 8)
+    case .record(let count, let dated, let order):
+      try statement.bind(Int64(count), at: base + 4)
+      try statement.bind(Int64(dated ? 1 : 0), at: base + 7)
+      if let order { try statement.bindBlobNoCopy(UnsafeRawBufferPointer(rebasing: text[order]), at: base + 9) }
+    }
+    try statement.bind(Int64(row.writtenAt), at: base + 10)
+  }
+}

@@ -1,0 +1,269 @@
+import CSQLite
+import NormalizedCache
+
+/// The `rows` layout: Apollo iOS 3.0's table (ADR 0006 on apollo-ios-dev, branch
+/// `cache-rewrite/phase-1-plan`), one row per field and per list element, written and read as
+/// its plan's §7.2 says (docs/stores.md#the-rows-layout has the rows byte by byte):
+///
+/// ```sql
+/// CREATE TABLE records(cache_key TEXT NOT NULL, field_name TEXT NOT NULL, position INTEGER NOT NULL DEFAULT -1,
+///   int_value INTEGER, string_value TEXT, float_value REAL, bool_value INTEGER, child_key_value TEXT,
+///   custom_scalar_value TEXT, written_at INTEGER NOT NULL,
+///   PRIMARY KEY (cache_key, field_name, position)) WITHOUT ROWID;
+/// ```
+/// - A field is a row at `position` -1, its value in the column of its type (null: the text
+///   `null` in `custom_scalar_value`, as Apollo's implementation stores it); a list is a row per
+///   element at 0..N-1, an empty list one marker row at -2 with no value; a list in a list is a
+///   row whose `child_key_value` names a synthetic sub-record (`Book:1.tags.$[3]`, field `$`)
+///   holding its elements as a list, as Apollo's implementation names them. `written_at` is the
+///   field's date (docs/records.md#dates), 0 for a record without dates.
+/// - Each record also has a *record row*, `field_name` empty (no field has an empty name),
+///   `position` -1: its field count, whether it has dates, and the order of its fields where it
+///   is not the order of their names. So a record without fields exists, a load knows a record
+///   it finds from one it does not, and fields come back in the order they were first written.
+/// - A load is one statement for up to 500 keys, every row of each record in the order of the
+///   primary key; a merge loads the records it merges into, and writes only the rows of fields
+///   whose value or date changed: a field's row upserted, a list's rows replaced, in the merge's
+///   transaction, 32 rows a statement.
+/// - A field named `$` cannot be stored: it names the rows of nested lists' sub-records, which
+///   may share a key with a record.
+struct RowStore {
+  let connection: Connection
+  /// Whether the table is `WITHOUT ROWID` (``SQLiteNormalizedCache/Options/withoutRowid``).
+  let withoutRowid: Bool
+  var accounting = StoreAccounting()
+  let recordOverhead: Int
+  /// Reused from load to load: where rows become a record's ``RecordCodec`` bytes.
+  var decoder = RowDecoder()
+  /// Reused from merge to merge: the rows a merge writes.
+  var batch = RowBatch()
+
+  /// The table's columns, in order: how an existing file is known to be of this layout.
+  static let columns = [
+    "cache_key", "field_name", "position", "int_value", "string_value", "float_value", "bool_value", "child_key_value",
+    "custom_scalar_value", "written_at",
+  ]
+
+  /// The table, `WITHOUT ROWID` or a rowid table with the primary key in an index of its own.
+  static func schema(withoutRowid: Bool) -> String {
+    """
+    CREATE TABLE records(cache_key TEXT NOT NULL, field_name TEXT NOT NULL, position INTEGER NOT NULL DEFAULT -1,
+      int_value INTEGER, string_value TEXT, float_value REAL, bool_value INTEGER, child_key_value TEXT,
+      custom_scalar_value TEXT, written_at INTEGER NOT NULL,
+      PRIMARY KEY (cache_key, field_name, position))\(withoutRowid ? " WITHOUT ROWID" : "");
+    """
+  }
+
+  /// What a record costs a budget beyond its rows' stored bytes (each row's counts
+  /// ``rowOverheadBytes`` already): the pages' free space at SQLite's fill, measured as the other
+  /// layouts' (docs/stores.md#the-rows-layout).
+  static let recordOverheadBytes = 24
+
+  init(path: String, options: SQLiteNormalizedCache.Options, extraSchema: String? = nil) throws(SQLiteError) {
+    connection = try Connection(path: path)
+    withoutRowid = options.withoutRowid
+    recordOverhead = options.layout.recordOverheadBytes
+    try connection.openRecords(options, schema: Self.schema(withoutRowid: options.withoutRowid), extraSchema: extraSchema)
+    accounting = try countStoredBytes()
+  }
+
+  init(readerAt path: String, options: SQLiteNormalizedCache.Options) throws(SQLiteError) {
+    connection = try Connection(path: path)
+    withoutRowid = options.withoutRowid
+    recordOverhead = options.layout.recordOverheadBytes
+    try connection.openReader(options)
+  }
+
+  /// Whether the file's `records` table is `WITHOUT ROWID`; nil when it has none.
+  static func isWithoutRowid(_ connection: Connection) throws(SQLiteError) -> Bool? {
+    let statement = try Statement(
+      sql: "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = 'records'", connection: connection, persistent: false)
+    guard try statement.step() else { return nil }
+    return statement.int64(at: 0) != 0
+  }
+
+  // MARK: What the rows hold
+
+  /// The stored bytes of the rows of `records`, one row's in SQL, as ``RowBytes`` counts them in
+  /// Swift: its key and field name, its value (text bytes, 8 for an Int or a Double, 1 for a
+  /// Boolean) and ``RowBytes/rowOverhead``.
+  static let rowBytesSQL = """
+    length(CAST(cache_key AS BLOB)) + length(CAST(field_name AS BLOB)) + ifnull(length(CAST(string_value AS BLOB)), 0)
+      + ifnull(length(CAST(child_key_value AS BLOB)), 0) + ifnull(length(CAST(custom_scalar_value AS BLOB)), 0)
+      + 8 * (int_value IS NOT NULL) + 8 * (float_value IS NOT NULL) + (bool_value IS NOT NULL) + \(RowBytes.rowOverhead)
+    """
+
+  /// Where a row is a record's own row (``RowStore``): its field name empty, at -1.
+  static let recordRowSQL = "field_name = '' AND position = -1"
+
+  /// The rows of a nested list's sub-record: field `$` (Apollo's `syntheticFieldName`).
+  static let syntheticField = "$"
+
+  /// Records and their stored bytes: every row's (a nested list's sub-record's count for the
+  /// record holding it). Finalized after use, as the other layouts' count.
+  func countStoredBytes() throws(SQLiteError) -> StoreAccounting {
+    let statement = try Statement(
+      sql: "SELECT total(\(Self.recordRowSQL)), total(\(Self.rowBytesSQL)) FROM records", connection: connection, persistent: false)
+    guard try statement.step() else { return StoreAccounting() }
+    return StoreAccounting(records: Int(statement.double(at: 0)), storedBytes: Int(statement.double(at: 1)))
+  }
+
+  func statistics() throws(SQLiteError) -> SQLiteNormalizedCache.Statistics {
+    try connection.recordStatistics(countAndPayloadSQL: "SELECT total(\(Self.recordRowSQL)), total(\(Self.rowBytesSQL)) FROM records")
+  }
+
+  // MARK: Keys
+
+  /// Every record's key: the keys of the record rows.
+  func allKeys() throws(SQLiteError) -> [CacheKey] {
+    let statement = try connection.cachedStatement("SELECT cache_key FROM records WHERE \(Self.recordRowSQL)")
+    defer { statement.reset() }
+    var keys: [CacheKey] = []
+    while try statement.step() { keys.append(try statement.text(at: 0)) }
+    return keys
+  }
+
+  /// Every record's stored bytes: its rows', and its nested lists' sub-records'.
+  func storedBytesByKey() throws(SQLiteError) -> [CacheKey: Int] {
+    var own: [CacheKey: Int] = [:]
+    var synthetic: [CacheKey: Int] = [:]
+    let groups = try connection.cachedStatement(
+      "SELECT cache_key, field_name = '$', total(\(Self.rowBytesSQL)) FROM records GROUP BY cache_key, field_name = '$'")
+    defer { groups.reset() }
+    while try groups.step() {
+      let key = try groups.text(at: 0)
+      if groups.int64(at: 1) != 0 { synthetic[key] = Int(groups.double(at: 2)) } else { own[key] = Int(groups.double(at: 2)) }
+    }
+    groups.reset()
+    var records: [CacheKey: Int] = [:]
+    for key in try allKeys() { records[key] = own[key] ?? 0 }
+    guard !synthetic.isEmpty else { return records }
+    // Each sub-record's bytes to the record that holds it, up the chain of nested lists.
+    var holder: [CacheKey: CacheKey] = [:]
+    let pointers = try connection.cachedStatement(
+      "SELECT cache_key, child_key_value FROM records WHERE child_key_value IS NOT NULL AND int_value IS NOT NULL")
+    defer { pointers.reset() }
+    while try pointers.step() { holder[try pointers.text(at: 1)] = try pointers.text(at: 0) }
+    for (key, bytes) in synthetic {
+      var top = key
+      while let up = holder[top], records[top] == nil { top = up }
+      records[top]? += bytes
+    }
+    return records
+  }
+
+  // MARK: Removing
+
+  /// Deletes one record's rows, and its nested lists' sub-records; returns its stored bytes, nil
+  /// when it had no record row. A sub-record that shares the key (field `$`) is not the record's.
+  mutating func deleteRows(of key: CacheKey) throws(SQLiteError) -> Int? {
+    let statement = try connection.cachedStatement(
+      "DELETE FROM records WHERE cache_key = ? AND field_name <> '$' RETURNING \(Self.rowBytesSQL), \(Self.recordRowSQL), "
+        + "CASE WHEN int_value IS NOT NULL THEN child_key_value END")
+    defer { statement.reset() }
+    try statement.bind(key, at: 1)
+    var bytes = 0
+    var found = false
+    var nested: [CacheKey] = []
+    while try statement.step() {
+      bytes += Int(statement.int64(at: 0))
+      if statement.int64(at: 1) != 0 { found = true }
+      if let child = try statement.optionalText(at: 2) { nested.append(child) }
+    }
+    statement.reset()
+    bytes += try deleteSubRecords(nested)
+    guard found else { return nil }
+    accounting.records -= 1
+    accounting.storedBytes -= bytes
+    return bytes
+  }
+
+  /// Deletes the rows of every record whose key contains `pattern` (`LIKE` with `%`, `_` and `\`
+  /// escaped, as ``KeyPattern`` matches), in one `DELETE ... LIKE ... RETURNING`, then their
+  /// nested lists' sub-records; calls `deleted` with each record's key (its record row's). A
+  /// sub-record (field `$`) whose key alone matches is not a record, and stays.
+  mutating func deleteRows(matching pattern: String, deleted: (CacheKey) -> Void) throws(SQLiteError) {
+    let statement = try connection.cachedStatement(
+      "DELETE FROM records WHERE cache_key LIKE ? ESCAPE '\\' AND field_name <> '$' RETURNING cache_key, "
+        + "\(Self.rowBytesSQL), \(Self.recordRowSQL), CASE WHEN int_value IS NOT NULL THEN child_key_value END")
+    defer { statement.reset() }
+    try statement.bind("%" + Connection.escapedForLike(pattern) + "%", at: 1)
+    var bytes = 0
+    var records = 0
+    var nested: [CacheKey] = []
+    while try statement.step() {
+      bytes += Int(statement.int64(at: 1))
+      if statement.int64(at: 2) != 0 {
+        records += 1
+        deleted(try statement.text(at: 0))
+      }
+      if let child = try statement.optionalText(at: 3) { nested.append(child) }
+    }
+    statement.reset()
+    bytes += try deleteSubRecords(nested)
+    accounting.records -= records
+    accounting.storedBytes -= bytes
+  }
+
+  /// Deletes nested lists' sub-records, and theirs; returns their stored bytes.
+  func deleteSubRecords(_ keys: [CacheKey]) throws(SQLiteError) -> Int {
+    var pending = keys
+    var bytes = 0
+    let statement = try connection.cachedStatement(
+      "DELETE FROM records WHERE cache_key = ? AND field_name = '$' RETURNING \(Self.rowBytesSQL), "
+        + "CASE WHEN int_value IS NOT NULL THEN child_key_value END")
+    while let key = pending.popLast() {
+      defer { statement.reset() }
+      try statement.bind(key, at: 1)
+      while try statement.step() {
+        bytes += Int(statement.int64(at: 0))
+        if let child = try statement.optionalText(at: 1) { pending.append(child) }
+      }
+    }
+    return bytes
+  }
+
+  /// Deletes a budget's victims, 32 keys to a statement, and their sub-records; the caller keeps
+  /// the accounting.
+  mutating func deleteEvicted(_ keys: [CacheKey]) throws(SQLiteError) {
+    var nested: [CacheKey] = []
+    let sql = { (rows: Int) in
+      "DELETE FROM records WHERE cache_key IN (\(Connection.placeholders(rows))) AND field_name <> '$' "
+        + "RETURNING CASE WHEN int_value IS NOT NULL THEN child_key_value END"
+    }
+    try connection.inBatches(keys, sql: sql) { statement, batch throws(SQLiteError) in
+      defer { statement.reset() }
+      for (index, key) in batch.enumerated() { try statement.bind(key, at: Int32(index + 1)) }
+      while try statement.step() { if let child = try statement.optionalText(at: 0) { nested.append(child) } }
+    }
+    _ = try deleteSubRecords(nested)
+  }
+
+  /// Deletes every row.
+  mutating func deleteAllRows() throws(SQLiteError) {
+    try connection.removeAllRecords()
+    accounting = StoreAccounting()
+  }
+
+  // MARK: Transactions
+
+  /// Nothing but the accounting is kept in memory.
+  mutating func willWrite() -> StoreAccounting { accounting }
+  mutating func didRollBack(to saved: StoreAccounting) { accounting = saved }
+}
+
+extension Statement {
+  /// The column as text, nil when it is NULL.
+  func optionalText(at column: Int32) throws(SQLiteError) -> String? {
+    guard sqlite3_column_type(handle, column) != SQLITE_NULL else { return nil }
+    return try text(at: column)
+  }
+
+  /// Whether the column is NULL.
+  @inline(__always)
+  func isNull(at column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+
+  /// The column's storage class (`SQLITE_INTEGER`, `SQLITE_TEXT`, ..., `SQLITE_NULL`).
+  @inline(__always)
+  func type(at column: Int32) -> Int32 { sqlite3_column_type(handle, column) }
+}

@@ -1,0 +1,57 @@
+import GraphQLLanguage
+import NormalizedCache
+import Testing
+
+@testable import SQLiteCache
+
+/// Projected loads (docs/stores.md#projected-loads): a read that names the fields it needs gets
+/// the same data, and the SQLite layouts lend only those fields.
+@Suite("Projected loads")
+struct ProjectedLoadTests {
+  static let records = RecordSet(records: [
+    Record(key: "QUERY_ROOT", ["book": .reference("Book:1")]),
+    Record(
+      key: "Book:1",
+      ["__typename": "Book", "id": "1", "title": "Dune", "year": 1965, "tags": ["sf", "classic"], "editions": [[1, 2], []]]),
+  ])
+
+  static func read(_ store: any NormalizedCache, projecting: Bool) throws -> ReadResult {
+    let document = try ExecutableDocument(parsing: [Source(name: "q.graphql", text: "{ book { __typename title } }")])
+    var reader = CacheReader(cache: store, useFieldPolicies: false, projectsFields: projecting)
+    reader.countsLoads = true
+    return try reader.read(try OperationPlan(document: document, schema: .empty))
+  }
+
+  @Test("the same data either way; the SQLite layouts lend only the fields selected", arguments: StoreConfiguration.all)
+  func projected(_ configuration: StoreConfiguration) throws {
+    let directory = try TemporaryDirectory()
+    let store = try configuration.makeStore(in: directory)
+    try store.merge(records: Self.records)
+    let whole = try Self.read(store, projecting: false)
+    let projected = try Self.read(store, projecting: true)
+    #expect(projected.data == whole.data)
+    #expect(whole.data == ["book": ["__typename": "Book", "title": "Dune"]])
+    // QUERY_ROOT's one field, then Book:1's six, or the two selected.
+    #expect(whole.statistics.fieldsLoaded == 7)
+    let projects = configuration.options != nil
+    #expect(projected.statistics.fieldsLoaded == (projects ? 3 : 7))
+    #expect((projected.statistics.bytesLoaded < whole.statistics.bytesLoaded) == projects)
+  }
+
+  @Test("a projected rows load of a dated record keeps the dates of the fields it lends")
+  func datedRows() throws {
+    let store = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: .rows))
+    try store.merge(records: RecordSet(records: [Record(key: "Book:1", writtenAt: 100, ["title": "Dune", "year": 1965])]))
+    try store.merge(records: RecordSet(records: [Record(key: "Book:1", writtenAt: 200, ["year": 1966])]))
+    let set = FieldSet(["year"])
+    var lent = LentRecords()
+    try store.withConsistentRead { snapshot in
+      try snapshot.lendRecords(forKeys: ["Book:1"], projection: FieldProjection(sets: [set], setIndices: [0]), to: &lent)
+    }
+    let bytes = try #require(lent[0])
+    let record = Record(key: "Book:1", uncheckedEncodedFields: Array(bytes))
+    #expect(record == Record(key: "Book:1", writtenAt: 200, ["year": 1966]))
+    #expect(record.writtenAt("year") == 200)
+    #expect(record["title"] == nil)
+  }
+}
