@@ -5,6 +5,8 @@ package enum Phase: String, Sendable, Hashable, CaseIterable, Comparable {
   case parse, write, normalize, merge, read, fragment, watch, lookup, footprint, dedup, traffic, gc, disk, concurrency
   /// Apollo iOS's Tier-2 cache scenarios (docs/apollo.md), one metric each, named as their scenarios.
   case tier2
+  /// Records with a list of N elements read, written and changed at one element (docs/metrics.md#lists).
+  case lists
 
   package static func < (lhs: Phase, rhs: Phase) -> Bool {
     allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -93,6 +93,20 @@ extension Metric {
     tier2SingleKeyLoad, tier2BatchLoad, tier2SingleRecordMerge, tier2ManyRecordMerge, tier2PatternDelete,
   ]
 
+  // Lists (`lists` workloads, docs/metrics.md#lists): records with a list of N elements, under
+  // names that carry the scenario, so that one row holds one operation on one kind and size.
+  /// `lists/<operation>_<elements>_<size>` (`read_scalars_100`, `mutate_nested_10`): one iteration
+  /// of the scenario, in nanoseconds.
+  package static func list(_ scenario: ListScenario) -> Metric {
+    Metric(.lists, "\(scenario.operation.rawValue)_\(scenario.elements.rawValue)_\(scenario.size)", unit: .ns, deterministic: false)
+  }
+
+  /// `lists/bytes_per_record_<elements>_<size>`: a store's bytes, checkpointed where it has a
+  /// steady state, per record holding such a list.
+  package static func listBytesPerRecord(_ elements: ListScenario.Elements, size: Int) -> Metric {
+    Metric(.lists, "bytes_per_record_\(elements.rawValue)_\(size)", unit: .bytes, deterministic: true)
+  }
+
   // Traffic (docs/bounded-and-concurrent.md): an app session's steps.
   /// Reads served whole, of all reads.
   package static let trafficHitRatio = Metric(.traffic, "hit_ratio", unit: .ratio, better: .higher, deterministic: true)

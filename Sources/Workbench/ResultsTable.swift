@@ -16,6 +16,8 @@ enum ResultsTable {
       sections.append(storeRecordsTable(result.configurations).render())
     case .apolloTier2:
       sections.append(ApolloTier2Table.render(result.configurations))
+    case .lists(let config):
+      sections.append(ListsTable.render(result.configurations, lists: config))
     case .generator, .recorded:
       let configurations = result.configurations.filter { !ConcurrencyTable.isConcurrency($0) }
       sections.append(strategyTable(configurations).render())

@@ -88,6 +88,26 @@ struct ConfigObject {
     return array
   }
 
+  /// An array of integers in `range`, none twice, at least one (`concurrency.readers`,
+  /// `lists.sizes`); nil when the key is absent. `element` names what one is ("a list size"),
+  /// `repeated` says what a repeated value is already, `empty` what an empty array lacks.
+  mutating func distinctInts(
+    _ key: String, in range: ClosedRange<Int>, element: String, repeated: (Int) -> String, empty: String
+  ) throws(WorkloadError) -> [Int]? {
+    guard let values = try array(key) else { return nil }
+    var chosen: [Int] = []
+    for (index, value) in values.enumerated() {
+      guard case .int(let int) = value, range.contains(int) else {
+        let got = if case .int(let number) = value { String(number) } else { value.kindDescription }
+        throw error(key, "element \(index) must be \(element) from \(range.lowerBound) to \(range.upperBound), got \(got)")
+      }
+      guard !chosen.contains(int) else { throw error(key, "element \(index): \(repeated(int))") }
+      chosen.append(int)
+    }
+    guard !chosen.isEmpty else { throw error(key, "must name at least one \(empty)") }
+    return chosen
+  }
+
   /// Rejects every key that was not read, suggesting a near miss.
   func finish() throws(WorkloadError) {
     for key in object.keys where !used.contains(key) {

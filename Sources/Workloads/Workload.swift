@@ -49,6 +49,9 @@ public struct Workload: Sendable {
     case storeRecords(StoreRecordsConfig)
     /// Apollo iOS's five Tier-2 cache scenarios (docs/apollo.md): their records, built directly.
     case apolloTier2
+    /// Records with list fields of N elements read, written and changed at one element
+    /// (docs/workloads.md#lists): built directly, no normalizer.
+    case lists(ListsConfig)
 
     public var kindName: String {
       switch self {
@@ -56,6 +59,7 @@ public struct Workload: Sendable {
       case .recorded: "recorded"
       case .storeRecords: "storeRecords"
       case .apolloTier2: "apolloTier2"
+      case .lists: "lists"
       }
     }
 
@@ -67,6 +71,7 @@ public struct Workload: Sendable {
       case .generator, .recorded: nil
       case .storeRecords: "the store-level benchmark reads no operations"
       case .apolloTier2: "Apollo's Tier-2 scenarios read no operations"
+      case .lists: "the list scenarios read no operations"
       }
     }
   }

@@ -64,6 +64,8 @@ public enum WorkloadChecker {
         if let problem = config.tooLarge { throw refuse("storeRecords.count", problem) }
       case .apolloTier2:
         continue
+      case .lists(let config):
+        if let problem = config.tooLarge(iterations: workload.warmup + workload.repetitions) { throw refuse("lists.sizes", problem) }
       case .recorded(let recorded):
         guard let traffic = workload.traffic, !recorded.operations.isEmpty else { continue }
         let sizes = recorded.operations.map { operation in

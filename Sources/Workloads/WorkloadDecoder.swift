@@ -71,10 +71,14 @@ private struct WorkloadDecoder {
     }
     let sweep = try decodeSweep(source: source, storeObjects: storeObjects)
     // Apollo's Tier-2 scenarios count their iterations as their harness does, 50 after 5 warm-ups
-    // (`BenchmarkHarness`'s defaults, docs/apollo.md); every other source 3 after 1.
-    let isTier2 = if case .apolloTier2 = source { true } else { false }
-    let repetitions = try root.int("repetitions", in: 1...1000) ?? (isTier2 ? 50 : 3)
-    let warmup = try root.int("warmup", in: 0...1000) ?? (isTier2 ? 5 : 1)
+    // (`BenchmarkHarness`'s defaults, docs/apollo.md), and so do the list scenarios, shaped like
+    // them; every other source 3 after 1.
+    let perIteration = switch source {
+    case .apolloTier2, .lists: true
+    case .generator, .recorded, .storeRecords: false
+    }
+    let repetitions = try root.int("repetitions", in: 1...1000) ?? (perIteration ? 50 : 3)
+    let warmup = try root.int("warmup", in: 0...1000) ?? (perIteration ? 5 : 1)
     let read = try decodeRead()
     try checkRead(read, source: source, keys: keys, sweep: sweep)
     let traffic = try decodeTraffic(source: source)
@@ -96,14 +100,14 @@ private struct WorkloadDecoder {
     return workload
   }
 
-  /// `generator`, `recorded`, `storeRecords` or `apolloTier2`: exactly one.
+  /// `generator`, `recorded`, `storeRecords`, `apolloTier2` or `lists`: exactly one.
   mutating func decodeSource() throws(WorkloadError) -> Workload.Source {
-    let sources = ["generator", "recorded", "storeRecords", "apolloTier2"].filter { root.has($0) }
+    let sources = ["generator", "recorded", "storeRecords", "apolloTier2", "lists"].filter { root.has($0) }
     guard sources.count == 1 else {
       throw root.error(
         nil,
         sources.isEmpty
-          ? "needs one of \"generator\", \"recorded\", \"storeRecords\" or \"apolloTier2\""
+          ? "needs one of \"generator\", \"recorded\", \"storeRecords\", \"apolloTier2\" or \"lists\""
           : "has both \"\(sources[0])\" and \"\(sources[1])\"; give one")
     }
     switch sources[0] {
@@ -123,6 +127,9 @@ private struct WorkloadDecoder {
       guard let scenarios = try root.object("apolloTier2") else { throw root.error("apolloTier2", "must be an object") }
       try scenarios.finish()
       return .apolloTier2
+    case "lists":
+      guard var lists = try root.object("lists") else { throw root.error("lists", "must be an object") }
+      return .lists(try decodeLists(&lists))
     default:
       guard var records = try root.object("storeRecords") else { throw root.error("storeRecords", "must be an object") }
       var config = StoreRecordsConfig()
@@ -132,6 +139,19 @@ private struct WorkloadDecoder {
       try records.finish()
       return .storeRecords(config)
     }
+  }
+
+  /// `lists`: the list sizes (each 1 to ``ListsConfig/largestSize``, none twice, at least one)
+  /// and the position of the changed element (0 to 1).
+  func decodeLists(_ lists: inout ConfigObject) throws(WorkloadError) -> ListsConfig {
+    var config = ListsConfig()
+    config.sizes =
+      try lists.distinctInts(
+        "sizes", in: 1...ListsConfig.largestSize, element: "a list size", repeated: { "\($0) is there already" },
+        empty: "list size") ?? config.sizes
+    config.position = try lists.double("position", in: 0...1) ?? config.position
+    try lists.finish()
+    return config
   }
 
   /// `fieldPolicyProvider`: a registered provider's name, for the programmatic strategy's reads.
@@ -296,19 +316,10 @@ private struct WorkloadDecoder {
     guard var object = try root.object("concurrency") else { return nil }
     if let reason = source.noOperations { throw root.error("concurrency", reason) }
     var settings = ConcurrencySettings()
-    if let readers = try object.array("readers") {
-      var counts: [Int] = []
-      for (index, value) in readers.enumerated() {
-        guard case .int(let count) = value, (1...256).contains(count) else {
-          let got = if case .int(let number) = value { String(number) } else { value.kindDescription }
-          throw object.error("readers", "element \(index) must be a number of reader threads from 1 to 256, got \(got)")
-        }
-        guard !counts.contains(count) else { throw object.error("readers", "element \(index): \(count) readers are there already") }
-        counts.append(count)
-      }
-      guard !counts.isEmpty else { throw object.error("readers", "must name at least one reader count") }
-      settings.readers = counts
-    }
+    settings.readers =
+      try object.distinctInts(
+        "readers", in: 1...256, element: "a number of reader threads", repeated: { "\($0) readers are there already" },
+        empty: "reader count") ?? settings.readers
     settings.writers = try object.int("writers", in: 0...64) ?? settings.writers
     settings.operations = try object.int("operations", in: 1...100_000_000) ?? settings.operations
     settings.hotOperations = try object.int("hotOperations", in: 1...1_000_000) ?? settings.hotOperations
@@ -361,7 +372,7 @@ private struct WorkloadDecoder {
         }
       case .recorded(let recorded):
         operations = recorded.operations.count
-      case .storeRecords, .apolloTier2:
+      case .storeRecords, .apolloTier2, .lists:
         operations = 0
       }
       if read.watchers > operations {

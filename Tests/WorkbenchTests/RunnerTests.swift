@@ -35,6 +35,7 @@ struct RunnerTests {
       try runWorkload(smallGenerator).rows
       + runWorkload(#"{"name": "records", "seed": 1, "storeRecords": {"count": 200, "batch": 50, "pointLoads": 20}, "repetitions": 1, "warmup": 0}"#).rows
       + runWorkload(#"{"name": "tier2", "seed": 1, "apolloTier2": {}, "repetitions": 1, "warmup": 0}"#).rows
+      + runWorkload(#"{"name": "lists", "seed": 1, "lists": {"sizes": [4]}, "repetitions": 1, "warmup": 0}"#).rows
     var definitions: [String: Set<String>] = [:]
     for row in rows {
       definitions["\(row.key.phase.rawValue)/\(row.key.metric)", default: []].insert(

@@ -96,6 +96,36 @@ struct WorkloadFileTests {
     #expect(chosen.warmup == 0)
   }
 
+  @Test("the list scenarios default to sizes 10, 100 and 1,000 at position 0.5, iterations as Apollo's; --quick keeps the sizes")
+  func lists() throws {
+    /// The list settings of a workload's source; nil (recorded as an issue) for another source.
+    func settings(_ workload: Workload) -> ListsConfig? {
+      guard case .lists(let config) = workload.source else {
+        Issue.record("\(workload.source.kindName) is not lists")
+        return nil
+      }
+      return config
+    }
+    let workload = try load(#"{"name": "w", "seed": 1, "lists": {}}"#)
+    #expect(workload.source.kindName == "lists")
+    #expect(workload.repetitions == 50 && workload.warmup == 5)
+    #expect(settings(workload)?.sizes == [10, 100, 1_000] && settings(workload)?.position == 0.5)
+    let quick = workload.quick()
+    #expect(settings(quick)?.sizes == [10, 100, 1_000] && quick.repetitions == 1 && quick.warmup == 0)
+    let chosen = try load(#"{"name": "w", "seed": 1, "lists": {"sizes": [7, 1, 100000], "position": 1}, "repetitions": 2}"#)
+    #expect(settings(chosen)?.sizes == [7, 1, 100_000] && settings(chosen)?.position == 1)
+    #expect(chosen.repetitions == 2 && chosen.warmup == 5)
+  }
+
+  @Test(
+    "the changed element K is floor(N × position), the last one at 1, decimal positions as written",
+    arguments: [(10, 0.5, 5), (1_000, 0.5, 500), (7, 0.5, 3), (1, 0.5, 0), (10, 0, 0), (10, 1, 9), (100, 0.29, 29), (3, 0.999, 2)])
+  func changedIndex(size: Int, position: Double, expected: Int) {
+    var config = ListsConfig()
+    config.position = position
+    #expect(config.changedIndex(size: size) == expected)
+  }
+
   @Test("concurrency: the hot run reads among the most popular operation by default, or as many as hotOperations says")
   func hotOperations() throws {
     let plain = try load(#"{"name": "w", "seed": 1, "generator": {}, "concurrency": {"readers": [1, 2]}}"#)
@@ -137,7 +167,31 @@ struct WorkloadFileTests {
       (#"{"name": "w", "seed": 1, "generator": {}, "store": []}"#, #"w.json:1:43: store: unknown key; did you mean "stores"?"#),
       (#"{"name": "w", "seed": "one", "generator": {}}"#, "w.json:1:15: seed: must be an integer, not a string"),
       (#"{"seed": 1, "generator": {}}"#, "w.json: name: is required"),
-      (#"{"name": "w", "seed": 1}"#, #"w.json: needs one of "generator", "recorded", "storeRecords" or "apolloTier2""#),
+      (#"{"name": "w", "seed": 1}"#, #"w.json: needs one of "generator", "recorded", "storeRecords", "apolloTier2" or "lists""#),
+      (#"{"name": "w", "seed": 1, "apolloTier2": {}, "lists": {}}"#, #"w.json: has both "apolloTier2" and "lists"; give one"#),
+      (#"{"name": "w", "seed": 1, "lists": []}"#, "w.json:1:26: lists: must be an object, not an array"),
+      (#"{"name": "w", "seed": 1, "lists": {"size": [10]}}"#, #"w.json:1:36: lists.size: unknown key; did you mean "sizes"?"#),
+      (#"{"name": "w", "seed": 1, "lists": {"sizes": []}}"#, "w.json:1:36: lists.sizes: must name at least one list size"),
+      (
+        #"{"name": "w", "seed": 1, "lists": {"sizes": [10, 0]}}"#,
+        "w.json:1:36: lists.sizes: element 1 must be a list size from 1 to 100000, got 0"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "lists": {"sizes": [100001]}}"#,
+        "w.json:1:36: lists.sizes: element 0 must be a list size from 1 to 100000, got 100001"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "lists": {"sizes": ["10"]}}"#,
+        "w.json:1:36: lists.sizes: element 0 must be a list size from 1 to 100000, got a string"
+      ),
+      (#"{"name": "w", "seed": 1, "lists": {"sizes": [10, 10]}}"#, "w.json:1:36: lists.sizes: element 1: 10 is there already"),
+      (#"{"name": "w", "seed": 1, "lists": {"position": 1.5}}"#, "w.json:1:36: lists.position: must be between 0 and 1, got 1.5"),
+      (#"{"name": "w", "seed": 1, "lists": {"position": "half"}}"#, "w.json:1:36: lists.position: must be a number, not a string"),
+      (#"{"name": "w", "seed": 1, "lists": {}, "traffic": {}}"#, "w.json:1:39: traffic: the list scenarios read no operations"),
+      (
+        #"{"name": "w", "seed": 1, "lists": {"sizes": [100000]}, "repetitions": 1000, "warmup": 1000}"#,
+        "w.json: lists.sizes: 2000 iterations writing lists of 100000 elements would keep about 3 GB in one store; the limit is 2 GB: pass --allow-large to run it anyway"
+      ),
       (#"{"name": "w", "seed": 1, "storeRecords": {}, "apolloTier2": {}}"#, #"w.json: has both "storeRecords" and "apolloTier2"; give one"#),
       (#"{"name": "w", "seed": 1, "apolloTier2": {"count": 5}}"#, "w.json:1:42: apolloTier2.count: unknown key"),
       (#"{"name": "w", "seed": 1, "apolloTier2": []}"#, "w.json:1:26: apolloTier2: must be an object, not an array"),

@@ -23,7 +23,7 @@ import Workloads
 /// monotonic clock around the body alone. Then, in a pass of its own, the footprint of a fresh
 /// store after the 1,000-record merge (deterministic rows). Its rows carry the key strategy
 /// `typePolicy`: the records carry keys of their own.
-struct ApolloTier2Benchmark: Benchmark {
+struct ApolloTier2Benchmark: IteratedBenchmark {
   let configuration: Configuration
   let context: ExecutionContext
 
@@ -32,10 +32,6 @@ struct ApolloTier2Benchmark: Benchmark {
     self.configuration = configuration
     self.context = context
   }
-
-  var workload: Workload { context.workload }
-  var factory: StoreFactory { context.factory }
-  var label: String { configuration.spec.label }
 
   func measure(into sink: inout MetricSamples) throws {
     try measureLoad(.tier2SingleKeyLoad, records: 1, into: &sink)
@@ -66,7 +62,7 @@ struct ApolloTier2Benchmark: Benchmark {
     try iterate(.tier2SingleRecordMerge, into: &sink) { iteration in
       try MonotonicClock.time { try store.merge(records: ApolloTier2Records.mergeRecord(iteration: iteration)) }
     }
-    let merged = (0..<(workload.warmup + workload.repetitions)).map(ApolloTier2Records.mergeKey)
+    let merged = (0..<iterations).map(ApolloTier2Records.mergeKey)
     let held = try store.loadRecords(forKeys: merged).count
     try expect(held == merged.count, "holds \(held) of the \(merged.count) records merged one by one")
   }
@@ -99,12 +95,6 @@ struct ApolloTier2Benchmark: Benchmark {
     }
   }
 
-  /// A fresh, empty store, the previous iteration's released and its files removed first.
-  private func freshStore() throws -> any NormalizedCache {
-    factory.removeFiles()
-    return try factory.make(configuration)
-  }
-
   /// The footprint rows (docs/metrics.md#footprint) of a fresh store after the 1,000-record merge,
   /// and `dedup/records` and `dedup/store_bytes`, as the store-level benchmark reports them.
   private func measureFootprint(into sink: inout MetricSamples) throws {
@@ -124,22 +114,5 @@ struct ApolloTier2Benchmark: Benchmark {
     sink.append(footprint)
     sink.append(footprint.recordCount, to: .records)
     sink.append(footprint.storeBytes, to: .storeBytes)
-  }
-
-  /// Runs `iteration` `warmup` + `repetitions` times, as `BenchmarkHarness.measure` runs its body,
-  /// keeping the nanoseconds each returns from the measured ones (the iterations after the
-  /// warm-ups) as samples of `metric`. Each iteration times its own body, so that its setup and
-  /// checks stay outside the clock.
-  private func iterate(_ metric: Metric, into sink: inout MetricSamples, _ iteration: (Int) throws -> UInt64) throws {
-    let total = workload.warmup + workload.repetitions
-    for index in 0..<total {
-      context.progress.update("\(metric.name), iteration \(index + 1)/\(total)")
-      let ns = try iteration(index)
-      if index >= workload.warmup { sink.append(Double(ns), to: metric) }
-    }
-  }
-
-  private func expect(_ condition: Bool, _ problem: @autoclosure () -> String) throws {
-    guard condition else { throw RunError("\(label) \(problem())") }
   }
 }

@@ -13,12 +13,13 @@ struct Executor {
   var workload: Workload { context.workload }
 
   /// Every benchmark, in the order they run on a configuration, with the phase a failure is
-  /// reported in: the store-level benchmark, Apollo's Tier-2 scenarios, the limit stores', the
+  /// reported in: the store-level benchmark, Apollo's Tier-2 scenarios, the list scenarios, the limit stores', the
   /// cache's write and read phases, then the traffic (which leaves the store changed), then reads
   /// on several threads (on a store of its own; not under callgrind, which runs one thread at a
   /// time).
   nonisolated(unsafe) static let benchmarks: [(type: any Benchmark.Type, phase: String)] = [
     (StoreRecordsBenchmark.self, "store-level benchmark"), (ApolloTier2Benchmark.self, "Apollo's Tier-2 scenarios"),
+    (ListsBenchmark.self, "list scenarios"),
     (LimitBenchmark.self, "limit store"), (CacheBenchmark.self, "write and read"),
     (TrafficBenchmark.self, "traffic"), (ConcurrencyBenchmark.self, "concurrency"),
   ]
