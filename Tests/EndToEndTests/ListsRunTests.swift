@@ -13,9 +13,10 @@ struct ListsRunTests {
     let run = try cachebench(["run", "Workloads/lists.json", "--quick", "--out", csv, "--no-progress"])
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout.contains("Lists (p50 of one iteration each; mutate changes element K = ⌊N × 0.5⌋;"))
-    #expect(run.stdout.contains("sqlite-compact  nested      1000  500  "))
+    let tableLines = run.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+    #expect(tableLines.contains { $0.starts(with: ["sqlite-rows-rowid", "nested", "1000", "500"]) })
     let rows = try CSVFile(path: csv).rows
-    let stores = ["memory", "sqlite-apollo", "sqlite-compact"]
+    let stores = ["memory", "sqlite-apollo", "sqlite-compact", "sqlite-rows", "sqlite-rows-rowid"]
     #expect(Set(rows.map { $0["store"]! }) == Set(stores))
     for store in stores {
       for elements in ["scalars", "references", "nested"] {
