@@ -3,6 +3,9 @@ import Foundation
 /// The part of the work a metric measures (the CSV's `phase` column, docs/csv.md).
 package enum Phase: String, Sendable, Hashable, CaseIterable, Comparable {
   case parse, write, normalize, merge, read, fragment, watch, lookup, footprint, dedup, traffic, gc, disk, concurrency
+  /// What dates cost a store that keeps them (docs/ttl.md#what-dates-cost): reads with a clock
+  /// (`ttl`), and unchanged refetches that move every date (`refresh`).
+  case ttl, refresh
 
   package static func < (lhs: Phase, rhs: Phase) -> Bool {
     allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

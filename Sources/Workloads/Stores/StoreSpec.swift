@@ -43,6 +43,13 @@ public struct StoreSpec: Sendable {
     return nil
   }
 
+  /// Whether the workbench writes into the store with dates (`"dates": true`, docs/ttl.md): every
+  /// normalize of a write dated by the run's clock. Never for the limit stores.
+  public var dates: Bool {
+    if case .cache(let maker) = role { return maker.dates }
+    return false
+  }
+
   /// Whether the store keeps to a budget (`maxSizeBytes` or `expireAfterSteps`).
   public var isBounded: Bool {
     if case .cache(let maker) = role { return maker.budget != nil }
@@ -75,6 +82,9 @@ public struct StoreMaker: Sendable {
   public var limit: LimitStore?
   /// The budget as the file gives it, if the store keeps to one.
   public var budget: BudgetOption?
+  /// Whether the workbench dates what it writes into the store (the store option `dates`, which
+  /// ``StoreKinds`` reads for every kind): a store keeps the dates its records carry.
+  public var dates = false
   let make: @Sendable (StoreEnvironment) throws -> any MeasuredStore
 
   /// Two makers of one identity make stores that hold the same bytes for the same records: a kind
