@@ -310,7 +310,7 @@ struct WorkloadFileTests {
   func shippedWorkloads() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
-    for name in ["quick", "gate", "default", "large", "duplication-sweep", "calendar", "store-records", "concurrency", "hot-records"] {
+    for name in ["quick", "gate", "default", "large", "duplication-sweep", "calendar", "store-records", "concurrency", "hot-records", "soak"] {
       let workload = try Workload.load(root.appendingPathComponent("Workloads/\(name).json").path)
       try WorkloadChecker.check(workload)
       #expect(workload.name == name)
