@@ -25,73 +25,108 @@ public enum EvictionModelCheck {
   ) throws -> String? {
     var budget = budget
     budget.reportsEvictedKeys = true
-    let store = try makeStore(budget)
-    var model = ReferenceEviction(budget: budget, accountedBytes: accountedBytes)
-    var random = SplitMix(seed: seed)
-    let keys = [RootKey.query] + (1..<40).map { "Item:\($0)" }
-    var clock = 0
+    var run = Run(
+      store: try makeStore(budget), model: ReferenceEviction(budget: budget, accountedBytes: accountedBytes),
+      random: SplitMix(seed: seed))
     for step in 0..<steps {
-      let roll = random.below(100)
-      let what: String
-      var expectedGone: [CacheKey] = []
-      if roll < 45 {
-        // Distinct keys, so that the set merges them in this order, as the model does.
-        var batchKeys: [CacheKey] = []
-        for _ in 0..<1 + random.below(4) {
-          let key = keys[random.below(keys.count)]
-          if !batchKeys.contains(key) { batchKeys.append(key) }
-        }
-        let batch = batchKeys.map { randomRecord($0, &random) }
-        what = "merge of \(batch.map(\.key))"
-        guard let gone = try model.merge(batch) else {
-          do {
-            try store.merge(records: RecordSet(records: batch))
-            return "step \(step): \(what) holds a record larger than the budget, and the store took it"
-          } catch is CacheBudgetError {
-            continue
-          }
-        }
-        expectedGone = gone
-        try store.merge(records: RecordSet(records: batch))
-        if let limit = budget.maxSizeBytes, try store.accountedBytes() > limit {
-          return "step \(step): \(what) left \(try store.accountedBytes()) bytes, past the budget of \(limit)"
-        }
-      } else if roll < 85 {
-        let wanted = (0..<1 + random.below(6)).map { _ in keys[random.below(keys.count)] }
-        what = "load of \(wanted)"
-        let (expected, gone) = model.load(wanted)
-        expectedGone = gone
-        let loaded = try store.loadRecordsInOrder(forKeys: wanted)
-        for (position, key) in wanted.enumerated() where loaded[position] != expected[position] {
-          return "step \(step): \(what) gave \(loaded[position].map(\.description) ?? "nothing") for \(key), the model \(expected[position].map(\.description) ?? "nothing")"
-        }
-      } else if roll < 92 {
-        let key = keys[random.below(keys.count)]
-        what = "removal of \(key)"
-        model.remove(key)
-        try store.removeRecord(for: key)
-      } else {
-        clock += 1 + random.below(3)
-        what = "clock to \(clock)"
-        model.advance(to: clock)
-        try store.advanceClock(to: clock)
+      let (what, expectedGone): (String, [CacheKey])
+      switch try run.step() {
+      case .failed(let failure): return "step \(step): \(failure)"
+      case .refused: continue
+      case .done(let done, let gone): (what, expectedGone) = (done, gone)
       }
-      let report = try store.takeEvictions()
+      let report = try run.store.takeEvictions()
       if report.keys != expectedGone {
         return "step \(step): \(what) evicted \(report.keys), the model \(expectedGone)"
       }
-      if try store.accountedBytes() != model.bytes {
-        return "step \(step): after \(what) the store accounts \(try store.accountedBytes()) bytes, the model \(model.bytes)"
+      if try run.store.accountedBytes() != run.model.bytes {
+        return "step \(step): after \(what) the store accounts \(try run.store.accountedBytes()) bytes, the model \(run.model.bytes)"
       }
     }
-    // Everything the model holds (and has not expired), the store holds, and nothing else.
-    let all = Array(Set(keys)).sorted()
-    let held = try store.loadRecordsInOrder(forKeys: all)
-    let expected = model.load(all).records
-    for (position, key) in all.enumerated() where held[position] != expected[position] {
-      return "at the end the store \(held[position] == nil ? "lacks" : "holds") \(key)"
+    return try run.compareAll()
+  }
+
+  /// The store and the model side by side, and the random steps they take.
+  private struct Run {
+    let store: any BoundedNormalizedCache
+    var model: ReferenceEviction
+    var random: SplitMix
+    let keys = [RootKey.query] + (1..<40).map { "Item:\($0)" }
+    var clock = 0
+
+    /// What a step did: its description and the records the model says went; or a record too
+    /// large that both refused (nothing to compare); or the store's first disagreement.
+    enum Outcome {
+      case done(String, gone: [CacheKey])
+      case refused
+      case failed(String)
     }
-    return nil
+
+    /// One random step: a merge (45%), a load (40%), a removal (7%) or the clock moved (8%).
+    mutating func step() throws -> Outcome {
+      let roll = random.below(100)
+      if roll < 45 { return try merge() }
+      if roll < 85 { return try load() }
+      if roll < 92 {
+        let key = keys[random.below(keys.count)]
+        model.remove(key)
+        try store.removeRecord(for: key)
+        return .done("removal of \(key)", gone: [])
+      }
+      clock += 1 + random.below(3)
+      model.advance(to: clock)
+      try store.advanceClock(to: clock)
+      return .done("clock to \(clock)", gone: [])
+    }
+
+    /// A few records merged: within the budget after it; refused by both when one is larger than it.
+    mutating func merge() throws -> Outcome {
+      // Distinct keys, so that the set merges them in this order, as the model does.
+      var batchKeys: [CacheKey] = []
+      for _ in 0..<1 + random.below(4) {
+        let key = keys[random.below(keys.count)]
+        if !batchKeys.contains(key) { batchKeys.append(key) }
+      }
+      let batch = batchKeys.map { randomRecord($0, &random) }
+      let what = "merge of \(batch.map(\.key))"
+      guard let gone = try model.merge(batch) else {
+        do {
+          try store.merge(records: RecordSet(records: batch))
+          return .failed("\(what) holds a record larger than the budget, and the store took it")
+        } catch is CacheBudgetError {
+          return .refused
+        }
+      }
+      try store.merge(records: RecordSet(records: batch))
+      if let limit = model.budget.maxSizeBytes, try store.accountedBytes() > limit {
+        return .failed("\(what) left \(try store.accountedBytes()) bytes, past the budget of \(limit)")
+      }
+      return .done(what, gone: gone)
+    }
+
+    /// A few keys loaded (repeats included): exactly the model's records.
+    mutating func load() throws -> Outcome {
+      let wanted = (0..<1 + random.below(6)).map { _ in keys[random.below(keys.count)] }
+      let what = "load of \(wanted)"
+      let (expected, gone) = model.load(wanted)
+      let loaded = try store.loadRecordsInOrder(forKeys: wanted)
+      for (position, key) in wanted.enumerated() where loaded[position] != expected[position] {
+        return .failed(
+          "\(what) gave \(loaded[position].map(\.description) ?? "nothing") for \(key), the model \(expected[position].map(\.description) ?? "nothing")")
+      }
+      return .done(what, gone: gone)
+    }
+
+    /// Everything the model holds (and has not expired), the store holds, and nothing else.
+    mutating func compareAll() throws -> String? {
+      let all = Array(Set(keys)).sorted()
+      let held = try store.loadRecordsInOrder(forKeys: all)
+      let expected = model.load(all).records
+      for (position, key) in all.enumerated() where held[position] != expected[position] {
+        return "at the end the store \(held[position] == nil ? "lacks" : "holds") \(key)"
+      }
+      return nil
+    }
   }
 
   /// A record of 1 to 5 of ten fields, with values of varied sizes.

@@ -54,9 +54,26 @@ public enum StoreConformance {
     Check(name: "a load of 1,234 keys returns every record", body: largeLoad),
     Check(name: "a missing key is absent from a load", body: missingKey),
     Check(name: "keys holding U+0000 and other control characters store and load", body: controlCharacterKeys),
+    Check(name: "its capabilities declare the capability protocols it adopts", body: declaredCapabilities),
     Check(name: "dated records keep each field's date through merges, a rewrite refreshing it unreported", body: datedMerges),
     Check(name: "a record of more than 64 fields keeps its dates through partial merges", body: datedWideRecord),
   ]
+
+  /// The workbench measures what ``NormalizedCache/capabilities`` declares, not what a store
+  /// adopts (docs/stores.md#capabilities): a protocol adopted and not declared is a phase the
+  /// store does not get. (A chain declares less than it adopts on purpose: what its back cannot do.)
+  static func declaredCapabilities(_ store: any NormalizedCache, _ problems: inout Problems) {
+    let declared = store.capabilities
+    func expect(_ adopts: Bool, _ declares: Bool, _ name: String, _ field: String) {
+      problems.expect(!adopts || declares, "it adopts \(name) but capabilities.\(field) is nil: the workbench would not see it")
+    }
+    expect(store is any BoundedNormalizedCache, declared.bounded != nil, "BoundedNormalizedCache", "bounded")
+    expect(store is any KeyListing, declared.keyListing != nil, "KeyEnumerableCache", "keyListing")
+    expect(store is any PagedStore, declared.pages != nil, "PagedStore", "pages")
+    expect(store is any TieredCache, declared.tiers != nil, "TieredCache", "tiers")
+    expect(store is any LockWaitReporting, declared.lockWaits != nil, "LockWaitReporting", "lockWaits")
+    expect(store is any FootprintReporting, declared.footprint != nil, "FootprintReporting", "footprint")
+  }
 
   // MARK: Records the checks write
 

@@ -3,6 +3,8 @@ import Foundation
 /// The part of the work a metric measures (the CSV's `phase` column, docs/csv.md).
 package enum Phase: String, Sendable, Hashable, CaseIterable, Comparable {
   case parse, write, normalize, merge, read, fragment, watch, lookup, footprint, dedup, traffic, gc, disk, concurrency
+  /// Apollo iOS's Tier-2 cache scenarios (docs/apollo.md), one metric each, named as their scenarios.
+  case tier2
   /// What dates cost a store that keeps them (docs/ttl.md#what-dates-cost): reads with a clock
   /// (`ttl`), and unchanged refetches that move every date (`refresh`).
   case ttl, refresh

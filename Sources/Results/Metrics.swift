@@ -72,6 +72,23 @@ extension Metric {
   package static let loadAllPerKey = Metric(.lookup, "load_all_per_key", unit: .ns, deterministic: false)
   package static let loadAllocationsPerBatch = Metric(.lookup, "allocations_per_batch", unit: .count, deterministic: true)
 
+  // Apollo iOS's Tier-2 cache scenarios (docs/apollo.md): one iteration each, named as their
+  // scenarios are (`tier2.<backend>.<name>`), so that `export --format apollo` names them alike.
+  /// `loadRecords(forKeys:)` of the one key of a store holding one ten-field record.
+  package static let tier2SingleKeyLoad = Metric(.tier2, "single_key_load_10_fields", unit: .ns, deterministic: false)
+  /// `loadRecords(forKeys:)` of the 100 keys of a store holding 100 ten-field records.
+  package static let tier2BatchLoad = Metric(.tier2, "batch_load_100_records", unit: .ns, deterministic: false)
+  /// A new ten-field record built and merged, a distinct key per iteration.
+  package static let tier2SingleRecordMerge = Metric(.tier2, "single_record_merge_10_fields", unit: .ns, deterministic: false)
+  /// 1,000 ten-field records merged into a fresh store.
+  package static let tier2ManyRecordMerge = Metric(.tier2, "many_record_merge_1000_records", unit: .ns, deterministic: false)
+  /// `removeRecords(matching: "User_")` among 10,000 `User_` and 1,000 other records.
+  package static let tier2PatternDelete = Metric(.tier2, "pattern_delete_10k_records", unit: .ns, deterministic: false)
+  /// The five, in the order they run and their rows come.
+  package static let tier2Scenarios = [
+    tier2SingleKeyLoad, tier2BatchLoad, tier2SingleRecordMerge, tier2ManyRecordMerge, tier2PatternDelete,
+  ]
+
   // Traffic (docs/bounded-and-concurrent.md): an app session's steps.
   /// Reads served whole, of all reads.
   package static let trafficHitRatio = Metric(.traffic, "hit_ratio", unit: .ratio, better: .higher, deterministic: true)

@@ -1,4 +1,5 @@
-/// A run's rows as the JSON that continuous-benchmarking services read (`cachebench export`).
+/// A run's rows as the JSON that continuous-benchmarking services read (`cachebench export`);
+/// Apollo iOS's dataset is ``ApolloDataset``'s.
 ///
 /// - **Bencher Metric Format** ([BMF](https://bencher.dev/docs/reference/bencher-metric-format)):
 ///   one object per benchmark, named `workload[variant]/store/keys/phase`, holding one measure per
@@ -21,6 +22,8 @@ package enum ResultsExport {
   package enum Format: String, Sendable, CaseIterable {
     case bmf
     case githubActionBenchmark = "github-action-benchmark"
+    /// Apollo iOS's performance dataset (``ApolloDataset``).
+    case apollo
   }
 
   /// The benchmark a row belongs to: `workload[variant]/store/keys/phase`.

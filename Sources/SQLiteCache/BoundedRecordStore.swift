@@ -204,7 +204,9 @@ struct BoundedRecordStore {
   /// Deletes with `LIKE` (see ``Connection/removeRecords(matching:table:)``), in one transaction.
   mutating func removeRecords(matching pattern: String) throws(SQLiteError) {
     try inWriteTransaction(lifting: { $0 }) { store throws(SQLiteError) in
-      try store.delete(try store.records.keys(matching: pattern))
+      var deleted: [CacheKey] = []
+      try store.records.deleteRows(matching: pattern) { deleted.append($0) }
+      try store.forget(deleted)
     }
   }
 
@@ -212,6 +214,11 @@ struct BoundedRecordStore {
   private mutating func delete(_ keys: [CacheKey]) throws(SQLiteError) {
     var deleted: [CacheKey] = []
     try records.deleteRows(of: keys) { deleted.append($0) }
+    try forget(deleted)
+  }
+
+  /// Deletes the usage rows of records just deleted, and forgets them; in the caller's transaction.
+  private mutating func forget(_ deleted: [CacheKey]) throws(SQLiteError) {
     for key in deleted {
       try deleteUsage(of: key)
       _ = ledger.remove(key)

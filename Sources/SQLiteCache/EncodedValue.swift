@@ -56,27 +56,16 @@ enum EncodedValue {
   }
 
   /// The stored form read and left as it is.
-  struct Skip: RecordValueVisitor {
-    typealias Value = Void
-    typealias List = Void
+  struct Skip: RecordValueChecker {
     typealias Failure = MalformedValue
     static var source: RecordValueSource { .stored }
     static var maximumDepth: Int { EncodedValue.maximumDepth }
-    @inline(__always) func null(_ token: Range<Int>) {}
-    @inline(__always) func bool(_ value: Bool, _ token: Range<Int>) {}
-    @inline(__always) func int(_ value: Int, _ token: Range<Int>) {}
-    @inline(__always) func double(_ value: Double, _ token: Range<Int>) {}
-    @inline(__always) func string(_ utf8: UnsafeRawBufferPointer, _ token: Range<Int>) {}
-    @inline(__always) func reference(_ key: UnsafeRawBufferPointer, _ token: Range<Int>) {}
-    @inline(__always) func beginList(count: Int, _ token: Range<Int>) {}
     func malformed(_ value: MalformedValue) -> MalformedValue { value }
   }
 
   /// ``RecordCodec`` bytes copied into the stored form: every token as it is, but a short string
   /// or reference, which becomes its one-byte tag and its bytes.
-  struct Compact: RecordValueVisitor {
-    typealias Value = Void
-    typealias List = Void
+  struct Compact: TokenCopier {
     typealias Failure = Never
     static var source: RecordValueSource { .trusted }
     static var readsValues: Bool { false }
@@ -90,37 +79,22 @@ enum EncodedValue {
       count += token.count
     }
 
-    /// A string or reference: short, its length in its tag; else as it is.
+    /// Short, its length in its tag; else as it is.
     @inline(__always)
-    mutating func text(_ utf8: UnsafeRawBufferPointer, _ token: Range<Int>, shortTag: UInt8) {
+    mutating func text(_ utf8: UnsafeRawBufferPointer, _ token: Range<Int>, reference: Bool) {
       guard utf8.count < RecordCodec.shortLengthLimit else { return copy(token) }
-      output.storeBytes(of: shortTag | UInt8(utf8.count), toByteOffset: count, as: UInt8.self)
+      let tag = reference ? RecordCodec.shortReferenceTag : RecordCodec.shortStringTag
+      output.storeBytes(of: tag | UInt8(utf8.count), toByteOffset: count, as: UInt8.self)
       (output + count + 1).copyMemory(from: utf8.baseAddress!, byteCount: utf8.count)
       count += 1 + utf8.count
     }
-
-    @inline(__always) mutating func null(_ token: Range<Int>) { copy(token) }
-    @inline(__always) mutating func bool(_ value: Bool, _ token: Range<Int>) { copy(token) }
-    @inline(__always) mutating func int(_ value: Int, _ token: Range<Int>) { copy(token) }
-    @inline(__always) mutating func double(_ value: Double, _ token: Range<Int>) { copy(token) }
-    @inline(__always)
-    mutating func string(_ utf8: UnsafeRawBufferPointer, _ token: Range<Int>) {
-      text(utf8, token, shortTag: RecordCodec.shortStringTag)
-    }
-    @inline(__always)
-    mutating func reference(_ key: UnsafeRawBufferPointer, _ token: Range<Int>) {
-      text(key, token, shortTag: RecordCodec.shortReferenceTag)
-    }
-    @inline(__always) mutating func beginList(count: Int, _ token: Range<Int>) { copy(token) }
   }
 
   /// The stored form, checked, copied back into ``RecordCodec``'s: every token as it is, but a
   /// short string or reference, which gets its tag and its length back. Out of room, it says so
-  /// at the end (``overflowed``): its calls do not throw, so that a walk of it
-  /// inlines them (a call that throws through the protocol went through its witness).
-  struct Expand: RecordValueVisitor {
-    typealias Value = Void
-    typealias List = Void
+  /// at the end (``overflowed``): its calls do not throw, so that a walk of it inlines them (a
+  /// call that throws through the protocol went through its witness).
+  struct Expand: TokenCopier {
     typealias Failure = MalformedValue
     static var source: RecordValueSource { .stored }
     static var maximumDepth: Int { EncodedValue.maximumDepth }
@@ -146,29 +120,42 @@ enum EncodedValue {
       count += token.count
     }
 
-    /// A string or reference: short (its tag, then its bytes: one more than them), with its tag
-    /// and length written out; else as it is.
+    /// Short (its tag, then its bytes: one more than them), with its tag and length written out;
+    /// else as it is.
     @inline(__always)
-    mutating func text(_ utf8: UnsafeRawBufferPointer, _ token: Range<Int>, tag: UInt8) {
+    mutating func text(_ utf8: UnsafeRawBufferPointer, _ token: Range<Int>, reference: Bool) {
       guard token.count == utf8.count + 1 else { return copy(token) }
       guard capacity - count >= 2 + utf8.count else { return overflowed = true }
-      output.storeBytes(of: tag, toByteOffset: count, as: UInt8.self)
+      output.storeBytes(of: reference ? RecordCodec.referenceTag : RecordCodec.stringTag, toByteOffset: count, as: UInt8.self)
       output.storeBytes(of: UInt8(utf8.count), toByteOffset: count + 1, as: UInt8.self)
       (output + count + 2).copyMemory(from: utf8.baseAddress!, byteCount: utf8.count)
       count += 2 + utf8.count
     }
 
-    @inline(__always) mutating func null(_ token: Range<Int>) { copy(token) }
-    @inline(__always) mutating func bool(_ value: Bool, _ token: Range<Int>) { copy(token) }
-    @inline(__always) mutating func int(_ value: Int, _ token: Range<Int>) { copy(token) }
-    @inline(__always) mutating func double(_ value: Double, _ token: Range<Int>) { copy(token) }
-    @inline(__always) mutating func string(_ utf8: UnsafeRawBufferPointer, _ token: Range<Int>) {
-      text(utf8, token, tag: RecordCodec.stringTag)
-    }
-    @inline(__always) mutating func reference(_ key: UnsafeRawBufferPointer, _ token: Range<Int>) {
-      text(key, token, tag: RecordCodec.referenceTag)
-    }
-    @inline(__always) mutating func beginList(count: Int, _ token: Range<Int>) { copy(token) }
     func malformed(_ value: MalformedValue) -> MalformedValue { value }
   }
+}
+
+/// A visitor that copies a value from one form to the other (``EncodedValue/Compact``,
+/// ``EncodedValue/Expand``): every token as it is, but strings and references, which the two
+/// forms spell apart.
+protocol TokenCopier: RecordValueVisitor where Value == Void, List == Void {
+  /// Copies the token's bytes as they are.
+  mutating func copy(_ token: Range<Int>)
+  /// A string or (`reference`) a reference, in the other form.
+  mutating func text(_ utf8: UnsafeRawBufferPointer, _ token: Range<Int>, reference: Bool)
+}
+
+extension TokenCopier {
+  @inline(__always) mutating func null(_ token: Range<Int>) { copy(token) }
+  @inline(__always) mutating func bool(_ value: Bool, _ token: Range<Int>) { copy(token) }
+  @inline(__always) mutating func int(_ value: Int, _ token: Range<Int>) { copy(token) }
+  @inline(__always) mutating func double(_ value: Double, _ token: Range<Int>) { copy(token) }
+  @inline(__always) mutating func string(_ utf8: UnsafeRawBufferPointer, _ token: Range<Int>) {
+    text(utf8, token, reference: false)
+  }
+  @inline(__always) mutating func reference(_ key: UnsafeRawBufferPointer, _ token: Range<Int>) {
+    text(key, token, reference: true)
+  }
+  @inline(__always) mutating func beginList(count: Int, _ token: Range<Int>) { copy(token) }
 }

@@ -126,16 +126,6 @@ struct RecordStore {
     for key in keys where try deleteRows(of: key) != nil { deleted(key) }
   }
 
-  /// The keys that contain `pattern` (see ``Connection/removeRecords(matching:table:)``).
-  func keys(matching pattern: String) throws(SQLiteError) -> [CacheKey] {
-    let statement = try connection.cachedStatement("SELECT key FROM records WHERE key LIKE ? ESCAPE '\\'")
-    defer { statement.reset() }
-    try statement.bind("%" + Connection.escapedForLike(pattern) + "%", at: 1)
-    var keys: [CacheKey] = []
-    while try statement.step() { keys.append(try statement.text(at: 0)) }
-    return keys
-  }
-
   /// Every key in the `records` table.
   func allKeys() throws(SQLiteError) -> [CacheKey] {
     let statement = try connection.cachedStatement("SELECT key FROM records")
@@ -152,7 +142,39 @@ struct RecordStore {
 
   /// Deletes with `LIKE` (see ``Connection/removeRecords(matching:table:)``), in one transaction.
   mutating func removeRecords(matching pattern: String) throws(SQLiteError) {
-    try inWriteTransaction { store throws(SQLiteError) in try store.deleteRows(of: try store.keys(matching: pattern)) }
+    try inWriteTransaction { store throws(SQLiteError) in try store.deleteRows(matching: pattern) }
+  }
+
+  /// Deletes the rows of every key containing `pattern`, in the caller's transaction, in one
+  /// statement a table (`DELETE ... WHERE key LIKE ? RETURNING`), calling `deleted` with each key
+  /// that had a record. One statement per key, as before, took 40 ms to remove 10,000 of 11,000
+  /// records (Apollo's Tier-2 pattern delete; Apollo 2.x's one `DELETE ... LIKE`: 12 ms on its machine).
+  mutating func deleteRows(matching pattern: String, deleted: (CacheKey) -> Void = { _ in }) throws(SQLiteError) {
+    let like = "%" + Connection.escapedForLike(pattern) + "%"
+    let statement = try connection.cachedStatement(
+      "DELETE FROM records WHERE key LIKE ? ESCAPE '\\' RETURNING key, length(CAST(key AS BLOB)) + length(CAST(\(format.dataColumn) AS BLOB))")
+    defer { statement.reset() }
+    try statement.bind(like, at: 1)
+    var bytes = 0
+    var records = 0
+    while try statement.step() {
+      deleted(try statement.text(at: 0))
+      bytes += Int(statement.int64(at: 1))
+      records += 1
+    }
+    statement.reset()
+    if try hasSplitTables() {
+      let chunks = try connection.cachedStatement("DELETE FROM record_chunks WHERE key LIKE ? ESCAPE '\\' RETURNING length(data)")
+      defer { chunks.reset() }
+      try chunks.bind(like, at: 1)
+      while try chunks.step() { bytes += Int(chunks.int64(at: 0)) }
+      chunks.reset()
+      let fields = try connection.cachedStatement("DELETE FROM record_fields WHERE key LIKE ? ESCAPE '\\'")
+      try fields.bind(like, at: 1)
+      try fields.execute()
+    }
+    accounting.records -= records
+    accounting.storedBytes -= bytes
   }
 
   /// Deletes every record's rows, in the caller's transaction. The compact layout keeps its field

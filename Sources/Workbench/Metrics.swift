@@ -1,3 +1,4 @@
+import NormalizedCache
 import Results
 import Workloads
 

@@ -11,9 +11,12 @@ enum ResultsTable {
     if let description = workload.description { header += ": " + description }
     let limits = limitComparison(result.limitComparisons)
     var sections: [String] = []
-    if case .storeRecords = workload.source {
+    switch workload.source {
+    case .storeRecords:
       sections.append(storeRecordsTable(result.configurations).render())
-    } else {
+    case .apolloTier2:
+      sections.append(ApolloTier2Table.render(result.configurations))
+    case .generator, .recorded:
       let configurations = result.configurations.filter { !ConcurrencyTable.isConcurrency($0) }
       sections.append(strategyTable(configurations).render())
       sections.append(strategyComparison(configurations, stores: workload.measuredStores))

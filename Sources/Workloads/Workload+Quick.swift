@@ -3,7 +3,8 @@ extension Workload {
   /// recorded) or of the store records, a tenth of the traffic's steps (at least 100), one
   /// repetition, no warm-up, fewer lookups, a tenth of the concurrency phase's reads (at least 100).
   ///
-  /// At least two generated responses, one recorded operation and 100 store records are kept.
+  /// At least two generated responses, one recorded operation and 100 store records are kept;
+  /// Apollo's Tier-2 scenarios keep their records, and run one iteration each.
   public func quick() -> Workload {
     var copy = self
     switch source {
@@ -17,6 +18,9 @@ extension Workload {
     case .recorded(var recorded):
       recorded.operations = Array(recorded.operations.prefix(max(1, recorded.operations.count / 10)))
       copy.source = .recorded(recorded)
+    case .apolloTier2:
+      // Apollo's records and counts are the scenarios themselves: only the iterations shrink.
+      break
     }
     copy.traffic?.steps = max(100, (traffic?.steps ?? 0) / 10)
     copy.concurrency?.operations = max(100, (concurrency?.operations ?? 0) / 10)

@@ -47,12 +47,26 @@ public struct Workload: Sendable {
     case recorded(RecordedSource)
     /// The store-level benchmark: records built directly, no normalizer.
     case storeRecords(StoreRecordsConfig)
+    /// Apollo iOS's five Tier-2 cache scenarios (docs/apollo.md): their records, built directly.
+    case apolloTier2
 
     public var kindName: String {
       switch self {
       case .generator: "generator"
       case .recorded: "recorded"
       case .storeRecords: "storeRecords"
+      case .apolloTier2: "apolloTier2"
+      }
+    }
+
+    /// Why a source has no operations to read (traffic, concurrency, fragments and watchers need
+    /// them), for messages: `the store-level benchmark reads no operations`; nil for the sources
+    /// that have some.
+    public var noOperations: String? {
+      switch self {
+      case .generator, .recorded: nil
+      case .storeRecords: "the store-level benchmark reads no operations"
+      case .apolloTier2: "Apollo's Tier-2 scenarios read no operations"
       }
     }
   }

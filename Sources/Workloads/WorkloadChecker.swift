@@ -62,6 +62,8 @@ public enum WorkloadChecker {
         }
       case .storeRecords(let config):
         if let problem = config.tooLarge { throw refuse("storeRecords.count", problem) }
+      case .apolloTier2:
+        continue
       case .recorded(let recorded):
         guard let traffic = workload.traffic, !recorded.operations.isEmpty else { continue }
         let sizes = recorded.operations.map { operation in

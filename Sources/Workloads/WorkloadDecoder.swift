@@ -71,8 +71,11 @@ private struct WorkloadDecoder {
     }
     let traffic = try decodeTraffic(source: source)
     let sweep = try decodeSweep(source: source, storeObjects: storeObjects, traffic: traffic)
-    let repetitions = try root.int("repetitions", in: 1...1000) ?? 3
-    let warmup = try root.int("warmup", in: 0...1000) ?? 1
+    // Apollo's Tier-2 scenarios count their iterations as their harness does, 50 after 5 warm-ups
+    // (`BenchmarkHarness`'s defaults, docs/apollo.md); every other source 3 after 1.
+    let isTier2 = if case .apolloTier2 = source { true } else { false }
+    let repetitions = try root.int("repetitions", in: 1...1000) ?? (isTier2 ? 50 : 3)
+    let warmup = try root.int("warmup", in: 0...1000) ?? (isTier2 ? 5 : 1)
     let read = try decodeRead()
     try checkRead(read, source: source, keys: keys, sweep: sweep)
     let concurrency = try decodeConcurrency(source: source)
@@ -93,14 +96,14 @@ private struct WorkloadDecoder {
     return workload
   }
 
-  /// `generator`, `recorded` or `storeRecords`: exactly one.
+  /// `generator`, `recorded`, `storeRecords` or `apolloTier2`: exactly one.
   mutating func decodeSource() throws(WorkloadError) -> Workload.Source {
-    let sources = ["generator", "recorded", "storeRecords"].filter { root.has($0) }
+    let sources = ["generator", "recorded", "storeRecords", "apolloTier2"].filter { root.has($0) }
     guard sources.count == 1 else {
       throw root.error(
         nil,
         sources.isEmpty
-          ? "needs one of \"generator\", \"recorded\" or \"storeRecords\""
+          ? "needs one of \"generator\", \"recorded\", \"storeRecords\" or \"apolloTier2\""
           : "has both \"\(sources[0])\" and \"\(sources[1])\"; give one")
     }
     switch sources[0] {
@@ -115,6 +118,11 @@ private struct WorkloadDecoder {
     case "recorded":
       guard var recorded = try root.object("recorded") else { throw root.error("recorded", "must be an object") }
       return .recorded(try decodeRecorded(&recorded))
+    case "apolloTier2":
+      // Their scenarios have no knobs: the record shapes and counts are theirs (docs/apollo.md).
+      guard let scenarios = try root.object("apolloTier2") else { throw root.error("apolloTier2", "must be an object") }
+      try scenarios.finish()
+      return .apolloTier2
     default:
       guard var records = try root.object("storeRecords") else { throw root.error("storeRecords", "must be an object") }
       var config = StoreRecordsConfig()
@@ -298,7 +306,7 @@ private struct WorkloadDecoder {
   /// `traffic`: an app session's steps (docs/bounded-and-concurrent.md).
   mutating func decodeTraffic(source: Workload.Source) throws(WorkloadError) -> TrafficSettings? {
     guard var object = try root.object("traffic") else { return nil }
-    if case .storeRecords = source { throw root.error("traffic", "the store-level benchmark reads no operations") }
+    if let reason = source.noOperations { throw root.error("traffic", reason) }
     var traffic = TrafficSettings()
     traffic.steps = try object.int("steps", in: 1...100_000_000) ?? traffic.steps
     traffic.zipf = try object.double("zipf", in: 0...10) ?? traffic.zipf
@@ -316,7 +324,7 @@ private struct WorkloadDecoder {
   /// `concurrency`: reader threads, writer threads, the reads per run, and the hot run's operations.
   mutating func decodeConcurrency(source: Workload.Source) throws(WorkloadError) -> ConcurrencySettings? {
     guard var object = try root.object("concurrency") else { return nil }
-    if case .storeRecords = source { throw root.error("concurrency", "the store-level benchmark reads no operations") }
+    if let reason = source.noOperations { throw root.error("concurrency", reason) }
     var settings = ConcurrencySettings()
     if let readers = try object.array("readers") {
       var counts: [Int] = []
@@ -358,9 +366,9 @@ private struct WorkloadDecoder {
   /// What `read.fragments` and `read.watchers` need of the rest of the workload: a strategy that
   /// keys objects, and as many operations read as watchers.
   func checkRead(_ read: Workload.ReadSettings, source: Workload.Source, keys: [NamedStrategy], sweep: Workload.Sweep?) throws(WorkloadError) {
-    if case .storeRecords = source {
-      if read.fragments > 0 { throw root.error("read.fragments", "the store-level benchmark reads no operations") }
-      if read.watchers > 0 { throw root.error("read.watchers", "the store-level benchmark reads no operations") }
+    if let reason = source.noOperations {
+      if read.fragments > 0 { throw root.error("read.fragments", reason) }
+      if read.watchers > 0 { throw root.error("read.watchers", reason) }
       return
     }
     if read.fragments > 0 {
@@ -382,7 +390,7 @@ private struct WorkloadDecoder {
         }
       case .recorded(let recorded):
         operations = recorded.operations.count
-      case .storeRecords:
+      case .storeRecords, .apolloTier2:
         operations = 0
       }
       if read.watchers > operations {

@@ -53,6 +53,24 @@ struct StoreConformanceTests {
     }
   }
 
+  /// The in-memory store behind a store that lists its keys but declares nothing.
+  final class UndeclaredStore: KeyEnumerableCache {
+    let inner = InMemoryNormalizedCache()
+    func loadRecords(forKeys keys: [CacheKey]) -> [CacheKey: Record] { inner.loadRecords(forKeys: keys) }
+    func merge(records: RecordSet) throws -> ChangedKeys { try inner.merge(records: records) }
+    func removeRecord(for key: CacheKey) { inner.removeRecord(for: key) }
+    func removeRecords(matching pattern: String) { inner.removeRecords(matching: pattern) }
+    func clear() { inner.clear() }
+    func allKeys() -> [CacheKey] { inner.allKeys() }
+  }
+
+  @Test("a store that lists its keys but does not declare it fails the capabilities check, and only it")
+  func undeclared() throws {
+    #expect(try StoreConformance.run { UndeclaredStore() } == [
+      "its capabilities declare the capability protocols it adopts: it adopts KeyEnumerableCache but capabilities.keyListing is nil: the workbench would not see it"
+    ])
+  }
+
   @Test("the in-memory store passes every check")
   func inMemory() throws {
     #expect(try StoreConformance.run { InMemoryNormalizedCache() } == [])

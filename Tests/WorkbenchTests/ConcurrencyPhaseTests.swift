@@ -26,7 +26,7 @@ struct ConcurrencyPhaseTests {
     """#
   }
 
-  static func run(_ text: String) throws -> WorkloadResult {
+  static func run(_ text: String, registry: Registry = .builtIn) throws -> WorkloadResult {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("conc-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
@@ -34,7 +34,7 @@ struct ConcurrencyPhaseTests {
     let path = directory.appendingPathComponent("w.json").path
     try text.write(toFile: path, atomically: true, encoding: .utf8)
     let info = RunInfo(runID: "test", timestamp: "2026-11-25T00:00:00Z", gitRev: "abc", host: "h")
-    return try WorkloadRunner.run(Workload.load(path), options: RunOptions(progress: false), run: info)
+    return try WorkloadRunner.run(Workload.load(path, registry: registry), options: RunOptions(progress: false), run: info)
   }
 
   @Test("each reader count is a configuration of its own: every read timed, one throughput per repetition, the writers' merges, the hot run", arguments: ["memory", "sqlite"])

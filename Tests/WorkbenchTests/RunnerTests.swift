@@ -9,7 +9,7 @@ import Workloads
 @testable import Workbench
 
 /// Writes a workload file into a fresh directory, loads it, runs it quickly, and removes the directory.
-private func run(_ text: String) throws -> WorkloadResult {
+func runWorkload(_ text: String) throws -> WorkloadResult {
   let directory = FileManager.default.temporaryDirectory.appendingPathComponent("runner-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(at: directory) }
@@ -32,8 +32,9 @@ struct RunnerTests {
   @Test("a metric name means one thing: one phase, unit, direction and determinism across benchmarks")
   func oneDefinitionPerName() throws {
     let rows =
-      try run(smallGenerator).rows
-      + run(#"{"name": "records", "seed": 1, "storeRecords": {"count": 200, "batch": 50, "pointLoads": 20}, "repetitions": 1, "warmup": 0}"#).rows
+      try runWorkload(smallGenerator).rows
+      + runWorkload(#"{"name": "records", "seed": 1, "storeRecords": {"count": 200, "batch": 50, "pointLoads": 20}, "repetitions": 1, "warmup": 0}"#).rows
+      + runWorkload(#"{"name": "tier2", "seed": 1, "apolloTier2": {}, "repetitions": 1, "warmup": 0}"#).rows
     var definitions: [String: Set<String>] = [:]
     for row in rows {
       definitions["\(row.key.phase.rawValue)/\(row.key.metric)", default: []].insert(
@@ -45,7 +46,7 @@ struct RunnerTests {
 
   @Test("parse is a phase of its own: every response's JSON parsed, timed, in every measured repetition")
   func parsePhase() throws {
-    let rows = try run(smallGenerator).rows
+    let rows = try runWorkload(smallGenerator).rows
     for store in ["memory", "sqlite"] {
       for keys in ["path", "typePolicy", "programmatic"] {
         let parse = try #require(rows.first { $0.key.store == store && $0.key.keys == keys && $0.key.phase == .parse })
@@ -60,7 +61,7 @@ struct RunnerTests {
 
   @Test("the footprint rows are the memory store's live bytes, or SQLite's database, WAL and heap")
   func footprintRows() throws {
-    let rows = try run(smallGenerator).rows
+    let rows = try runWorkload(smallGenerator).rows
     func names(_ store: String) -> [String] {
       rows.filter { $0.key.store == store && $0.key.keys == "typePolicy" && $0.key.phase == .footprint }.map(\.key.metric)
     }
@@ -184,7 +185,7 @@ struct LimitStoreTests {
   @Test("\"limits\": true measures both limit stores on the same records, and each store against its limit")
   func limitRows() throws {
     let text = smallGenerator.replacingOccurrences(of: #""warmup": 1,"#, with: #""warmup": 1, "limits": true,"#)
-    let result = try run(text)
+    let result = try runWorkload(text)
     let rows = result.rows
     func row(_ store: String, _ keys: String, _ phase: Phase, _ metric: String) -> MetricRow? {
       rows.first { $0.key.store == store && $0.key.keys == keys && $0.key.phase == phase && $0.key.metric == metric }
@@ -216,7 +217,7 @@ struct LimitStoreTests {
 
   @Test("the store-records benchmark measures the limits too, with a ratio per timing")
   func storeRecordsLimits() throws {
-    let rows = try run(
+    let rows = try runWorkload(
       #"{"name": "records", "seed": 1, "storeRecords": {"count": 200, "batch": 50, "pointLoads": 20}, "stores": [{"kind": "memory"}], "limits": true, "repetitions": 1, "warmup": 0}"#
     ).rows
     #expect(rows.first { $0.key.store == "limit-sqlite" && $0.key.metric == "records" }?.summary.p50 == 200)
@@ -238,13 +239,13 @@ struct NamedResolverRunTests {
 
   @Test("one run compares several programmatic resolvers, each row named by its resolver, each as its own run counts it")
   func severalResolvers() throws {
-    let both = try run(#"""
+    let both = try runWorkload(#"""
       {"name": "r", "seed": 5, \#(Self.generator), "keys": ["path", "programmatic:id", "programmatic:seed-books"],
        "stores": [{"kind": "memory"}], "repetitions": 1, "warmup": 0, "read": {"pointLookups": 5, "fieldPolicyLookups": 0}}
       """#)
     #expect(Set(both.rows.map(\.key.keys)) == ["path", "programmatic:id", "programmatic:seed-books"])
     for resolver in ["id", "seed-books"] {
-      let alone = try run(#"""
+      let alone = try runWorkload(#"""
         {"name": "r", "seed": 5, \#(Self.generator), "keys": ["programmatic"], "resolver": "\#(resolver)",
          "stores": [{"kind": "memory"}], "repetitions": 1, "warmup": 0, "read": {"pointLookups": 5, "fieldPolicyLookups": 0}}
         """#)

@@ -82,6 +82,20 @@ struct WorkloadFileTests {
     #expect(workload.warmup == 1)
   }
 
+  @Test("Apollo's Tier-2 scenarios default to their harness's iterations, 50 after 5 warm-ups, and --quick runs one")
+  func apolloTier2() throws {
+    let workload = try load(#"{"name": "w", "seed": 1, "apolloTier2": {}}"#)
+    #expect(workload.source.kindName == "apolloTier2")
+    #expect(workload.repetitions == 50)
+    #expect(workload.warmup == 5)
+    let quick = workload.quick()
+    #expect(quick.repetitions == 1)
+    #expect(quick.warmup == 0)
+    let chosen = try load(#"{"name": "w", "seed": 1, "apolloTier2": {}, "repetitions": 20, "warmup": 0}"#)
+    #expect(chosen.repetitions == 20)
+    #expect(chosen.warmup == 0)
+  }
+
   @Test("concurrency: the hot run reads among the most popular operation by default, or as many as hotOperations says")
   func hotOperations() throws {
     let plain = try load(#"{"name": "w", "seed": 1, "generator": {}, "concurrency": {"readers": [1, 2]}}"#)
@@ -123,7 +137,10 @@ struct WorkloadFileTests {
       (#"{"name": "w", "seed": 1, "generator": {}, "store": []}"#, #"w.json:1:43: store: unknown key; did you mean "stores"?"#),
       (#"{"name": "w", "seed": "one", "generator": {}}"#, "w.json:1:15: seed: must be an integer, not a string"),
       (#"{"seed": 1, "generator": {}}"#, "w.json: name: is required"),
-      (#"{"name": "w", "seed": 1}"#, #"w.json: needs one of "generator", "recorded" or "storeRecords""#),
+      (#"{"name": "w", "seed": 1}"#, #"w.json: needs one of "generator", "recorded", "storeRecords" or "apolloTier2""#),
+      (#"{"name": "w", "seed": 1, "storeRecords": {}, "apolloTier2": {}}"#, #"w.json: has both "storeRecords" and "apolloTier2"; give one"#),
+      (#"{"name": "w", "seed": 1, "apolloTier2": {"count": 5}}"#, "w.json:1:42: apolloTier2.count: unknown key"),
+      (#"{"name": "w", "seed": 1, "apolloTier2": []}"#, "w.json:1:26: apolloTier2: must be an object, not an array"),
       (
         "{\"name\": \"w\", \"seed\": 1,\n \"generator\": {\"duplication\": 1.5}}",
         "w.json:2:16: generator.duplication: must be in 0...1, got 1.5"
@@ -195,6 +212,14 @@ struct WorkloadFileTests {
       (
         #"{"name": "w", "seed": 1, "storeRecords": {}, "concurrency": {}}"#,
         "w.json:1:46: concurrency: the store-level benchmark reads no operations"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "apolloTier2": {}, "traffic": {}}"#,
+        "w.json:1:45: traffic: Apollo's Tier-2 scenarios read no operations"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "apolloTier2": {}, "read": {"watchers": 1}}"#,
+        "w.json:1:54: read.watchers: Apollo's Tier-2 scenarios read no operations"
       ),
       (
         "{\"name\": \"w\", \"seed\": 1, \"generator\": {},\n \"stores\": [{\"kind\": \"sqlite\", \"journal\": \"wall\"}]}",

@@ -58,7 +58,7 @@ enum ABCommand: Command {
       and named. Whatever ends ab (SIGINT, SIGTERM and SIGHUP included) ends its sides first.
 
       Exit codes: 0 no regression, 2 a regression, 1 a run or worker that failed or timed out,
-      64 wrong usage, 65 a workload --paired cannot step (storeRecords) or cannot load, 66 a
+      64 wrong usage, 65 a workload --paired cannot step (storeRecords, apolloTier2) or cannot load, 66 a
       workload file missing, 74 an --out or --markdown that cannot be written.
 
       EXAMPLE:
@@ -130,9 +130,9 @@ enum ABCommand: Command {
     let quick = arguments.has("quick")
     if paired {
       let workload = try Workload.load(arguments.positionals[0], registry: context.registry)
-      if case .storeRecords = workload.source {
+      if workload.source.noOperations != nil {
         throw CommandError(
-          "\(arguments.positionals[0]) is a storeRecords workload: it has no responses to merge and read step by step; run ab without --paired",
+          "\(arguments.positionals[0]) is a \(workload.source.kindName) workload: it has no responses to merge and read step by step; run ab without --paired",
           .dataError)
       }
       return RunTimeout.default(for: quick ? workload.quick() : workload)

@@ -26,7 +26,7 @@ enum ValidateCommand: Command {
       try Preflight.check(workload)
       let variants = try workload.variants.count
       var strategies = workload.keys.count
-      if case .storeRecords = workload.source { strategies = 1 }
+      if workload.source.noOperations != nil { strategies = 1 }
       let configurations = variants * workload.stores.count * strategies
       let limits = workload.limits ? ", and \(variants * 2 * strategies) of the limit stores" : ""
       var estimate = ""

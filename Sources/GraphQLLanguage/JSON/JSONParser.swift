@@ -224,19 +224,7 @@ public enum JSONParser {
         }
         let keyOffset = position
         let (key, number) = try parseStringAndNumber()
-        // A key given twice is an error: which one a reader would keep is a guess (JSONSerialization
-        // keeps the last, others the first), and a record would silently lose the other value.
-        // Keys of the table compare by number; others (long ones) as strings.
-        let duplicate =
-          members.count - first < 16 && number >= 0 && !untabled
-          ? memberKeys.withElements(from: first) { $0.contains(number) }
-          : isDuplicate(key, number, from: first, seen: &seen)
-        if number < 0 { untabled = true }
-        if duplicate {
-          position = keyOffset
-          let shown = key.count > 80 ? String(key.prefix(80)) + "…" : key
-          throw error("Duplicate key \"\(shown)\" in an object")
-        }
+        try checkNotDuplicate(key, number, at: keyOffset, from: first, seen: &seen, untabled: &untabled)
         if keyOffsets != nil {
           path.append(key)
           keyOffsets![currentPath] = keyOffset
@@ -264,6 +252,25 @@ public enum JSONParser {
           throw error("Expected ',' or '}' after an object member, found \(describeCurrent())")
         }
       }
+    }
+
+    /// Fails the parse at `keyOffset` when the object whose members start at `first` has a member
+    /// keyed `key` already. A key given twice is an error: which one a reader would keep is a
+    /// guess (JSONSerialization keeps the last, others the first), and a record would silently
+    /// lose the other value. Keys of the table compare by number; others (long ones) as strings.
+    @inline(__always)
+    private mutating func checkNotDuplicate(
+      _ key: String, _ number: Int32, at keyOffset: Int, from first: Int, seen: inout Set<String>?, untabled: inout Bool
+    ) throws(GraphQLError) {
+      let duplicate =
+        members.count - first < 16 && number >= 0 && !untabled
+        ? memberKeys.withElements(from: first) { $0.contains(number) }
+        : isDuplicate(key, number, from: first, seen: &seen)
+      if number < 0 { untabled = true }
+      guard duplicate else { return }
+      position = keyOffset
+      let shown = key.count > 80 ? String(key.prefix(80)) + "…" : key
+      throw error("Duplicate key \"\(shown)\" in an object")
     }
 
     /// Whether the object whose members start at `first` has a member keyed `key` already.
@@ -344,13 +351,18 @@ public enum JSONParser {
         position += 1
       }
       guard position < bytes.count else { throw error("Unterminated string", at: start) }
-      // Slow path: escapes.
+      return (try parseEscapedString(start: start, contentStart: contentStart), -1)
+    }
+
+    /// The slow path of ``parseStringAndNumber()``: a string with escapes, from the first (at
+    /// ``position``) on; the bytes before it copied as they are.
+    private mutating func parseEscapedString(start: Int, contentStart: Int) throws(GraphQLError) -> String {
       var buffer = Array(UnsafeBufferPointer(rebasing: bytes[contentStart..<position]))
       while position < bytes.count {
         let byte = bytes[position]
         if byte == UInt8(ascii: "\"") {
           position += 1
-          return (String(decoding: buffer, as: UTF8.self), -1)
+          return String(decoding: buffer, as: UTF8.self)
         }
         if byte < 0x20 { throw error("Unescaped control character in a string") }
         if byte != UInt8(ascii: "\\") {

@@ -121,6 +121,39 @@ public final class OperationPlan {
   }
 
   private func collect(_ plan: SelectionPlan, runtimeType: String?) throws(NormalizationError) -> PlannedSelection {
+    let (order, groups) = try groupFields(plan, runtimeType: runtimeType)
+    let parentType = runtimeType ?? plan.staticType
+    var fields: [PlannedField] = []
+    fields.reserveCapacity(order.count)
+    var fieldKeys: Set<String> = []
+    for responseKey in order {
+      let group = groups[responseKey]!
+      let first = group.fields[0]
+      let fieldKey = try FieldKey.render(name: first.name, arguments: first.arguments, variables: variables)
+      let definition = parentType.flatMap { schema.field(first.name, on: $0) }
+      let subselections = group.fields.compactMap(\.selectionSet)
+      let child =
+        subselections.isEmpty
+        ? nil : childPlan(subselections, of: group.fields, staticType: definition?.type.namedType)
+      fields.append(
+        PlannedField(
+          responseKey: responseKey, name: first.name, arguments: first.arguments, fieldKey: fieldKey,
+          definition: definition, child: child, isConditional: group.conditional,
+          repeatsFieldKey: !fieldKeys.insert(fieldKey).inserted,
+          maxAge: schema.maxAge(
+            ofField: first.name, on: parentType, operation: PlannedField.operationCacheControl(group.fields))))
+    }
+    return PlannedSelection(
+      fields: fields, selectsTypename: groups["__typename"] != nil,
+      typePolicy: runtimeType.flatMap { schema.typePolicy(for: $0) } ?? plan.interfacePolicy)
+  }
+
+  /// The fields of a selection for an object of `runtimeType`, by response key in the order they
+  /// are first selected, fragments that apply (or may: then conditional) merged in; each key's
+  /// fields, and whether every one of them is conditional.
+  private func groupFields(_ plan: SelectionPlan, runtimeType: String?) throws(NormalizationError)
+    -> (order: [String], groups: [String: (fields: [Field], conditional: Bool)])
+  {
     var order: [String] = []
     var groups: [String: (fields: [Field], conditional: Bool)] = [:]
     var visitedFragments: Set<String> = []
@@ -159,31 +192,7 @@ public final class OperationPlan {
       }
     }
     for selections in plan.selections { try visit(selections, conditional: false) }
-
-    let parentType = runtimeType ?? plan.staticType
-    var fields: [PlannedField] = []
-    fields.reserveCapacity(order.count)
-    var fieldKeys: Set<String> = []
-    for responseKey in order {
-      let group = groups[responseKey]!
-      let first = group.fields[0]
-      let fieldKey = try FieldKey.render(name: first.name, arguments: first.arguments, variables: variables)
-      let definition = parentType.flatMap { schema.field(first.name, on: $0) }
-      let subselections = group.fields.compactMap(\.selectionSet)
-      let child =
-        subselections.isEmpty
-        ? nil : childPlan(subselections, of: group.fields, staticType: definition?.type.namedType)
-      fields.append(
-        PlannedField(
-          responseKey: responseKey, name: first.name, arguments: first.arguments, fieldKey: fieldKey,
-          definition: definition, child: child, isConditional: group.conditional,
-          repeatsFieldKey: !fieldKeys.insert(fieldKey).inserted,
-          maxAge: schema.maxAge(
-            ofField: first.name, on: parentType, operation: PlannedField.operationCacheControl(group.fields))))
-    }
-    return PlannedSelection(
-      fields: fields, selectsTypename: groups["__typename"] != nil,
-      typePolicy: runtimeType.flatMap { schema.typePolicy(for: $0) } ?? plan.interfacePolicy)
+    return (order, groups)
   }
 
   /// The selection below a field: the one all plans of a ``SharedPlans`` share when nothing in it

@@ -430,6 +430,20 @@ extension RecordValueVisitor where List == Void, Value == Void {
   @inlinable @inline(__always) public mutating func endList(_ list: consuming Void) {}
 }
 
+/// A visitor that only walks: what it checks is its source's (``RecordValueSource``), and every
+/// call does nothing. Opted into, so that a visitor that writes cannot miss a call unnoticed.
+@_spi(RecordBytes) public protocol RecordValueChecker: RecordValueVisitor where Value == Void, List == Void {}
+
+extension RecordValueChecker {
+  @inlinable @inline(__always) public func null(_ token: Range<Int>) {}
+  @inlinable @inline(__always) public func bool(_ value: Bool, _ token: Range<Int>) {}
+  @inlinable @inline(__always) public func int(_ value: Int, _ token: Range<Int>) {}
+  @inlinable @inline(__always) public func double(_ value: Double, _ token: Range<Int>) {}
+  @inlinable @inline(__always) public func string(_ utf8: UnsafeRawBufferPointer, _ token: Range<Int>) {}
+  @inlinable @inline(__always) public func reference(_ key: UnsafeRawBufferPointer, _ token: Range<Int>) {}
+  @inlinable @inline(__always) public func beginList(count: Int, _ token: Range<Int>) {}
+}
+
 /// Why bytes are not a value, and where: what a checked walk reports (invariant 7).
 @_spi(RecordBytes) public struct MalformedValue: Error, Sendable, Hashable, CustomStringConvertible {
   /// The varints of a value.

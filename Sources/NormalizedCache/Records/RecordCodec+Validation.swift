@@ -118,18 +118,9 @@ extension RecordCodec {
   /// A value's check: the walk of invariant 7 over bytes from outside, each value in the grammar
   /// (lists nested at most 512 deep: the walk's recursion must not run out of stack on hostile
   /// input), each varint in its shortest form.
-  private struct ValueCheck: RecordValueVisitor {
-    typealias Value = Void
-    typealias List = Void
+  private struct ValueCheck: RecordValueChecker {
     typealias Failure = EncodingError
     static var source: RecordValueSource { .checked }
-    @inline(__always) func null(_ token: Range<Int>) {}
-    @inline(__always) func bool(_ value: Bool, _ token: Range<Int>) {}
-    @inline(__always) func int(_ value: Int, _ token: Range<Int>) {}
-    @inline(__always) func double(_ value: Double, _ token: Range<Int>) {}
-    @inline(__always) func string(_ utf8: UnsafeRawBufferPointer, _ token: Range<Int>) {}
-    @inline(__always) func reference(_ key: UnsafeRawBufferPointer, _ token: Range<Int>) {}
-    @inline(__always) func beginList(count: Int, _ token: Range<Int>) {}
     func malformed(_ value: MalformedValue) -> EncodingError {
       EncodingError(offset: value.offset, problem: value.description)
     }

@@ -16,9 +16,16 @@
 ///   ``CacheBudget/reportsEvictedKeys``).
 /// - One lock serializes its calls, reads included: a read promotes into the front, and a
 ///   promotion racing a merge could put back a copy older than the merge.
-public final class ChainedNormalizedCache: BoundedNormalizedCache, TieredCache, KeyEnumerableCache, LockWaitReporting {
+///
+/// What it can do follows from its back (``capabilities``, and the conditional conformances
+/// below): it lists its keys when the back lists its own (they are the back's), it is on database
+/// pages when the back is, it accounts its bytes when the back does, and it measures its footprint
+/// when the back measures its own. Its tiers, its lock waits and its front's budget are its own.
+public final class ChainedNormalizedCache<Back: NormalizedCache>: BoundedNormalizedCache, TieredCache, LockWaitReporting {
   public let front: InMemoryNormalizedCache
-  public let back: any NormalizedCache
+  public let back: Back
+  /// What the back can do, asked once.
+  private let backCapabilities: StoreCapabilities
   private struct State {
     var tiers = TierStatistics()
     /// The back's evictions, taken from it after every call to keep the front in step.
@@ -26,16 +33,28 @@ public final class ChainedNormalizedCache: BoundedNormalizedCache, TieredCache, 
   }
   private let state = Lock(State())
 
-  public init(front: InMemoryNormalizedCache, back: any NormalizedCache) {
-    if let bounded = back as? any BoundedNormalizedCache, let budget = bounded.budget {
+  public init(front: InMemoryNormalizedCache, back: Back) {
+    let backCapabilities = back.capabilities
+    if let budget = backCapabilities.bounded?.budget {
       precondition(budget.reportsEvictedKeys, "a chain's back must report the keys it evicts, so that the front forgets them")
     }
     self.front = front
     self.back = back
+    self.backCapabilities = backCapabilities
   }
 
-  /// Nil: the chain has no budget of its own; the front keeps to its budget, the back to its.
+  /// Nil: the chain has no budget of its own; the front keeps to its budget (``frontBudget``),
+  /// the back to its.
   public var budget: CacheBudget? { nil }
+
+  /// The front's budget: how much of the chain is in memory.
+  public var frontBudget: CacheBudget? { front.budget }
+
+  public var capabilities: StoreCapabilities {
+    StoreCapabilities(
+      bounded: backCapabilities.bounded == nil ? nil : self, keyListing: backCapabilities.keyListing,
+      pages: backCapabilities.pages, tiers: self, lockWaits: self, footprint: backCapabilities.footprint == nil ? nil : self)
+  }
 
   public func loadRecords(forKeys keys: [CacheKey]) throws -> [CacheKey: Record] {
     var result: [CacheKey: Record] = [:]
@@ -57,7 +76,7 @@ public final class ChainedNormalizedCache: BoundedNormalizedCache, TieredCache, 
   }
 
   private struct Snapshot: RecordSnapshot {
-    let chain: ChainedNormalizedCache
+    let chain: ChainedNormalizedCache<Back>
     let state: UnsafeMutablePointer<State>
     func loadRecordsInOrder(forKeys keys: [CacheKey]) throws -> [Record?] { try chain.load(keys, &state.pointee) }
   }
@@ -130,7 +149,7 @@ public final class ChainedNormalizedCache: BoundedNormalizedCache, TieredCache, 
   public func advanceClock(to step: Int) throws {
     try state.withLock { _ in
       front.advanceClock(to: step)
-      try (back as? any BoundedNormalizedCache)?.advanceClock(to: step)
+      try backCapabilities.bounded?.advanceClock(to: step)
     }
   }
 
@@ -151,9 +170,11 @@ public final class ChainedNormalizedCache: BoundedNormalizedCache, TieredCache, 
   /// time inside it, and are never contended).
   public func takeLockWaits() -> LockWaits { state.waits.take() }
 
-  /// The back's accounted bytes: the records the chain holds (the front holds copies).
+  /// The back's accounted bytes: the records the chain holds (the front holds copies); the
+  /// front's when the back does not account its own, in which case the chain does not declare
+  /// ``StoreCapabilities/bounded``.
   public func accountedBytes() throws -> Int {
-    try (back as? any BoundedNormalizedCache)?.accountedBytes() ?? front.accountedBytes()
+    try backCapabilities.bounded?.accountedBytes() ?? front.accountedBytes()
   }
 
   public func takeTierStatistics() -> TierStatistics {
@@ -163,20 +184,42 @@ public final class ChainedNormalizedCache: BoundedNormalizedCache, TieredCache, 
     }
   }
 
-  /// The back's keys: the records the chain holds.
-  public func allKeys() throws -> [CacheKey] {
-    guard let back = back as? any KeyEnumerableCache else { return front.allKeys() }
-    return try back.allKeys()
-  }
-
   /// Takes the back's evictions and removes the front's copies of them; under the lock.
   private func syncEvictions(_ state: inout State) throws {
-    guard let bounded = back as? any BoundedNormalizedCache else { return }
+    guard let bounded = backCapabilities.bounded else { return }
     let report = try bounded.takeEvictions()
     guard !report.isEmpty else { return }
     for key in report.keys { front.removeRecord(for: key) }
     state.evictions.formUnion(report)
   }
+}
+
+extension ChainedNormalizedCache: FootprintReporting {
+  /// The back's footprint (the records the chain holds), and what the front holds besides
+  /// (`front_accounted_bytes`: its copies, as its budget counts them). Declared
+  /// (``StoreCapabilities/footprint``) only when the back measures its own.
+  public func footprint(liveBytes: Int) throws -> Footprint {
+    var footprint =
+      try backCapabilities.footprint?.footprint(liveBytes: liveBytes)
+      ?? Footprint(recordCount: 0, payloadBytes: 0, storeBytes: liveBytes, details: [("live_bytes", liveBytes)])
+    footprint.details.append(("front_accounted_bytes", front.accountedBytes()))
+    return footprint
+  }
+
+  public func settledBytes() throws -> Int? { try backCapabilities.footprint?.settledBytes() }
+}
+
+/// The back's keys are the records the chain holds.
+extension ChainedNormalizedCache: KeyListing, KeyEnumerableCache where Back: KeyEnumerableCache {
+  public func allKeys() throws -> [CacheKey] { try back.allKeys() }
+}
+
+/// The back's file: its pages, its vacuums.
+extension ChainedNormalizedCache: PagedStore where Back: PagedStore {
+  public func settledPages() throws -> (bytes: Int, freeBytes: Int) { try back.settledPages() }
+  public func vacuumsIncrementally() throws -> Bool { try back.vacuumsIncrementally() }
+  public func incrementalVacuum() throws { try back.incrementalVacuum() }
+  public func vacuum() throws { try back.vacuum() }
 }
 
 /// A store of two tiers, which can say where its reads were served.
@@ -185,6 +228,8 @@ public protocol TieredCache: NormalizedCache {
   func takeTierStatistics() -> TierStatistics
   /// What the front evicted since the last call: records that left it and are still behind it.
   func takeFrontEvictions() -> EvictionReport
+  /// The front's budget: how much of the store is in memory (the traffic's `budget_bytes` of a chain).
+  var frontBudget: CacheBudget? { get }
 }
 
 /// Where a tiered store served the keys it found.

@@ -27,6 +27,12 @@ public enum GarbageCollection {
 
   /// Marks every record reachable from the roots, a level of references at a time, then removes the rest.
   public static func collect(in store: some KeyEnumerableCache) throws -> Report {
+    try collect(in: store, keys: store)
+  }
+
+  /// ``collect(in:)`` of a store whose keys another part of it lists (``StoreCapabilities/keyListing``:
+  /// a chain's are its back's), loading and removing through the store itself.
+  public static func collect(in store: some NormalizedCache, keys: some KeyListing) throws -> Report {
     var report = Report()
     var frontier = RootKey.all.sorted()
     var queued = Set(frontier)
@@ -54,7 +60,7 @@ public enum GarbageCollection {
     report.reachable = reachable.count
     // A root the store does not have is referenced by nothing, so it counts for nothing.
     report.danglingReferences = missing.reduce(0) { $0 + (references[$1] ?? 0) }
-    let unreachable = try store.allKeys().filter { !reachable.contains($0) }.sorted()
+    let unreachable = try keys.allKeys().filter { !reachable.contains($0) }.sorted()
     if !unreachable.isEmpty {
       for record in try store.loadRecordsInOrder(forKeys: unreachable) {
         guard let record else { continue }

@@ -283,3 +283,18 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerabl
     state.withReadLock { state in state.records.slots.compactMap { $0.fields == nil ? nil : $0.key } }
   }
 }
+
+extension InMemoryNormalizedCache: FootprintReporting {
+  /// Bounded or not it accounts its bytes; it lists its keys, reports its lock waits, measures itself.
+  public var capabilities: StoreCapabilities {
+    StoreCapabilities(bounded: self, keyListing: self, lockWaits: self, footprint: self)
+  }
+
+  /// Its records and payload as it counts them, and jemalloc's live bytes as its bytes.
+  public func footprint(liveBytes: Int) -> Footprint {
+    let statistics = statistics()
+    return Footprint(
+      recordCount: statistics.recordCount, payloadBytes: statistics.payloadBytes, storeBytes: liveBytes,
+      details: [("live_bytes", liveBytes)])
+  }
+}

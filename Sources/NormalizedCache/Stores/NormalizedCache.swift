@@ -47,6 +47,11 @@ public protocol NormalizedCache: AnyObject, Sendable {
   /// threads implements it (the in-memory store holds its read lock across `body`, the SQLite
   /// store reads in one transaction).
   func withConsistentRead<Result>(_ body: (any RecordSnapshot) throws -> Result) throws -> Result
+
+  /// What the store can do beyond this protocol, declared once: its budget, its keys, its pages,
+  /// its tiers, its lock waits, its footprint (``StoreCapabilities``). By default none: a store
+  /// that adopts ``BoundedNormalizedCache`` or ``KeyEnumerableCache`` says so here too.
+  var capabilities: StoreCapabilities { get }
 }
 
 /// One committed state of a store, lent for the span of ``NormalizedCache/withConsistentRead(_:)``.
@@ -90,13 +95,12 @@ extension NormalizedCache {
   public func withConsistentRead<Result>(_ body: (any RecordSnapshot) throws -> Result) throws -> Result {
     try body(DirectSnapshot(cache: self))
   }
+
+  public var capabilities: StoreCapabilities { StoreCapabilities() }
 }
 
 /// A store that can list its keys, which garbage collection needs (``GarbageCollection``).
-public protocol KeyEnumerableCache: NormalizedCache {
-  /// Every key the store holds, in no particular order.
-  func allKeys() throws -> [CacheKey]
-}
+public protocol KeyEnumerableCache: NormalizedCache, KeyListing {}
 
 /// The matching rule of ``NormalizedCache/removeRecords(matching:)``, shared so both stores agree.
 public enum KeyPattern {

@@ -21,7 +21,7 @@ package struct HTMLReport {
   package var sectionIDs: [String] { sections.map(\.id) }
 
   package func render() -> String {
-    let workloads = unique(rows.map(\.key.workload))
+    let workloads = rows.map(\.key.workload).uniqued()
     let title = "cachebench: " + (workloads.isEmpty ? "comparison" : workloads.joined(separator: ", "))
     var html = """
       <!doctype html>
@@ -57,7 +57,7 @@ package struct HTMLReport {
     var sections: [Section] = []
     let main = rows.filter { $0.key.phase != .concurrency && !$0.key.isVersusLimit }
     if !main.isEmpty { sections.append(Section(id: "run", title: "The run", body: runTable(main))) }
-    let variants = unique(main.map(\.key.variant))
+    let variants = main.map(\.key.variant).uniqued()
     if variants.count > 1 {
       sections.append(Section(id: "sweep", title: "The sweep", body: sweep(main, variants: variants)))
     } else if main.contains(where: { $0.key.names(.writeLatency) || $0.key.names(.readLatency) }) {
@@ -79,7 +79,7 @@ package struct HTMLReport {
   }
 
   private func provenance() -> String {
-    func list(_ values: [String]) -> String { SVGChart.escape(unique(values.filter { !$0.isEmpty }).joined(separator: ", ")) }
+    func list(_ values: [String]) -> String { SVGChart.escape(values.filter { !$0.isEmpty }.uniqued().joined(separator: ", ")) }
     var items: [(String, String)] = []
     if !rows.isEmpty {
       items += [
@@ -94,7 +94,7 @@ package struct HTMLReport {
   /// One line per variant × store × strategy, as `cachebench run` prints it.
   private func runTable(_ rows: [MetricRow]) -> String {
     let index = Index(rows)
-    let variants = unique(rows.map(\.key.variant))
+    let variants = rows.map(\.key.variant).uniqued()
     let showVariant = variants.count > 1 || variants.first?.isEmpty == false
     var html = "<table><thead><tr>" + (showVariant ? "<th>variant</th>" : "")
     html += ["store", "keys", "records", "dedup", "write p50", "write p99", "read p50", "read p99", "bytes/record"].map { "<th>\($0)</th>" }.joined()
@@ -120,8 +120,8 @@ package struct HTMLReport {
   private func latency(_ rows: [MetricRow]) -> String {
     let index = Index(rows)
     let variant = index.places.first?.variant ?? ""
-    let stores = unique(index.places.map(\.store))
-    let strategies = unique(index.places.map(\.keys))
+    let stores = index.places.map(\.store).uniqued()
+    let strategies = index.places.map(\.keys).uniqued()
     return [Metric.writeLatency, .readLatency].map { latency in
       let series = strategies.enumerated().map { position, keys in
         SVGChart.BarSeries(
@@ -142,8 +142,8 @@ package struct HTMLReport {
       ("records", .records), ("bytes", .storeBytes), ("write", .writeLatency), ("read", .readLatency),
     ]
     let variant = index.places.first?.variant ?? ""
-    let stores = unique(index.places.filter { $0.variant == variant && !$0.store.hasPrefix("limit-") }.map(\.store))
-    let others = unique(index.places.map(\.keys)).filter { $0 != "path" }
+    let stores = index.places.filter { $0.variant == variant && !$0.store.hasPrefix("limit-") }.map(\.store).uniqued()
+    let others = index.places.map(\.keys).uniqued().filter { $0 != "path" }
     var categories: [String] = []
     var values: [String: [Double?]] = [:]
     for store in stores {
@@ -183,7 +183,7 @@ package struct HTMLReport {
         }
       }
       guard !byPlace.isEmpty else { continue }
-      let strategies = unique(byPlace.map(\.0.keys))
+      let strategies = byPlace.map(\.0.keys).uniqued()
       charts.append(
         SVGChart.boxes(
           title: "\(latency.phase.rawValue) latency: every sample (box 25-75%, whiskers 5-95%, log scale)",
@@ -206,7 +206,7 @@ package struct HTMLReport {
     }
     let index = Index(rows)
     // Each store × strategy, whatever the variant.
-    let places = unique(index.places.map { Place(variant: "", store: $0.store, keys: $0.keys) })
+    let places = index.places.map { Place(variant: "", store: $0.store, keys: $0.keys) }.uniqued()
     var charts: [String] = []
     let panels: [(title: String, metric: Metric, format: (Double) -> String)] = [
       ("write latency p50", .writeLatency, HumanFormat.nanoseconds), ("read latency p50", .readLatency, HumanFormat.nanoseconds),
@@ -254,7 +254,7 @@ package struct HTMLReport {
   private func concurrency(_ rows: [MetricRow]) -> String {
     var series: [SVGChart.LineSeries] = []
     var readers: Set<Int> = []
-    let places = unique(rows.map { Place(variant: "", store: $0.key.store, keys: $0.key.keys) })
+    let places = rows.map { Place(variant: "", store: $0.key.store, keys: $0.key.keys) }.uniqued()
     for (position, place) in places.enumerated() {
       for (metric, dashed) in [(Metric.readsPerSecond, false), (.readsPerSecondWriting, true)] {
         let points = rows.filter { $0.key.store == place.store && $0.key.keys == place.keys && $0.key.names(metric) }.compactMap {
@@ -339,11 +339,6 @@ package struct HTMLReport {
     }
 
     func row(_ place: Place, _ metric: Metric) -> MetricRow? { rows[Key(place: place, phase: metric.phase, metric: metric.name)] }
-  }
-
-  private func unique<Value: Hashable>(_ values: [Value]) -> [Value] {
-    var seen: Set<Value> = []
-    return values.filter { seen.insert($0).inserted }
   }
 
   static let style = """

@@ -71,7 +71,7 @@ struct CacheBenchmark: Benchmark {
       try measureFragments(store, &repetition, fragments: fragments)
       if repetition.isMeasured {
         fieldPolicyHits += hits
-        footprint?.settledBytes = try store.settledBytes()
+        footprint?.settledBytes = try store.capabilities.footprint?.settledBytes()
       }
       // After the footprint and the checkpoint, as it moves the dates (and rewrites the rows).
       if let clock = configuration.clock { try measureRefresh(store, &repetition, clock: clock) }
@@ -210,7 +210,7 @@ struct CacheBenchmark: Benchmark {
   }
 
   /// Every response written into the store; returns the footprint after the writes.
-  private func measureWrites(_ store: any MeasuredStore, _ repetition: inout Repetition, writtenKeys: [CacheKey]) throws
+  private func measureWrites(_ store: any NormalizedCache, _ repetition: inout Repetition, writtenKeys: [CacheKey]) throws
     -> Footprint
   {
     let normalizer = normalizer
@@ -230,20 +230,13 @@ struct CacheBenchmark: Benchmark {
     return try footprint(of: store, liveBytes: repetition.isMeasured ? try repetition.liveBytes() : 0, writtenKeys: writtenKeys)
   }
 
-  /// The store's own footprint, or for a store that does not report one: the keys written that it
-  /// still holds, loaded back, their bytes the payload, and jemalloc's live bytes its bytes.
-  /// A store that accounts its bytes for a budget adds `accounted_bytes`, beside what it measures.
-  func footprint(of store: any MeasuredStore, liveBytes: Int, writtenKeys: [CacheKey]) throws -> Footprint {
-    var footprint: Footprint
-    if let own = try store.footprint(liveBytes: liveBytes) {
-      footprint = own
-    } else {
-      let held = try store.loadRecordsInOrder(forKeys: writtenKeys).compactMap { $0 }
-      footprint = Footprint(
-        recordCount: held.count, payloadBytes: held.reduce(0) { $0 + $1.key.utf8.count + $1.encodedFields.count },
-        storeBytes: liveBytes, details: [("live_bytes", liveBytes)])
-    }
-    if let bounded = store as? any BoundedNormalizedCache {
+  /// The store's own footprint, or for a store that does not measure itself: the keys written
+  /// that it still holds, loaded back, their bytes the payload, and jemalloc's live bytes its
+  /// bytes. A store that accounts its bytes for a budget adds `accounted_bytes`, beside what it
+  /// measures.
+  func footprint(of store: any NormalizedCache, liveBytes: Int, writtenKeys: [CacheKey]) throws -> Footprint {
+    var footprint = try store.footprint(of: { writtenKeys }, liveBytes: liveBytes)
+    if let bounded = store.capabilities.bounded {
       footprint.details.append(("accounted_bytes", try bounded.accountedBytes()))
     }
     return footprint

@@ -201,7 +201,7 @@ private struct RunPlan: Sendable {
     let results = Lock(RunOutcome())
     let failures = Lock<[String]>([])
     var readerThreads: [JoinableThread] = []
-    _ = (store as? any LockWaitReporting)?.takeLockWaits()
+    _ = store.capabilities.lockWaits?.takeLockWaits()
     for thread in 0..<readers {
       let share = operations / readers + (thread < operations % readers ? 1 : 0)
       readerThreads.append(JoinableThread {
@@ -235,7 +235,7 @@ private struct RunPlan: Sendable {
     if let failure = failures.withLock({ $0.first }) { throw RunError("concurrency, \(readers) readers, \(writers) writers: \(failure)") }
     var outcome = results.withLock { $0 }
     outcome.wallNanoseconds = ended - began
-    outcome.waits = (store as? any LockWaitReporting)?.takeLockWaits() ?? LockWaits()
+    outcome.waits = store.capabilities.lockWaits?.takeLockWaits() ?? LockWaits()
     return outcome
   }
 

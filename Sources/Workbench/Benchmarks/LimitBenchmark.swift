@@ -44,7 +44,8 @@ struct LimitBenchmark: Benchmark {
         let records = try normalizer.normalize(try item.response(), plan: item.plan).records
         try repetition.time(.mergeLatency) { try store.merge(records: records) }
       }
-      let written = try store.footprint(liveBytes: repetition.isMeasured ? try repetition.liveBytes() : 0)
+      // The limit stores measure themselves.
+      let written = try store.capabilities.footprint?.footprint(liveBytes: repetition.isMeasured ? try repetition.liveBytes() : 0)
       for (index, item) in source.items.enumerated() {
         progress.update("\(repetition.label), read \(index + 1)/\(source.items.count)")
         let loaded = try repetition.time(.readLatency) { try store.loadRecordsInOrder(forKeys: keys[index]) }
@@ -54,7 +55,7 @@ struct LimitBenchmark: Benchmark {
       }
       if repetition.isMeasured {
         footprint = written
-        footprint?.settledBytes = try store.settledBytes()
+        footprint?.settledBytes = try store.capabilities.footprint?.settledBytes()
       }
     }
     samples.append(contentsOf: timings)

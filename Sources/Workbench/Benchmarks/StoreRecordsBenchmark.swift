@@ -48,7 +48,7 @@ struct StoreRecordsBenchmark: Benchmark {
     let timings = try harness.run(make: { try factory.make(configuration) }, cleanUp: factory.removeFiles) { store, repetition in
       footprint = try measureMerges(store, &repetition)
       try measureLoads(store, keys, &repetition)
-      if repetition.isMeasured { footprint?.settledBytes = try store.settledBytes() }
+      if repetition.isMeasured { footprint?.settledBytes = try store.capabilities.footprint?.settledBytes() }
     }
     sink.append(contentsOf: timings)
     sink.append(contentsOf: allocations)
@@ -81,7 +81,7 @@ struct StoreRecordsBenchmark: Benchmark {
 
   /// The records merged into the empty store, then merged again unchanged; returns the footprint
   /// after the first merge.
-  private func measureMerges(_ store: any MeasuredStore, _ repetition: inout Repetition) throws -> Footprint {
+  private func measureMerges(_ store: any NormalizedCache, _ repetition: inout Repetition) throws -> Footprint {
     // The records are made after the store and released before the footprint is read, so the
     // store owns their buffers, as it does after a real write.
     var records: RecordSet? = ItemRecords.make(count: config.count, seed: workload.seed, writtenAt: configuration.writtenAt)
@@ -89,7 +89,7 @@ struct StoreRecordsBenchmark: Benchmark {
     try repetition.time(.mergeNewPerRecord, per: config.count) { try store.merge(records: records!) }
     records = nil
     let liveBytes = repetition.isMeasured ? try repetition.liveBytes() : 0
-    let footprint = try store.footprint(liveBytes: liveBytes) ?? counted(store, liveBytes: liveBytes)
+    let footprint = try store.footprint(of: { ItemRecords.make(count: config.count, seed: workload.seed).keys }, liveBytes: liveBytes)
     guard footprint.recordCount == config.count else {
       throw RunError("\(spec.label) holds \(footprint.recordCount) records after merging \(config.count)")
     }
@@ -101,15 +101,7 @@ struct StoreRecordsBenchmark: Benchmark {
   }
 
   /// Loads in batches, of every key at once, and of one key at a time.
-  /// A store that reports no footprint: the records it holds of those merged, loaded back.
-  private func counted(_ store: any MeasuredStore, liveBytes: Int) throws -> Footprint {
-    let held = try store.loadRecordsInOrder(forKeys: ItemRecords.make(count: config.count, seed: workload.seed).keys).compactMap { $0 }
-    return Footprint(
-      recordCount: held.count, payloadBytes: held.reduce(0) { $0 + $1.key.utf8.count + $1.encodedFields.count },
-      storeBytes: liveBytes, details: [("live_bytes", liveBytes)])
-  }
-
-  private func measureLoads(_ store: any MeasuredStore, _ keys: Keys, _ repetition: inout Repetition) throws {
+  private func measureLoads(_ store: any NormalizedCache, _ keys: Keys, _ repetition: inout Repetition) throws {
     progress.update("\(repetition.label), loading in batches of \(config.batch)")
     for batch in keys.batches {
       let loaded = try repetition.time(.loadBatchPerKey, per: batch.count) { try store.loadRecordsInOrder(forKeys: batch) }

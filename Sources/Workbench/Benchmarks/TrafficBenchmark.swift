@@ -6,7 +6,10 @@ import Workloads
 
 /// An app session on a store (docs/bounded-and-concurrent.md, `traffic`; see ``TrafficSession``),
 /// then garbage collection on what it left and, for a store on database pages, what the file
-/// holds after it, after a clear and after a vacuum.
+/// holds after it, after a clear and after a vacuum. What it measures follows the store's
+/// ``StoreCapabilities``: the budget's rows for a store that accounts its bytes, the tiers' for two
+/// tiers, garbage collection for a store that lists its keys, the disk for a store on pages; a
+/// store without one is not measured there (a chain whose back is in memory has no disk).
 struct TrafficBenchmark: Benchmark {
   let configuration: Configuration
   let source: PreparedSource
@@ -28,45 +31,47 @@ struct TrafficBenchmark: Benchmark {
   func measure(into samples: inout MetricSamples) throws {
     defer { context.factory.removeFiles() }
     let store = try context.factory.make(configuration)
+    let capabilities = store.capabilities
     var session = TrafficSession(configuration, source: source, settings: settings, workload: workload, store: store)
     for step in 0..<settings.steps {
       if step % 256 == 0 { context.progress.update("traffic, step \(step + 1)/\(settings.steps)") }
       try session.run(step: step)
     }
     session.addRows(into: &samples)
-    if settings.gc, let enumerable = store as? any KeyEnumerableCache {
-      let (report, elapsed) = try MonotonicClock.timed { try GarbageCollection.collect(in: enumerable) }
+    if settings.gc, let keys = capabilities.keyListing {
+      let (report, elapsed) = try MonotonicClock.timed { try GarbageCollection.collect(in: store, keys: keys) }
       samples.append(report.recordsRemoved, to: .gcRecordsRemoved)
       samples.append(report.bytesFreed, to: .gcBytesFreed)
       samples.append(report.danglingReferences, to: .gcDanglingReferences)
       samples.append(Double(elapsed), to: .gcLatency)
     }
-    if let paged = store as? any PagedStore { try measureDisk(paged, into: &samples) }
+    if let pages = capabilities.pages { try measureDisk(store, pages, into: &samples) }
   }
 
   /// What the session left on disk (after its garbage collection), and what giving it back costs:
   /// the free pages evictions left, by `PRAGMA incremental_vacuum` where the file was made for it,
   /// then the whole file rewritten by `VACUUM`; then a `clear()`, and the file shrunk after it (by
-  /// incremental vacuum where it can, else `VACUUM`: Apollo iOS's `shouldVacuumOnClear`).
-  private func measureDisk(_ store: any PagedStore, into samples: inout MetricSamples) throws {
-    let after = try store.settledPages()
+  /// incremental vacuum where it can, else `VACUUM`: Apollo iOS's `shouldVacuumOnClear`). The
+  /// clear goes through the store (a chain's front too), the rest to its pages.
+  private func measureDisk(_ store: any NormalizedCache, _ pages: any PagedStore, into samples: inout MetricSamples) throws {
+    let after = try pages.settledPages()
     samples.append(after.bytes, to: .fileBytes)
     samples.append(after.freeBytes, to: .freeBytes)
-    let incremental = try store.vacuumsIncrementally()
+    let incremental = try pages.vacuumsIncrementally()
     if incremental {
-      let (_, elapsed) = try MonotonicClock.timed { try store.incrementalVacuum() }
+      let (_, elapsed) = try MonotonicClock.timed { try pages.incrementalVacuum() }
       samples.append(Double(elapsed), to: .incrementalVacuumLatency)
-      samples.append(try store.settledPages().bytes, to: .fileBytesAfterIncrementalVacuum)
+      samples.append(try pages.settledPages().bytes, to: .fileBytesAfterIncrementalVacuum)
     }
-    let (_, elapsed) = try MonotonicClock.timed { try store.vacuum() }
+    let (_, elapsed) = try MonotonicClock.timed { try pages.vacuum() }
     samples.append(Double(elapsed), to: .vacuumLatency)
-    samples.append(try store.settledPages().bytes, to: .fileBytesAfterVacuum)
+    samples.append(try pages.settledPages().bytes, to: .fileBytesAfterVacuum)
     try store.clear()
-    let cleared = try store.settledPages()
+    let cleared = try pages.settledPages()
     samples.append(cleared.bytes, to: .fileBytesAfterClear)
     samples.append(cleared.freeBytes, to: .freeBytesAfterClear)
-    let (_, shrink) = try MonotonicClock.timed { try incremental ? store.incrementalVacuum() : store.vacuum() }
+    let (_, shrink) = try MonotonicClock.timed { try incremental ? pages.incrementalVacuum() : pages.vacuum() }
     samples.append(Double(shrink), to: .clearVacuumLatency)
-    samples.append(try store.settledPages().bytes, to: .fileBytesAfterClearVacuum)
+    samples.append(try pages.settledPages().bytes, to: .fileBytesAfterClearVacuum)
   }
 }

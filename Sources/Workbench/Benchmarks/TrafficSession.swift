@@ -49,8 +49,10 @@ struct TrafficSession {
   let configuration: Configuration
   let source: PreparedSource
   let settings: TrafficSettings
-  let store: any MeasuredStore
-  let bounded: (any BoundedNormalizedCache)?
+  let store: any NormalizedCache
+  /// What the store can do (``StoreCapabilities``): its budget's and its tiers' rows follow.
+  let capabilities: StoreCapabilities
+  var bounded: (any BoundedNormalizedCache)? { capabilities.bounded }
   /// Per-step samples (read and write latency, evictions per step), for the traffic phase's rows;
   /// a soak keeps none, so that the session's own memory does not grow with its steps.
   let keepsStepSamples: Bool
@@ -65,7 +67,7 @@ struct TrafficSession {
   private let context: String
 
   init(
-    _ configuration: Configuration, source: PreparedSource, settings: TrafficSettings, workload: Workload, store: any MeasuredStore,
+    _ configuration: Configuration, source: PreparedSource, settings: TrafficSettings, workload: Workload, store: any NormalizedCache,
     keepsStepSamples: Bool = true
   ) {
     self.configuration = configuration
@@ -73,14 +75,14 @@ struct TrafficSession {
     self.settings = settings
     self.store = store
     self.keepsStepSamples = keepsStepSamples
-    bounded = store as? any BoundedNormalizedCache
+    capabilities = store.capabilities
     reader = configuration.makeReader(store, workload: workload)
     normalizer = Normalizer(strategy: configuration.strategy.strategy)
     server = Server(schema: source.schema, churn: settings.churn, seed: workload.seed ^ 0x5E4F, shrinksLists: true)
     steps = TrafficSteps(settings: settings, items: source.items.count, seed: workload.seed ^ 0x7A4F)
     watchers = Watchers(items: steps.popularity.prefix(settings.watchers))
     context = configuration.context(workload: workload.name)
-    if let tiered = store as? any TieredCache { _ = tiered.takeTierStatistics() }
+    _ = capabilities.tiers?.takeTierStatistics()
   }
 
   /// Step `step` (from 0, in order): the store's clocks moved to it, a read or a refetch, then
@@ -157,7 +159,7 @@ struct TrafficSession {
         throw RunError("\(context): after step \(step + 1) the store holds \(bytes) bytes, past its budget of \(limit)")
       }
     }
-    if let tiered = store as? any TieredCache {
+    if let tiered = capabilities.tiers {
       let tiers = tiered.takeTierStatistics()
       tally.tiers.frontHits += tiers.frontHits
       tally.tiers.backHits += tiers.backHits
@@ -190,10 +192,11 @@ struct TrafficSession {
       samples.append(Double(tally.writeNanoseconds) / Double(tally.recordsWritten), to: .writePerRecord)
       samples.append(Double(tally.mergeNanoseconds) / Double(tally.recordsWritten), to: .mergePerRecord)
     }
-    if let budget = ((store as? ChainedNormalizedCache)?.front.budget ?? bounded?.budget)?.maxSizeBytes {
+    // A chain's budget is its front's.
+    if let budget = (capabilities.tiers?.frontBudget ?? bounded?.budget)?.maxSizeBytes {
       samples.append(budget, to: .budgetBytes)
     }
-    if store is any TieredCache {
+    if capabilities.tiers != nil {
       samples.append(ratio(tally.tiers.frontHits, tally.tiers.frontHits + tally.tiers.backHits), to: .frontHitRatio)
       samples.append(tally.frontEvictions, to: .frontEvictions)
     }

@@ -48,10 +48,11 @@ package struct ConfigurationSequence {
     self.variants = variants
   }
 
-  /// The strategies a source is measured under: the workload's, or for the store-level benchmark
-  /// (whose records are keyed `Item:N`, as a type policy keys them) `typePolicy` alone.
+  /// The strategies a source is measured under: the workload's, or for the sources without
+  /// operations (the store-level benchmark, whose records are keyed `Item:N` as a type policy keys
+  /// them, and Apollo's Tier-2 scenarios, whose records carry keys of their own) `typePolicy` alone.
   static func strategies(for source: Workload.Source, workload: Workload) -> [NamedStrategy] {
-    if case .storeRecords = source { return [NamedStrategy(name: "typePolicy", strategy: .typePolicy)] }
+    if source.noOperations != nil { return [NamedStrategy(name: "typePolicy", strategy: .typePolicy)] }
     return workload.keys
   }
 

@@ -13,11 +13,13 @@ struct Executor {
   var workload: Workload { context.workload }
 
   /// Every benchmark, in the order they run on a configuration, with the phase a failure is
-  /// reported in: the store-level benchmark, the limit stores', the cache's write and read phases,
-  /// then the traffic (which leaves the store changed), then reads on several threads (on a store
-  /// of its own; not under callgrind, which runs one thread at a time).
+  /// reported in: the store-level benchmark, Apollo's Tier-2 scenarios, the limit stores', the
+  /// cache's write and read phases, then the traffic (which leaves the store changed), then reads
+  /// on several threads (on a store of its own; not under callgrind, which runs one thread at a
+  /// time).
   nonisolated(unsafe) static let benchmarks: [(type: any Benchmark.Type, phase: String)] = [
-    (StoreRecordsBenchmark.self, "store-level benchmark"), (LimitBenchmark.self, "limit store"), (CacheBenchmark.self, "write and read"),
+    (StoreRecordsBenchmark.self, "store-level benchmark"), (ApolloTier2Benchmark.self, "Apollo's Tier-2 scenarios"),
+    (LimitBenchmark.self, "limit store"), (CacheBenchmark.self, "write and read"),
     (TrafficBenchmark.self, "traffic"), (ConcurrencyBenchmark.self, "concurrency"),
   ]
 
@@ -90,8 +92,8 @@ struct Executor {
   }
 
   /// What a configuration's failure is reported as: a response that does not fit its operation as
-  /// the workload's bad input (65); a record or roots past a store's budget at the store's
-  /// `maxSizeBytes` (or the chain's key path), 65; anything else with the workload, the variant,
+  /// the workload's bad input (65); a record or roots past a store's budget at the key path of the
+  /// store's budget (``StoreSpec/budgetKeyPath``: its `maxSizeBytes`, or the chain's), 65; anything else with the workload, the variant,
   /// the store, the strategy and the phase it happened in, and its own exit code.
   static func reported(_ error: any Error, configuration: Configuration, workload: Workload, phase: String) -> any Error {
     let context = configuration.context(workload: workload.name)
@@ -99,10 +101,8 @@ struct Executor {
     case let error as NormalizationError:
       return InputDataError(file: workload.file, message: "\(error)")
     case let error as CacheBudgetError:
-      let spec = configuration.spec
       return WorkloadError(
-        file: workload.file, location: nil, keyPath: spec.kind == "chain" ? spec.keyPath : "\(spec.keyPath).maxSizeBytes",
-        message: "\(error) (\(context))")
+        file: workload.file, location: nil, keyPath: configuration.spec.budgetKeyPath, message: "\(error) (\(context))")
     case is InputDataError, is WorkloadError, is InputError:
       return error
     default:

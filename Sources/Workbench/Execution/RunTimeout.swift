@@ -28,6 +28,8 @@ package enum RunTimeout {
     switch source {
     case .generator(let config): config.estimate.bytes
     case .storeRecords(let config): Double(config.count * StoreRecordsConfig.payloadBytesPerRecord)
+    // The largest scenario's records: the pattern delete's 11,000, about 100 bytes each.
+    case .apolloTier2: Double(ApolloTier2Records.patternDeleteRecords * 100)
     case .recorded(let recorded):
       recorded.operations.reduce(0) { total, operation in
         let size = (try? FileManager.default.attributesOfItem(atPath: operation.response)[.size] as? Int) ?? nil
@@ -40,6 +42,7 @@ package enum RunTimeout {
     switch source {
     case .generator(let config): config.responses
     case .storeRecords(let config): config.count
+    case .apolloTier2: ApolloTier2Records.patternDeleteRecords
     case .recorded(let recorded): recorded.operations.count
     }
   }

@@ -49,7 +49,7 @@ final class StoreFactory {
   }
 
   /// A fresh, empty store of the configuration's spec.
-  func make(_ configuration: Configuration) throws -> any MeasuredStore {
+  func make(_ configuration: Configuration) throws -> any NormalizedCache {
     switch configuration.spec.role {
     case .limit(.dictionary):
       return LimitDictionary()
@@ -85,9 +85,9 @@ final class StoreFactory {
     let bytes: Int
     do {
       let store = try maker(environment(for: configuration))
-      guard let bounded = store as? any BoundedNormalizedCache else {
+      guard let bounded = store.capabilities.bounded else {
         throw RunError(
-          "\(configuration.spec.label): a budget as a share needs a store that accounts its bytes (BoundedNormalizedCache)",
+          "\(configuration.spec.label): a budget as a share needs a store that accounts its bytes (StoreCapabilities.bounded)",
           exitCode: .dataError)
       }
       let normalizer = Normalizer(strategy: configuration.strategy.strategy)

@@ -53,8 +53,10 @@ final class LimitDictionary: NormalizedCache {
   }
 }
 
-extension LimitDictionary: MeasuredStore {
-  func footprint(liveBytes: Int) -> Footprint? {
+extension LimitDictionary: FootprintReporting {
+  var capabilities: StoreCapabilities { StoreCapabilities(footprint: self) }
+
+  func footprint(liveBytes: Int) -> Footprint {
     let statistics = statistics
     return Footprint(
       recordCount: statistics.records, payloadBytes: statistics.payloadBytes, storeBytes: liveBytes,

@@ -141,7 +141,7 @@ package final class StepWorker {
 
 /// One configuration's filled store, and what its steps write and read.
 private final class PreparedConfiguration {
-  let store: any MeasuredStore
+  let store: any NormalizedCache
   let reader: CacheReader
   let plans: [OperationPlan]
   let written: [RecordSet]

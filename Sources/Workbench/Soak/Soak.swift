@@ -75,7 +75,7 @@ package enum Soak {
   /// What the process and the store hold after `step` steps.
   private static func sample(_ session: TrafficSession, _ configuration: Configuration, step: Int, workload: String) throws -> SoakSample {
     let live = try ProcessMemory.liveBytes()
-    let footprint = try session.store.footprint(liveBytes: live)
+    let footprint = try session.capabilities.footprint?.footprint(liveBytes: live)
     func detail(_ name: String) -> Int? { footprint?.details.first { $0.metric == name }?.bytes }
     return SoakSample(
       workload: workload, configuration: configuration.scope.configuration, step: step, figures: [

@@ -14,9 +14,9 @@ import SQLiteCache
 ///   return StoreMaker(description: "lru-dictionary \(capacity)") { _ in LRUDictionaryStore(capacity: capacity) }
 /// }
 /// ```
-/// A registered store gets every phase and metric a built-in one gets, its footprint where it
-/// reports one (``MeasuredStore``), and the traffic's eviction rows when it adopts
-/// ``BoundedNormalizedCache``.
+/// A registered store gets every phase and metric a built-in one gets, and those of the
+/// capabilities it declares (``NormalizedCache/capabilities``: its budget, its keys, its
+/// footprint, ...).
 public struct StoreKinds: Sendable {
   /// Reads one store's options (everything but `kind` and `label`) and says how to make it.
   public typealias Decode = @Sendable (inout StoreOptions) throws(WorkloadError) -> StoreMaker
@@ -31,7 +31,7 @@ public struct StoreKinds: Sendable {
   }
 
   /// Adds a kind with no options of its own.
-  public mutating func register(_ name: String, make: @escaping @Sendable (StoreEnvironment) throws -> any MeasuredStore) {
+  public mutating func register(_ name: String, make: @escaping @Sendable (StoreEnvironment) throws -> any NormalizedCache) {
     let maker = StoreMaker(description: name, make: make)
     table[name] = { (_: inout StoreOptions) -> StoreMaker in maker }
   }
@@ -69,7 +69,9 @@ public struct StoreKinds: Sendable {
     var maker = try decode(&options)
     maker.dates = dates
     try options.finish()
-    return StoreSpec(label: label ?? kind, kind: kind, keyPath: object.path, role: .cache(maker))
+    var spec = StoreSpec(label: label ?? kind, kind: kind, keyPath: object.path, role: .cache(maker))
+    spec.budgetKeyPath = maker.budgetKeyPath ?? "\(object.path).maxSizeBytes"
+    return spec
   }
 
   // MARK: The built-in kinds
@@ -146,13 +148,23 @@ public struct StoreKinds: Sendable {
         "front",
         "needs an expireAfterSteps of at most the back's \(backExpiry): the front serves its copies without asking the back, which would hand out records the back has expired")
     }
-    return StoreMaker(
+    var chain = StoreMaker(
       description: "chain(\(frontMaker.description), \(backMaker.description))", budget: frontMaker.budget ?? backMaker.budget
     ) { environment in
       guard let memory = try frontMaker(environment) as? InMemoryNormalizedCache else {
         preconditionFailure("a memory store's maker made another store")
       }
-      return ChainedNormalizedCache(front: memory, back: try backMaker(environment))
+      return chained(front: memory, back: try backMaker(environment))
     }
+    // A budget error may come from either part.
+    chain.budgetKeyPath = options.keyPath
+    return chain
+  }
+
+  /// A chain in front of a store whose type is known only now: the chain of that type, whose
+  /// capabilities follow from the back's.
+  private static func chained(front: InMemoryNormalizedCache, back: any NormalizedCache) -> any NormalizedCache {
+    func chain<Back: NormalizedCache>(_ back: Back) -> any NormalizedCache { ChainedNormalizedCache(front: front, back: back) }
+    return chain(back)
   }
 }

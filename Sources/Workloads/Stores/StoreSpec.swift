@@ -10,6 +10,8 @@ public struct StoreSpec: Sendable {
   public let kind: String
   /// Where the workload file describes it (`stores[1]`), for messages; empty for the limit stores.
   public let keyPath: String
+  /// Where a budget error of the store points (`stores[1].maxSizeBytes`; a chain's: the chain).
+  public var budgetKeyPath: String
   public let role: Role
 
   public enum Role: Sendable {
@@ -24,6 +26,7 @@ public struct StoreSpec: Sendable {
     self.kind = kind
     self.keyPath = keyPath
     self.role = role
+    budgetKeyPath = keyPath
   }
 
   /// The limit store of the given kind.
@@ -82,10 +85,13 @@ public struct StoreMaker: Sendable {
   public var limit: LimitStore?
   /// The budget as the file gives it, if the store keeps to one.
   public var budget: BudgetOption?
+  /// Where a budget error of the store points, when not at its own `maxSizeBytes` (a chain's: the
+  /// chain, since either part may throw it).
+  public var budgetKeyPath: String?
   /// Whether the workbench dates what it writes into the store (the store option `dates`, which
   /// ``StoreKinds`` reads for every kind): a store keeps the dates its records carry.
   public var dates = false
-  let make: @Sendable (StoreEnvironment) throws -> any MeasuredStore
+  let make: @Sendable (StoreEnvironment) throws -> any NormalizedCache
 
   /// Two makers of one identity make stores that hold the same bytes for the same records: a kind
   /// and the settings that change what it stores (`sqlite` with `compact`, `wal`, ...).
@@ -101,7 +107,7 @@ public struct StoreMaker: Sendable {
 
   public init(
     description: String, identity: Identity? = nil, limit: LimitStore? = nil, budget: BudgetOption? = nil,
-    make: @escaping @Sendable (StoreEnvironment) throws -> any MeasuredStore
+    make: @escaping @Sendable (StoreEnvironment) throws -> any NormalizedCache
   ) {
     self.description = description
     self.identity = identity ?? Identity(kind: description)
@@ -110,7 +116,7 @@ public struct StoreMaker: Sendable {
     self.make = make
   }
 
-  public func callAsFunction(_ environment: StoreEnvironment) throws -> any MeasuredStore {
+  public func callAsFunction(_ environment: StoreEnvironment) throws -> any NormalizedCache {
     try make(environment)
   }
 }

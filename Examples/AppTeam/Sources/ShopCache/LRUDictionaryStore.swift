@@ -1,22 +1,22 @@
 import NormalizedCache
 import Synchronization
-import Workloads
 
 /// The shop app's own cache, as a team might write it without cachebench: records in a plain
 /// `Dictionary`, and when their bytes pass a budget, the least recently used go first.
 ///
-/// It is measured beside cachebench's stores because it adopts the workbench's protocols:
+/// It is measured beside cachebench's stores because it adopts cachebench's store protocols:
 /// ``NormalizedCache`` (loads, merges, removals), ``BoundedNormalizedCache`` (its budget, its
-/// evictions, its bytes), ``KeyEnumerableCache`` (for garbage collection) and ``MeasuredStore``
-/// (with the default footprint: the workbench counts its records and jemalloc's live bytes).
-/// `Tests/ShopCacheTests` checks its evictions against cachebench's reference model.
+/// evictions, its bytes) and ``KeyEnumerableCache`` (for garbage collection), and declares them
+/// in its ``capabilities``. It measures no footprint of its own: the workbench counts its records
+/// and jemalloc's live bytes. `Tests/ShopCacheTests` checks its evictions against cachebench's
+/// reference model, and its contract with cachebench's conformance checks.
 ///
 /// ```swift
 /// let store = LRUDictionaryStore(budget: CacheBudget(maxSizeBytes: 4 << 20, evictTo: 0.9))
 /// ```
 /// - Only `lru`, and no expiry: the app never needed more.
 /// - Eviction sorts the records by their last use: O(n log n), fine for the app's few thousand.
-public final class LRUDictionaryStore: BoundedNormalizedCache, KeyEnumerableCache, MeasuredStore {
+public final class LRUDictionaryStore: BoundedNormalizedCache, KeyEnumerableCache {
   /// What the budget counts for a record beyond its key and encoded fields: the dictionary's
   /// slot, the entry, the record's key held twice and its fields' buffer. Measured with
   /// cachebench itself: `live_bytes` over `records` less `payload_bytes`, 195 to 230 on
@@ -37,6 +37,9 @@ public final class LRUDictionaryStore: BoundedNormalizedCache, KeyEnumerableCach
 
   private let state = Mutex(State())
   public let budget: CacheBudget?
+
+  /// What the workbench measures of it: its budget and bytes, and its keys.
+  public var capabilities: StoreCapabilities { StoreCapabilities(bounded: self, keyListing: self) }
 
   public init(budget: CacheBudget? = nil) {
     precondition(budget.map { $0.policy == .lru && $0.expireAfterSteps == nil } ?? true, "the shop's store only does lru, without expiry")

@@ -1,0 +1,145 @@
+import Measurement
+import NormalizedCache
+import Results
+import Workloads
+
+/// Apollo iOS's five Tier-2 cache scenarios (docs/apollo.md), as `Tier2CacheBenchmarks.swift`
+/// runs them on apollo-ios-dev's branch `cache-rewrite/phase-1-plan` against every store, on the
+/// records of ``ApolloTier2Records``:
+///
+/// 1. `single_key_load_10_fields`: `loadRecords(forKeys:)` of `record_0` in a store holding it alone.
+/// 2. `batch_load_100_records`: `loadRecords(forKeys:)` of `record_0` … `record_99` in a store
+///    holding those 100.
+/// 3. `single_record_merge_10_fields`: a new ten-field record built and merged, a distinct key per
+///    iteration, into one store that keeps them all.
+/// 4. `many_record_merge_1000_records`: the 1,000 records merged into a fresh store; the store
+///    made before the clock starts.
+/// 5. `pattern_delete_10k_records`: `removeRecords(matching: "User_")` in a fresh store holding
+///    10,000 `User_` and 1,000 `Other_` records, merged before the clock starts.
+///
+/// Each runs as their `BenchmarkHarness.measure` runs it: `warmup` iterations then `repetitions`
+/// measured ones (50 after 5 in `Workloads/apollo-tier2.json`, their defaults), each an untimed
+/// setup then the timed body; one sample per measured iteration, in nanoseconds, from the
+/// monotonic clock around the body alone. Then, in a pass of its own, the footprint of a fresh
+/// store after the 1,000-record merge (deterministic rows). Its rows carry the key strategy
+/// `typePolicy`: the records carry keys of their own.
+struct ApolloTier2Benchmark: Benchmark {
+  let configuration: Configuration
+  let context: ExecutionContext
+
+  init?(_ configuration: Configuration, _ context: ExecutionContext) {
+    guard case .apolloTier2 = configuration.source else { return nil }
+    self.configuration = configuration
+    self.context = context
+  }
+
+  var workload: Workload { context.workload }
+  var factory: StoreFactory { context.factory }
+  var label: String { configuration.spec.label }
+
+  func measure(into sink: inout MetricSamples) throws {
+    try measureLoad(.tier2SingleKeyLoad, records: 1, into: &sink)
+    try measureLoad(.tier2BatchLoad, records: 100, into: &sink)
+    try measureSingleRecordMerges(into: &sink)
+    try measureManyRecordMerges(into: &sink)
+    try measurePatternDeletes(into: &sink)
+    try measureFootprint(into: &sink)
+  }
+
+  /// Scenarios 1 and 2: one store holding `records` records; each iteration loads all their keys.
+  private func measureLoad(_ metric: Metric, records count: Int, into sink: inout MetricSamples) throws {
+    defer { factory.removeFiles() }
+    let store = try factory.make(configuration)
+    try store.merge(records: ApolloTier2Records.synthetic(count: count))
+    let keys = ApolloTier2Records.syntheticKeys(count: count)
+    try iterate(metric, into: &sink) { _ in
+      let (loaded, ns) = try MonotonicClock.timed { try store.loadRecords(forKeys: keys) }
+      try expect(loaded.count == count, "loaded \(loaded.count) of its \(count) records")
+      return ns
+    }
+  }
+
+  /// Scenario 3: each iteration builds its record and merges it, inside the clock, as theirs does.
+  private func measureSingleRecordMerges(into sink: inout MetricSamples) throws {
+    defer { factory.removeFiles() }
+    let store = try factory.make(configuration)
+    try iterate(.tier2SingleRecordMerge, into: &sink) { iteration in
+      try MonotonicClock.time { try store.merge(records: ApolloTier2Records.mergeRecord(iteration: iteration)) }
+    }
+    let merged = (0..<(workload.warmup + workload.repetitions)).map(ApolloTier2Records.mergeKey)
+    let held = try store.loadRecords(forKeys: merged).count
+    try expect(held == merged.count, "holds \(held) of the \(merged.count) records merged one by one")
+  }
+
+  /// Scenario 4: the records built once; each iteration merges them into a store made for it.
+  private func measureManyRecordMerges(into sink: inout MetricSamples) throws {
+    defer { factory.removeFiles() }
+    let records = ApolloTier2Records.synthetic(count: 1_000)
+    try iterate(.tier2ManyRecordMerge, into: &sink) { _ in
+      let store = try freshStore()
+      return try MonotonicClock.time { try store.merge(records: records) }
+    }
+  }
+
+  /// Scenario 5: the seed built once; each iteration merges it into a store made for it, then
+  /// times the removal, then checks that exactly the `Other_` records are left.
+  private func measurePatternDeletes(into sink: inout MetricSamples) throws {
+    defer { factory.removeFiles() }
+    let seed = ApolloTier2Records.patternDeleteSeed()
+    let keys = seed.keys
+    try iterate(.tier2PatternDelete, into: &sink) { _ in
+      let store = try freshStore()
+      try store.merge(records: seed)
+      let ns = try MonotonicClock.time { try store.removeRecords(matching: ApolloTier2Records.pattern) }
+      let left = try store.loadRecords(forKeys: keys)
+      try expect(
+        left.count == ApolloTier2Records.otherRecords && left.keys.allSatisfy { $0.hasPrefix("Other_") },
+        "kept \(left.count) records after removing \"\(ApolloTier2Records.pattern)\"; expected the \(ApolloTier2Records.otherRecords) Other_ records")
+      return ns
+    }
+  }
+
+  /// A fresh, empty store, the previous iteration's released and its files removed first.
+  private func freshStore() throws -> any NormalizedCache {
+    factory.removeFiles()
+    return try factory.make(configuration)
+  }
+
+  /// The footprint rows (docs/metrics.md#footprint) of a fresh store after the 1,000-record merge,
+  /// and `dedup/records` and `dedup/store_bytes`, as the store-level benchmark reports them.
+  private func measureFootprint(into sink: inout MetricSamples) throws {
+    var footprint: Footprint?
+    let harness = Harness(warmup: 0, repetitions: 1)
+    _ = try harness.run(make: { try factory.make(configuration) }, cleanUp: factory.removeFiles) { store, repetition in
+      // Made after the store and released before the live bytes are read, so the store owns
+      // their buffers, as after a real write.
+      var records: RecordSet? = ApolloTier2Records.synthetic(count: 1_000)
+      try store.merge(records: records!)
+      records = nil
+      footprint = try store.footprint(of: { ApolloTier2Records.syntheticKeys(count: 1_000) }, liveBytes: try repetition.liveBytes())
+      footprint?.settledBytes = try store.capabilities.footprint?.settledBytes()
+    }
+    guard let footprint else { return }
+    try expect(footprint.recordCount == 1_000, "holds \(footprint.recordCount) records after merging 1000")
+    sink.append(footprint)
+    sink.append(footprint.recordCount, to: .records)
+    sink.append(footprint.storeBytes, to: .storeBytes)
+  }
+
+  /// Runs `iteration` `warmup` + `repetitions` times, as `BenchmarkHarness.measure` runs its body,
+  /// keeping the nanoseconds each returns from the measured ones (the iterations after the
+  /// warm-ups) as samples of `metric`. Each iteration times its own body, so that its setup and
+  /// checks stay outside the clock.
+  private func iterate(_ metric: Metric, into sink: inout MetricSamples, _ iteration: (Int) throws -> UInt64) throws {
+    let total = workload.warmup + workload.repetitions
+    for index in 0..<total {
+      context.progress.update("\(metric.name), iteration \(index + 1)/\(total)")
+      let ns = try iteration(index)
+      if index >= workload.warmup { sink.append(Double(ns), to: metric) }
+    }
+  }
+
+  private func expect(_ condition: Bool, _ problem: @autoclosure () -> String) throws {
+    guard condition else { throw RunError("\(label) \(problem())") }
+  }
+}

@@ -1,0 +1,87 @@
+import NormalizedCache
+import Results
+import Testing
+
+@testable import Workbench
+
+/// Apollo iOS's Tier-2 scenarios (docs/apollo.md): their records, and one row per scenario and
+/// store with a sample per measured iteration.
+@Suite("Apollo's Tier-2 scenarios")
+struct ApolloTier2Tests {
+  /// Fields `field_0` … `field_9` of a record, as (name, value) in order.
+  static func fields(_ record: Record) -> [String] {
+    record.fields.map { "\($0.key)=\($0.value)" }
+  }
+
+  @Test("the records are BenchmarkWorkloads.syntheticRecords': record_N, even fields value_N_F, odd fields N*100+F")
+  func syntheticRecords() throws {
+    let records = ApolloTier2Records.synthetic(count: 3).records
+    #expect(records.map(\.key) == ["record_0", "record_1", "record_2"])
+    let last = try #require(records.last)
+    #expect(last.fieldCount == 10)
+    #expect(last["field_0"] == .string("value_2_0"))
+    #expect(last["field_1"] == .int(201))
+    #expect(last["field_8"] == .string("value_2_8"))
+    #expect(last["field_9"] == .int(209))
+    #expect(ApolloTier2Records.syntheticKeys(count: 3) == ["record_0", "record_1", "record_2"])
+  }
+
+  @Test("the single-record merge's record of iteration 7 is merge_iter_7 with ten string fields value_7_F")
+  func mergeRecord() throws {
+    let record = try #require(ApolloTier2Records.mergeRecord(iteration: 7).records.first)
+    #expect(record.key == "merge_iter_7")
+    #expect(record.fieldCount == 10)
+    #expect(record["field_0"] == .string("value_7_0"))
+    #expect(record["field_9"] == .string("value_7_9"))
+  }
+
+  @Test("the pattern delete's seed: 10,000 User_ records of ten strings, 1,000 Other_ of one; User_ matches exactly the first")
+  func patternDeleteSeed() throws {
+    let records = ApolloTier2Records.patternDeleteSeed().records
+    #expect(records.count == 11_000)
+    #expect(records[9_999].key == "User_9999")
+    #expect(records[9_999]["field_9"] == .string("value_9999_9"))
+    #expect(records[10_000].key == "Other_0")
+    #expect(records[10_999].fieldCount == 1)
+    #expect(records[10_999]["field_0"] == .string("value_999"))
+    #expect(records.count { KeyPattern.matches($0.key, ApolloTier2Records.pattern) } == 10_000)
+  }
+
+  @Test("every store and layout gets one row per scenario, a sample per measured iteration, and the footprint of 1,000 records")
+  func rows() throws {
+    let result = try runWorkload(#"""
+      {"name": "t", "seed": 1, "apolloTier2": {}, "repetitions": 3, "warmup": 1,
+       "stores": [{"kind": "memory"}, {"kind": "sqlite", "layout": "apollo", "journal": "delete", "synchronous": "full", "label": "sqlite-apollo"},
+                  {"kind": "sqlite", "layout": "compact", "label": "sqlite-compact"}]}
+      """#)
+    // The payload of the 1,000 records, keys and fields as each store keeps them: in memory their
+    // encoded fields, from the records themselves; in Apollo's layout their JSON text, 209,780
+    // bytes with the keys (Python: sum(len(f"record_{i}") + len(json.dumps({f"field_{f}":
+    // f"value_{i}_{f}" if f % 2 == 0 else i * 100 + f for f in range(10)}, separators=(",", ":")))
+    // for i in range(1000))).
+    let encoded = ApolloTier2Records.synthetic(count: 1_000).records.reduce(0) { $0 + $1.key.utf8.count + $1.encodedFields.count }
+    let payloads = ["memory": Double(encoded), "sqlite-apollo": 209_780]
+    for store in ["memory", "sqlite-apollo", "sqlite-compact"] {
+      let rows = result.rows.filter { $0.key.store == store }
+      #expect(Set(rows.map(\.key.keys)) == ["typePolicy"])
+      let scenarios = rows.filter { $0.key.phase == .tier2 }
+      #expect(scenarios.map(\.key.metric) == Metric.tier2Scenarios.map(\.name), "\(store)")
+      #expect(scenarios.allSatisfy { $0.summary.n == 3 && $0.summary.min > 0 && $0.unit == .ns && !$0.deterministic }, "\(store)")
+      #expect(rows.first { $0.key.phase == .dedup && $0.key.metric == "records" }?.summary.p50 == 1_000, "\(store)")
+      if let payload = payloads[store] {
+        #expect(rows.first { $0.key.metric == "payload_bytes" }?.summary.p50 == payload, "\(store)")
+      }
+    }
+    #expect(result.table.contains("sqlite-compact  pattern_delete_10k_records"))
+  }
+
+  @Test("with \"limits\": true the limit stores run the scenarios too, and each store gets a ratio per scenario")
+  func limits() throws {
+    let rows = try runWorkload(
+      #"{"name": "t", "seed": 1, "apolloTier2": {}, "stores": [{"kind": "memory"}], "limits": true, "repetitions": 1, "warmup": 0}"#
+    ).rows
+    #expect(rows.filter { $0.key.store == "limit-sqlite" && $0.key.phase == .tier2 }.count == 5)
+    let ratios = rows.filter { $0.key.store == "memory" && $0.key.metric.hasSuffix("_vs_limit") }.map(\.key.metric)
+    #expect(ratios == Metric.tier2Scenarios.map { $0.name + "_vs_limit" })
+  }
+}
