@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """The tables and the plot of docs/ttl.md from runs of Workloads/ttl-default.json and ttl-calendar.json.
 
-Usage: scripts/ttl_page.py results/ttl-default.csv results/ttl-calendar.csv
+Usage: scripts/ttl_page.py results/ttl-default.csv results/ttl-small.csv results/ttl-calendar.csv
            [--instructions results/ttl-calendar-instructions.csv ...] [--out results/ttl.png]
 
-Prints three Markdown tables (what dates cost per store, from each file's first variant; with
---instructions, the instruction counts of those runs too; the TTL rows of the traffic per variant
-and key strategy) and draws one figure: the TTL miss share and the expired fields per read
-against traffic.secondsPerStep, a line per key strategy, from the sweep of ttl-default.
+Prints Markdown tables (what dates cost per store, from each file's first variant, for files with
+a store both with dates and without; with --instructions, the instruction counts of those runs;
+the TTL rows of the traffic per variant and key strategy) and draws one figure: the TTL miss share
+(every traffic.secondsPerStep sweep given, a line style per workload) and the expired fields per
+read (the first sweep) against secondsPerStep, a colour per key strategy.
 A store with dates is labelled as the store without them plus "-dates" (memory, memory-dates).
 Needs matplotlib (`python3 -m pip install matplotlib`).
 """
@@ -54,6 +55,11 @@ def dated_pairs(rows):
     return [(s, s + SUFFIX) for s in stores if s + SUFFIX in stores]
 
 
+def dated_stores(rows):
+    """The stores with dates (labelled `<store>-dates`), in the file's order."""
+    return [s for s in OrderedDict.fromkeys(key[2] for key in rows) if s.endswith(SUFFIX)]
+
+
 def change(before, after):
     if before is None or after is None or before == 0:
         return "-"
@@ -81,6 +87,8 @@ def bytes_per_record(rows, workload, variant, store, keys):
 def cost_table(rows):
     """What dates cost, per store and key strategy, from the file's first variant (p50 timings)."""
     workload, variant = first_variant(rows)
+    if not dated_pairs(rows):
+        return ""
     lines = [f"**{workload}** ({variant or 'no variant'}; timings are p50 of the run's repetitions)", "",
              "| store | keys | payload B/record | with dates | store B/record | with dates | write | with dates "
              "| read | with dates, clock on | unchanged refetch, same date | a step later |",
@@ -109,8 +117,8 @@ def instructions_table(rows):
     workload, variant = first_variant(rows)
     lines = [f"**{workload}**, instructions (`run --instructions`, `SWIFT_DETERMINISTIC_HASHING=1`)", "",
              "| store | keys | write | with dates | read | dated, clock off | dated, clock on | checks on vs off "
-             "| unchanged refetch a step later |",
-             "|---|---|--:|--:|--:|--:|--:|--:|--:|"]
+             "| the write's merge, dated | an unchanged refetch's merge a step later |",
+             "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|"]
     for plain, dated in dated_pairs(rows):
         for keys in STRATEGIES:
             def get(store, phase):
@@ -122,16 +130,17 @@ def instructions_table(rows):
             lines.append(
                 f"| {plain} | {keys} | {human(write_plain)} | {human(write_dated)} ({change(write_plain, write_dated)}) "
                 f"| {human(read_plain)} | {human(read_dated)} ({change(read_plain, read_dated)}) "
-                f"| {human(ttl_dated)} | {change(read_dated, ttl_dated)} | {human(get(dated, 'refresh'))} |")
+                f"| {human(ttl_dated)} ({change(read_plain, ttl_dated)}) | {change(read_dated, ttl_dated)} "
+                f"| {human(get(dated, 'merge'))} | {human(get(dated, 'refresh'))} |")
     return "\n".join(lines)
 
 
 def traffic_table(rows):
     """The traffic's TTL rows of every dated store's first pair, per variant and key strategy."""
-    pairs = dated_pairs(rows)
-    if not pairs:
+    stores = dated_stores(rows)
+    if not stores:
         return ""
-    dated = pairs[0][1]
+    dated = stores[0]
     workload = first_variant(rows)[0]
     variants = list(OrderedDict.fromkeys(key[1] for key in rows))
     lines = [f"**{workload}**, store {dated} (the other dated stores give the same counts)", "",
@@ -149,31 +158,43 @@ def traffic_table(rows):
     return "\n".join(lines)
 
 
-def plot(rows, out):
-    """TTL miss share and expired fields per read against secondsPerStep, a line per strategy."""
-    pairs = dated_pairs(rows)
-    if not pairs:
-        sys.exit("Error: no store with dates (a store labelled as another plus '-dates') in the sweep's file")
-    workload, dated = first_variant(rows)[0], pairs[0][1]
+def sweep_lines(rows):
+    """(workload, dated store, [secondsPerStep], {strategy: ([ttl_miss_share], [expired_fields])})."""
+    stores = dated_stores(rows)
     variants = [v for v in OrderedDict.fromkeys(key[1] for key in rows) if v.startswith("secondsPerStep=")]
-    if not variants:
-        sys.exit("Error: the first file has no traffic.secondsPerStep sweep")
-    seconds = [int(v.split("=", 1)[1]) for v in variants]
-    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.2))
+    if not stores or not variants:
+        return None
+    workload, dated = first_variant(rows)[0], stores[0]
+    lines = {}
     for keys in STRATEGIES:
-        miss = [value(rows, workload, v, dated, keys, "traffic", "ttl_miss_share", "mean") for v in variants]
-        fields = [value(rows, workload, v, dated, keys, "traffic", "expired_fields", "mean") for v in variants]
-        style = dict(color=COLOURS[keys], marker="o", label=keys, linestyle=["-", "--", ":"][STRATEGIES.index(keys)])
-        left.plot(seconds, miss, **style)
-        right.plot(seconds, fields, **style)
-    for axis, title in ((left, "strict reads that missed only because of expiry"), (right, "expired fields per read")):
+        lines[keys] = tuple([value(rows, workload, v, dated, keys, "traffic", metric, "mean") for v in variants]
+                            for metric in ("ttl_miss_share", "expired_fields"))
+    return workload, dated, [int(v.split("=", 1)[1]) for v in variants], lines
+
+
+def plot(files, out):
+    """TTL miss share (every sweep) and expired fields per read (the first) against secondsPerStep,
+    a colour per key strategy, a line style per workload."""
+    sweeps = [line for line in map(sweep_lines, files) if line]
+    if not sweeps:
+        sys.exit("Error: no file has a traffic.secondsPerStep sweep with a store with dates")
+    figure, (left, right) = plt.subplots(1, 2, figsize=(11, 4.4))
+    for index, (workload, dated, seconds, lines) in enumerate(sweeps):
+        for keys in STRATEGIES:
+            style = dict(color=COLOURS[keys], marker="os^"[index % 3], linestyle=["-", "--", ":"][index % 3])
+            miss, fields = lines[keys]
+            left.plot(seconds, miss, label=f"{workload}, {keys}", **style)
+            if index == 0:
+                right.plot(seconds, fields, label=f"{workload}, {keys}", **style)
+    for axis, title in ((left, "strict reads that missed only because of expiry"),
+                        (right, f"expired fields per read ({sweeps[0][0]})")):
         axis.set_xscale("log")
         axis.set_xlabel("traffic.secondsPerStep (s)")
         axis.set_title(title, fontsize=10)
         axis.grid(True, alpha=0.3)
-        axis.legend()
+        axis.legend(fontsize=8)
     left.set_ylabel("ttl_miss_share (= stale_share when permissive)")
-    figure.suptitle(f"{workload}, {dated}: @cacheControl maxAge 60 s to 1 h on half the types and fields", fontsize=11)
+    figure.suptitle("@cacheControl maxAge 60 s to 1 h on half the types and fields; stores with dates", fontsize=11)
     figure.tight_layout()
     figure.savefig(out, dpi=110)
     print(f"wrote {out}", file=sys.stderr)
@@ -181,21 +202,20 @@ def plot(rows, out):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("sweep", help="results of Workloads/ttl-default.json (a traffic.secondsPerStep sweep)")
-    parser.add_argument("others", nargs="*", help="more results (Workloads/ttl-calendar.json)")
+    parser.add_argument("results", nargs="+", help="results of Workloads/ttl-*.json")
     parser.add_argument("--instructions", nargs="*", default=[], help="results of run --instructions")
     parser.add_argument("--out", default="results/ttl.png")
     arguments = parser.parse_args()
-    files = [read(path) for path in [arguments.sweep] + arguments.others]
+    files = [read(path) for path in arguments.results]
     print("### What dates cost\n")
-    for rows in files:
-        print(cost_table(rows) + "\n")
+    for table in filter(None, map(cost_table, files)):
+        print(table + "\n")
     for path in arguments.instructions:
         print(instructions_table(read(path)) + "\n")
     print("### What expiry refetches\n")
-    for rows in files:
-        print(traffic_table(rows) + "\n")
-    plot(files[0], arguments.out)
+    for table in filter(None, map(traffic_table, files)):
+        print(table + "\n")
+    plot(files, arguments.out)
 
 
 if __name__ == "__main__":
