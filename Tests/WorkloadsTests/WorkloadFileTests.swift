@@ -335,7 +335,11 @@ struct WorkloadFileTests {
   func shippedWorkloads() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
-    for name in ["quick", "gate", "default", "large", "duplication-sweep", "calendar", "store-records", "concurrency", "hot-records", "soak"] {
+    let names = [
+      "quick", "gate", "default", "large", "duplication-sweep", "calendar", "store-records", "concurrency", "hot-records", "soak",
+      "ttl-default", "ttl-small", "ttl-calendar",
+    ]
+    for name in names {
       let workload = try Workload.load(root.appendingPathComponent("Workloads/\(name).json").path)
       try WorkloadChecker.check(workload)
       #expect(workload.name == name)
