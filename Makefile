@@ -93,7 +93,7 @@ plot:
 # stores with dates on, memory and SQLite, sampled every 10,000 steps (the resident set, jemalloc's
 # live bytes, records, the database and its WAL), and what grew per 100,000 steps after a warm-up of
 # 100,000: results/soak.txt (the table, after the machine's load), results/soak.csv (the growth),
-# results/soak-series.csv (the samples) and results/soak.png. Half an hour or so: not in CI.
+# results/soak-series.csv (the samples) and results/soak.png. About 12 minutes on the 2-core VM: not in CI.
 soak: release
 	@python3 -c "import matplotlib" 2>/dev/null || python3 -m pip install -q matplotlib
 	set -o pipefail; { echo "# $$(date -u +%Y-%m-%dT%H:%M:%SZ), $$(nproc) cores, load average before: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
