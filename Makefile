@@ -4,7 +4,7 @@ SWIFT ?= swift
 WORKLOAD ?= Workloads/default.json
 APT_PACKAGES := libsqlite3-dev libjemalloc-dev
 
-.PHONY: all deps build release test bench quick gate baseline regress plot fuzz crash-test asan tsan clean
+.PHONY: all deps build release test bench quick gate baseline regress plot soak fuzz crash-test asan tsan clean
 
 all: test
 
@@ -88,13 +88,26 @@ plot:
 	@for f in $(PLOTS)/*.csv; do \
 	  [ -e "$$f" ] || { echo "No CSV in $(PLOTS)/: run make bench first (or make plot PLOTS=results)" >&2; exit 1; }; \
 	  case "$$f" in \
-	    *-samples.csv) ;; \
+	    *-samples.csv|*-series.csv|results/soak.csv) ;; \
 	    *-comparison.csv) python3 scripts/compare_plot.py "$$f" || exit 1 ;; \
 	    *) samples="$${f%.csv}-samples.csv"; \
 	       if [ -f "$$samples" ]; then python3 scripts/plot.py "$$f" --samples "$$samples" || exit 1; \
 	       else python3 scripts/plot.py "$$f" || exit 1; fi ;; \
 	  esac; \
 	done
+
+# A long session (docs/command-line.md#soak): Workloads/soak.json's million traffic steps on bounded
+# stores with dates on, memory and SQLite, sampled every 10,000 steps (the resident set, jemalloc's
+# live bytes, records, the database and its WAL), and what grew per 100,000 steps after a warm-up of
+# 100,000: results/soak.txt (the table, after the machine's load), results/soak.csv (the growth),
+# results/soak-series.csv (the samples) and results/soak.png. About 12 minutes on the 2-core VM: not in CI.
+soak: release
+	@python3 -c "import matplotlib" 2>/dev/null || python3 -m pip install -q matplotlib
+	set -o pipefail; { echo "# $$(date -u +%Y-%m-%dT%H:%M:%SZ), $$(nproc) cores, load average before: $$(cut -d' ' -f1-3 /proc/loadavg)"; \
+	  .build/release/cachebench soak Workloads/soak.json --allow-large --every 10000 --warmup 100000 \
+	    --out results/soak.csv --series results/soak-series.csv || exit $$?; \
+	  echo "# load average after: $$(cut -d' ' -f1-3 /proc/loadavg)"; } | tee results/soak.txt
+	python3 scripts/soak_plot.py results/soak-series.csv --growth results/soak.csv --out results/soak.png
 
 # libFuzzer with AddressSanitizer on the JSON parser, the GraphQL parser with fragment checks
 # and planning, and the workload loader, SECONDS each (default 60), from the seed corpus in

@@ -41,7 +41,7 @@ struct CommandEntry {
   CommandEntry(RunCommand.self), CommandEntry(GenerateCommand.self), CommandEntry(NormalizeCommand.self),
   CommandEntry(CompareCommand.self), CommandEntry(ABCommand.self), CommandEntry(ValidateCommand.self),
   CommandEntry(ExportCommand.self), CommandEntry(MergeCommand.self), CommandEntry(ReportCommand.self),
-  CommandEntry(WorkerCommand.self),
+  CommandEntry(WorkerCommand.self), CommandEntry(SoakCommand.self),
 ]
 
 @MainActor let overview = """

@@ -7,6 +7,9 @@ package enum Phase: String, Sendable, Hashable, CaseIterable, Comparable {
   case tier2
   /// Records with a list of N elements read, written and changed at one element (docs/metrics.md#lists).
   case lists
+  /// What dates cost a store that keeps them (docs/ttl.md#what-dates-cost): reads with a clock
+  /// (`ttl`), and unchanged refetches that move every date (`refresh`).
+  case ttl, refresh
 
   package static func < (lhs: Phase, rhs: Phase) -> Bool {
     allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

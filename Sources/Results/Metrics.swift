@@ -138,6 +138,27 @@ extension Metric {
   /// A chain's front: records it evicted (still in the back), in all.
   package static let frontEvictions = Metric(.traffic, "front_evictions", unit: .count, deterministic: true)
 
+  // Traffic with dates (docs/ttl.md#traffic-with-dates): only for a store with dates.
+  /// Reads that missed only because a field they select expired (strict), of all reads.
+  package static let ttlMissShare = Metric(.traffic, "ttl_miss_share", unit: .ratio, deterministic: true)
+  /// Reads served stale and revalidated (permissive), of all reads.
+  package static let staleShare = Metric(.traffic, "stale_share", unit: .ratio, deterministic: true)
+  /// Expired fields a read found, on average over every read.
+  package static let expiredFields = Metric(.traffic, "expired_fields", unit: .count, deterministic: true)
+  /// The JSON fetched because of expiry: TTL misses' refetches and stale reads' revalidations.
+  package static let ttlFetchedBytes = Metric(.traffic, "ttl_fetched_bytes", unit: .bytes, deterministic: true)
+
+  // What dates cost (docs/ttl.md#what-dates-cost), on a store with dates.
+  /// Reading one operation back with a clock (every selected field's date checked), after the
+  /// writes: against `read/latency`, the same read of the same store without one.
+  package static let ttlLatency = Metric(.ttl, "latency", unit: .ns, deterministic: false)
+  package static let ttlInstructions = instructions(.ttl)
+  /// Merging one response's records again, unchanged, a step later: every field's date moves.
+  package static let refreshLatency = Metric(.refresh, "latency", unit: .ns, deterministic: false)
+  /// The same, at the date already stored: nothing moves, as an unchanged merge without dates.
+  package static let refreshSameDateLatency = Metric(.refresh, "same_date_latency", unit: .ns, deterministic: false)
+  package static let refreshInstructions = instructions(.refresh)
+
   // Garbage collection on the store the traffic left.
   package static let gcRecordsRemoved = Metric(.gc, "records_removed", unit: .count, deterministic: true)
   package static let gcBytesFreed = Metric(.gc, "bytes_freed", unit: .bytes, deterministic: true)

@@ -113,6 +113,27 @@ package enum Statistics {
     return (squares / Double(samples.count - 1)).squareRoot()
   }
 
+  /// The slope of the least-squares line through the points `(x, y)`: how much `y` grows per unit
+  /// of `x`. Nil for fewer than two points or when every `x` is the same.
+  ///
+  /// ```swift
+  /// Statistics.slope(x: [0, 1, 2, 3], y: [10, 12, 14, 16])   // 2
+  /// ```
+  /// - Complexity: O(n), in two passes (deviations from the means, for precision far from zero).
+  package static func slope(x: [Double], y: [Double]) -> Double? {
+    precondition(x.count == y.count, "a slope of \(x.count) x values against \(y.count) y values")
+    guard x.count >= 2 else { return nil }
+    let meanX = mean(x)
+    let meanY = mean(y)
+    var covariance = 0.0
+    var variance = 0.0
+    for (a, b) in zip(x, y) {
+      covariance += (a - meanX) * (b - meanY)
+      variance += (a - meanX) * (a - meanX)
+    }
+    return variance == 0 ? nil : covariance / variance
+  }
+
   /// `a + t (b - a)`, computed from the nearer end as numpy does, so that equal neighbours give
   /// exactly their value and `t` near 1 does not overshoot `b`.
   private static func lerp(_ a: Double, _ b: Double, _ t: Double) -> Double {

@@ -10,14 +10,15 @@ enum ItemRecords {
     "maple", "north", "onyx", "pearl", "quartz", "ridge", "slate", "tidal", "umber", "vale", "willow", "zephyr",
   ]
 
-  static func make(count: Int, seed: UInt64) -> RecordSet {
+  /// - Parameter writtenAt: the date of every field (docs/records.md#dates); nil: no dates.
+  static func make(count: Int, seed: UInt64, writtenAt: Int? = nil) -> RecordSet {
     var random = SplitMix64(seed: seed)
     func word() -> String { words[Int(random.next() % UInt64(words.count))] }
     func below(_ bound: Int) -> Int { Int(random.next() % UInt64(max(1, bound))) }
     var records: [Record] = []
     records.reserveCapacity(count)
     for index in 0..<count {
-      var builder = Record.Builder(key: "Item:\(index)", capacity: 256)
+      var builder = Record.Builder(key: "Item:\(index)", capacity: 256, writtenAt: writtenAt)
       builder.append("name", .string("Item \(index)"))
       builder.append("title", .string("\(word().capitalized) \(word()) \(word())"))
       builder.append("description", .string("A \(word()) \(word()) of \(word()) and \(word())"))

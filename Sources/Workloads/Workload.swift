@@ -83,6 +83,8 @@ public struct Workload: Sendable {
       case generator(GeneratorConfig.Knob)
       /// `maxSizeBytes` of every store that has one (a chain's parts included).
       case budget
+      /// A key of the `traffic` section (docs/ttl.md): `traffic.secondsPerStep`, `traffic.ttl`.
+      case traffic(TrafficSettings.Knob)
     }
 
     public let knob: Knob
@@ -101,6 +103,7 @@ public struct Workload: Sendable {
       switch knob {
       case .generator(let knob): knob.rawValue
       case .budget: "maxSizeBytes"
+      case .traffic(let knob): knob.rawValue
       }
     }
 
@@ -139,6 +142,15 @@ public struct Workload: Sendable {
     public let source: Source
     /// The stores measured, limit stores last (with `"limits": true`).
     public let stores: [StoreSpec]
+    /// The traffic section at this point (a sweep of a traffic key sets it), or nil.
+    public let traffic: TrafficSettings?
+
+    public init(name: String, source: Source, stores: [StoreSpec], traffic: TrafficSettings?) {
+      self.name = name
+      self.source = source
+      self.stores = stores
+      self.traffic = traffic
+    }
   }
 
   /// The stores a run measures: the file's, then the limit stores when ``limits`` is on.
@@ -151,14 +163,28 @@ public struct Workload: Sendable {
   /// The variants to run: one per sweep value, or one unnamed.
   public var variants: [Variant] {
     get throws {
-      guard let sweep else { return [Variant(name: "", source: source, stores: measuredStores)] }
+      let unswept = Variant(name: "", source: source, stores: measuredStores, traffic: traffic)
+      guard let sweep else { return [unswept] }
       switch sweep.knob {
       case .budget:
         return zip(sweep.values, sweep.storesByValue).map { value, stores in
-          Variant(name: sweep.variant(value), source: source, stores: withLimits(stores))
+          Variant(name: sweep.variant(value), source: source, stores: withLimits(stores), traffic: traffic)
         }
+      case .traffic(let knob):
+        guard let traffic else { return [unswept] }
+        var result: [Variant] = []
+        for value in sweep.values {
+          var settings = traffic
+          do throws(WorkloadError) {
+            try settings.set(knob, to: value)
+          } catch {
+            throw WorkloadError(file: file, location: nil, keyPath: "sweep.traffic.\(knob.rawValue)", message: error.message)
+          }
+          result.append(Variant(name: sweep.variant(value), source: source, stores: measuredStores, traffic: settings))
+        }
+        return result
       case .generator(let knob):
-        guard case .generator(let base) = source else { return [Variant(name: "", source: source, stores: measuredStores)] }
+        guard case .generator(let base) = source else { return [unswept] }
         var result: [Variant] = []
         for value in sweep.values {
           var config = base
@@ -170,7 +196,7 @@ public struct Workload: Sendable {
               file: file, location: nil, keyPath: "sweep.generator.\(knob.rawValue)",
               message: error.problems.map(\.message).joined(separator: "; "))
           }
-          result.append(Variant(name: sweep.variant(value), source: .generator(config), stores: measuredStores))
+          result.append(Variant(name: sweep.variant(value), source: .generator(config), stores: measuredStores, traffic: traffic))
         }
         return result
       }
@@ -199,8 +225,55 @@ public struct TrafficSettings: Sendable {
   public var watchers = 10
   /// Run garbage collection (phase `gc`) on the store the traffic leaves.
   public var gc = true
+  /// The session's clock for stores with dates (docs/ttl.md#the-workbenchs-clock): step `s` is at
+  /// `startAt + s × secondsPerStep` seconds, every write of the step dated then and every read
+  /// made then.
+  public var secondsPerStep = 60
+  /// The date, in seconds since 1970, of the session's first step and of every write of the write
+  /// and read phases into a store with dates: by default 2026-01-01T00:00:00Z, so that dates take
+  /// the bytes a real epoch date takes.
+  public var startAt = TrafficSettings.defaultStartAt
+  /// How a read of a store with dates treats an expired field: strict makes it a miss (fetched
+  /// again), permissive serves it stale and revalidates it (docs/ttl.md#traffic-with-dates).
+  public var ttl = TTLEnforcement.strict
+
+  public static let defaultStartAt = 1_767_225_600
+  /// `secondsPerStep`'s range: at least a second, at most GraphQL's largest Int.
+  public static let secondsPerStepRange = 1...Int(Int32.max)
+  /// `startAt`'s range: from 1970 to the end of year 9999.
+  public static let startAtRange = 0...253_402_300_799
 
   public init() {}
+
+  /// The traffic keys a sweep can run at several values (`"sweep": {"traffic.secondsPerStep": [...]}`).
+  public enum Knob: String, Sendable, CaseIterable {
+    case secondsPerStep, ttl
+  }
+
+  /// Sets one sweepable key from a sweep's value, checked as the key itself is checked.
+  /// - Throws: ``WorkloadError`` without a file or key path: the caller places it.
+  public mutating func set(_ knob: Knob, to value: JSONValue) throws(WorkloadError) {
+    func problem(_ message: String) -> WorkloadError { WorkloadError(file: "", location: nil, keyPath: "", message: message) }
+    switch knob {
+    case .secondsPerStep:
+      let range = Self.secondsPerStepRange
+      let seconds: Int
+      switch value {
+      case .int(let exact): seconds = exact
+      case .double(let double) where double == double.rounded() && abs(double) < 1e15: seconds = Int(double)
+      default: throw problem("must be an integer, not \(value.kindDescription)")
+      }
+      guard range.contains(seconds) else {
+        throw problem("must be between \(range.lowerBound) and \(range.upperBound), got \(seconds)")
+      }
+      secondsPerStep = seconds
+    case .ttl:
+      let modes = TTLEnforcement.allCases.map(\.rawValue).joined(separator: ", ")
+      guard case .string(let text) = value else { throw problem("must be a string, not \(value.kindDescription)") }
+      guard let mode = TTLEnforcement(rawValue: text) else { throw problem("must be one of \(modes), got \"\(text)\"") }
+      ttl = mode
+    }
+  }
 
   /// The most response bytes a session reads and writes without `--allow-large`: 20 GB, some
   /// minutes per store and key strategy in a release build (`calendar.json`'s 634 kB response

@@ -69,7 +69,8 @@ private struct WorkloadDecoder {
       let index = stores.firstIndex { $0.label == reserved.label }!
       throw root.error("stores[\(index)].label", "\"\(reserved.label)\": labels starting \"limit-\" name the limit stores of \"limits\": true")
     }
-    let sweep = try decodeSweep(source: source, storeObjects: storeObjects)
+    let traffic = try decodeTraffic(source: source)
+    let sweep = try decodeSweep(source: source, storeObjects: storeObjects, traffic: traffic)
     // Apollo's Tier-2 scenarios count their iterations as their harness does, 50 after 5 warm-ups
     // (`BenchmarkHarness`'s defaults, docs/apollo.md), and so do the list scenarios, shaped like
     // them; every other source 3 after 1.
@@ -81,7 +82,6 @@ private struct WorkloadDecoder {
     let warmup = try root.int("warmup", in: 0...1000) ?? (perIteration ? 5 : 1)
     let read = try decodeRead()
     try checkRead(read, source: source, keys: keys, sweep: sweep)
-    let traffic = try decodeTraffic(source: source)
     let concurrency = try decodeConcurrency(source: source)
     try root.finish()
     let workload = Workload(
@@ -231,7 +231,9 @@ private struct WorkloadDecoder {
 
   /// `sweep`: one generator knob and its values, or `stores.maxSizeBytes`: every store that has a
   /// `maxSizeBytes` (a chain's parts included) at each value, decoded again.
-  mutating func decodeSweep(source: Workload.Source, storeObjects: [JSONValue]?) throws(WorkloadError) -> Workload.Sweep? {
+  mutating func decodeSweep(
+    source: Workload.Source, storeObjects: [JSONValue]?, traffic: TrafficSettings?
+  ) throws(WorkloadError) -> Workload.Sweep? {
     guard var sweep = try root.object("sweep") else { return nil }
     let keys = sweep.object.keys
     guard keys.count == 1, let key = keys.first else { throw root.error("sweep", "must have exactly one knob") }
@@ -252,13 +254,38 @@ private struct WorkloadDecoder {
       }
       return Workload.Sweep(knob: .budget, values: values, storesByValue: storesByValue)
     }
+    if key.hasPrefix("traffic.") {
+      return try Self.trafficSweep(key: key, values: values, traffic: traffic, sweep: sweep)
+    }
     guard key.hasPrefix("generator."), let knob = GeneratorConfig.Knob(rawValue: String(key.dropFirst("generator.".count)))
     else {
       let knobs = GeneratorConfig.Knob.allCases.map(\.rawValue).joined(separator: ", ")
-      throw sweep.error(key, "is not a knob; write \"generator.<knob>\" (knobs: \(knobs)) or \"stores.maxSizeBytes\"")
+      let trafficKnobs = TrafficSettings.Knob.allCases.map { "\"traffic.\($0.rawValue)\"" }.joined(separator: ", ")
+      throw sweep.error(
+        key, "is not a knob; write \"generator.<knob>\" (knobs: \(knobs)), \"stores.maxSizeBytes\" or \(trafficKnobs)")
     }
     guard case .generator = source else { throw sweep.error(key, "a sweep of the generator needs a \"generator\" source") }
     return Workload.Sweep(knob: .generator(knob), values: values)
+  }
+
+  /// `traffic.secondsPerStep` or `traffic.ttl`: the traffic section at each value, each checked as
+  /// the key itself is (docs/workloads.md#sweep).
+  static func trafficSweep(
+    key: String, values: [JSONValue], traffic: TrafficSettings?, sweep: ConfigObject
+  ) throws(WorkloadError) -> Workload.Sweep {
+    guard let knob = TrafficSettings.Knob(rawValue: String(key.dropFirst("traffic.".count))) else {
+      let knobs = TrafficSettings.Knob.allCases.map { "traffic.\($0.rawValue)" }.joined(separator: ", ")
+      throw sweep.error(key, "is not a traffic key a sweep can set; those are \(knobs)")
+    }
+    guard var settings = traffic else { throw sweep.error(key, "a sweep of the traffic needs a \"traffic\" section") }
+    for (index, value) in values.enumerated() {
+      do {
+        try settings.set(knob, to: value)
+      } catch {
+        throw sweep.error(key, "value \(index) (\(FieldKey.render(json: value))): \(error.message)")
+      }
+    }
+    return Workload.Sweep(knob: .traffic(knob), values: values)
   }
 
   /// A sweep's values: none `null` (a point needs a value: it would run unbounded, or at the
@@ -307,6 +334,9 @@ private struct WorkloadDecoder {
     traffic.churn = try object.double("churn", in: 0...1) ?? traffic.churn
     traffic.watchers = try object.int("watchers", in: 0...100_000) ?? traffic.watchers
     traffic.gc = try object.bool("gc") ?? traffic.gc
+    traffic.secondsPerStep = try object.int("secondsPerStep", in: TrafficSettings.secondsPerStepRange) ?? traffic.secondsPerStep
+    traffic.startAt = try object.int("startAt", in: TrafficSettings.startAtRange) ?? traffic.startAt
+    traffic.ttl = try object.choice("ttl", of: TTLEnforcement.self) ?? traffic.ttl
     try object.finish()
     return traffic
   }

@@ -73,6 +73,24 @@ struct NewerCommandsHostileTests {
     Case(
       name: "run --shard +1/+3", files: ["w.json": workload(stores: #"[{"kind": "memory"}]"#)],
       arguments: ["run", "w.json", "--shard", "+1/+3"], status: 64, stderr: "Error: The value '+1/+3' is invalid for '--shard'"),
+    Case(
+      name: "soak of a workload without a traffic section", files: ["w.json": workload(stores: #"[{"kind": "memory"}]"#)],
+      arguments: ["soak", "w.json", "--no-progress"], status: 65,
+      stderr: #"Error: w.json: soak runs the workload's traffic session: give it a "traffic" section"#),
+    Case(
+      name: "soak --every 0", files: ["w.json": workload(stores: #"[{"kind": "memory"}]"#, extra: #", "traffic": {"steps": 10}"#)],
+      arguments: ["soak", "w.json", "--every", "0"], status: 64,
+      stderr: "Error: The value '0' is invalid for '--every'; expected a whole number from 1 to 100000000."),
+    Case(
+      name: "soak with a warm-up as long as the session",
+      files: ["w.json": workload(stores: #"[{"kind": "memory"}]"#, extra: #", "traffic": {"steps": 10}"#)],
+      arguments: ["soak", "w.json", "--warmup", "10", "--no-progress"], status: 65,
+      stderr: "Error: a soak of 10 steps sampled every 1 after a warm-up of 10 steps leaves 1 sample to fit a line through; it needs 2"),
+    Case(
+      name: "traffic.startAt past year 9999",
+      files: ["w.json": workload(stores: #"[{"kind": "memory", "dates": true}]"#, extra: #", "traffic": {"startAt": 253402300800}"#)],
+      arguments: ["validate", "w.json"], status: 65,
+      stderr: "Error: w.json:1:196: traffic.startAt: must be between 0 and 253402300799, got 253402300800"),
   ]
 
   @Test("each case: its exit code and message, in seconds", arguments: cases)

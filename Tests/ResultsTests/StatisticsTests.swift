@@ -34,6 +34,16 @@ struct StatisticsTests {
       close(Statistics.percentile(example.p, ofSorted: example.samples.sorted()), example.expected))
   }
 
+  @Test("the least-squares slope: exact on a line, the fit's on noise; none for one point or one x")
+  func slope() throws {
+    #expect(Statistics.slope(x: [0, 1, 2, 3], y: [10, 12, 14, 16]) == 2)
+    #expect(Statistics.slope(x: [1e6, 2e6, 3e6], y: [5, 5, 5]) == 0)
+    // Means 2 and 3; deviations (-1, 0, 1) against (-1, -1, 2): covariance 3, variance 2.
+    #expect(Statistics.slope(x: [1, 2, 3], y: [2, 2, 5]) == 1.5)
+    #expect(Statistics.slope(x: [7], y: [1]) == nil)
+    #expect(Statistics.slope(x: [4, 4], y: [1, 9]) == nil)
+  }
+
   @Test("the order of the samples does not matter")
   func unsorted() {
     #expect(Summary([4, 1, 3, 2]) == Summary([1, 2, 3, 4]))

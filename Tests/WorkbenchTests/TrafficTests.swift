@@ -33,6 +33,12 @@ private enum TwoOperations {
 
 /// Writes the workload and its files into a fresh directory, runs it, and removes the directory.
 private func run(_ text: String, files: [String: String] = TwoOperations.files) throws -> WorkloadResult {
+  try runWorkload(text, files: files)
+}
+
+/// Writes the workload (`w.json`) and its files into a fresh directory, runs it, and removes the
+/// directory.
+func runWorkload(_ text: String, files: [String: String]) throws -> WorkloadResult {
   let directory = FileManager.default.temporaryDirectory.appendingPathComponent("traffic-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(at: directory) }
@@ -44,14 +50,22 @@ private func run(_ text: String, files: [String: String] = TwoOperations.files) 
 }
 
 extension WorkloadResult {
-  /// The p50 of one metric of one store (keys `path`).
-  fileprivate func value(_ store: String, _ metric: Metric) -> Double? {
-    configurations.first { $0.scope.store == store }?.summary(metric)?.p50
+  /// The p50 of one metric of one store (its first configuration: keys `path` here), or of one
+  /// store × strategy × variant.
+  func value(_ store: String, _ metric: Metric, keys: String? = nil, variant: String? = nil) -> Double? {
+    configuration(store, keys: keys, variant: variant)?.summary(metric)?.p50
   }
 
   /// The sum of a per-step metric's samples.
-  fileprivate func total(_ store: String, _ metric: Metric) -> Double? {
-    configurations.first { $0.scope.store == store }.map { $0.samples[metric].reduce(0, +) }
+  func total(_ store: String, _ metric: Metric, keys: String? = nil, variant: String? = nil) -> Double? {
+    configuration(store, keys: keys, variant: variant).map { $0.samples[metric].reduce(0, +) }
+  }
+
+  func configuration(_ store: String, keys: String? = nil, variant: String? = nil) -> MeasuredConfiguration? {
+    configurations.first { measured in
+      measured.scope.store == store && (keys == nil || keys == measured.scope.keys)
+        && (variant == nil || variant == measured.scope.variant)
+    }
   }
 }
 

@@ -315,6 +315,46 @@ struct WorkloadFileTests {
         #"{"name": "w", "seed": 1, "generator": {}, "read": {"verify": "yes"}}"#,
         "w.json:1:52: read.verify: must be true or false, not a string"
       ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "stores": [{"kind": "memory", "dates": "yes"}]}"#,
+        "w.json:1:73: stores[0].dates: must be true or false, not a string"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "stores": [{"kind": "chain", "front": {"kind": "memory"}, "back": {"kind": "sqlite", "dates": true}}]}"#,
+        #"w.json:1:128: stores[0].back.dates: goes on the chain itself: a write goes to both parts, dated alike"#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "traffic": {"secondsPerStep": 0}}"#,
+        "w.json:1:55: traffic.secondsPerStep: must be between 1 and 2147483647, got 0"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "traffic": {"startAt": -1}}"#,
+        "w.json:1:55: traffic.startAt: must be between 0 and 253402300799, got -1"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "traffic": {"ttl": "lenient"}}"#,
+        #"w.json:1:55: traffic.ttl: must be one of strict, permissive, got "lenient""#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "sweep": {"traffic.secondsPerStep": [60]}}"#,
+        #"w.json:1:53: sweep.traffic.secondsPerStep: a sweep of the traffic needs a "traffic" section"#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "traffic": {}, "sweep": {"traffic.secondsPerStep": [60, 0]}}"#,
+        "w.json:1:68: sweep.traffic.secondsPerStep: value 1 (0): must be between 1 and 2147483647, got 0"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "traffic": {}, "sweep": {"traffic.ttl": ["strict", "lax"]}}"#,
+        #"w.json:1:68: sweep.traffic.ttl: value 1 (lax): must be one of strict, permissive, got "lax""#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "traffic": {}, "sweep": {"traffic.steps": [10, 20]}}"#,
+        "w.json:1:68: sweep.traffic.steps: is not a traffic key a sweep can set; those are traffic.secondsPerStep, traffic.ttl"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "sweep": {"stores.label": ["a"]}}"#,
+        #"w.json:1:53: sweep.stores.label: is not a knob; write "generator.<knob>" (knobs: responses, operations, depth, fanOut, listLength, listShare, types, fieldsPerType, poolSize, duplication, zipf, keyedShare, compositeKeyShare, interfaces, unions, stringLength, cacheControl), "stores.maxSizeBytes" or "traffic.secondsPerStep", "traffic.ttl""#
+      ),
       ("{\"name\": \"w\",\n \"seed\": 1, }", "w.json:2:13: Expected a string key in an object, found '}'"),
       ("[1]", "w.json: a workload must be a JSON object, not an array"),
     ])
@@ -349,7 +389,11 @@ struct WorkloadFileTests {
   func shippedWorkloads() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
-    for name in ["quick", "gate", "default", "large", "duplication-sweep", "calendar", "store-records", "concurrency", "hot-records"] {
+    let names = [
+      "quick", "gate", "default", "large", "duplication-sweep", "calendar", "store-records", "concurrency", "hot-records", "soak",
+      "ttl-default", "ttl-small", "ttl-calendar",
+    ]
+    for name in names {
       let workload = try Workload.load(root.appendingPathComponent("Workloads/\(name).json").path)
       try WorkloadChecker.check(workload)
       #expect(workload.name == name)
@@ -388,5 +432,64 @@ struct WorkloadRegistryTests {
     }
     #expect(resolver(ObjectType(name: "Product"), ObjectData(["sku": "A1"])) == CacheKeyInfo(id: "A1"))
     #expect(throws: WorkloadError.self) { try Workload.load(path) }
+  }
+}
+
+@Suite("Workload files: dates and the session's clock (docs/ttl.md)")
+struct DatedWorkloadTests {
+  @Test("\"dates\" is off by default and on where a store says, a chain's for its whole")
+  func dates() throws {
+    let workload = try load(
+      #"""
+      {"name": "w", "seed": 1, "generator": {"responses": 4},
+       "stores": [{"kind": "memory"}, {"kind": "memory", "dates": true, "label": "dated"}, {"kind": "sqlite", "dates": false},
+                  {"kind": "chain", "front": {"kind": "memory"}, "back": {"kind": "sqlite"}, "dates": true}],
+       "limits": true}
+      """#)
+    #expect(workload.measuredStores.map(\.dates) == [false, true, false, true, false, false])
+  }
+
+  @Test("the traffic's clock and mode: 60 seconds a step from 2026-01-01, strict, unless the file says otherwise")
+  func trafficClock() throws {
+    let defaults = try #require(try load(#"{"name": "w", "seed": 1, "generator": {}, "traffic": {}}"#).traffic)
+    #expect(defaults.secondsPerStep == 60)
+    #expect(defaults.startAt == 1_767_225_600)
+    #expect(defaults.ttl == .strict)
+    let set = try #require(
+      try load(#"{"name": "w", "seed": 1, "generator": {}, "traffic": {"secondsPerStep": 5, "startAt": 0, "ttl": "permissive"}}"#).traffic)
+    #expect(set.secondsPerStep == 5)
+    #expect(set.startAt == 0)
+    #expect(set.ttl == .permissive)
+  }
+
+  @Test("a sweep of traffic.secondsPerStep or traffic.ttl makes a variant of each value, the rest of the section kept")
+  func trafficSweep() throws {
+    let seconds = try load(
+      #"{"name": "w", "seed": 1, "generator": {}, "traffic": {"steps": 500, "ttl": "permissive"}, "sweep": {"traffic.secondsPerStep": [1, 3600]}}"#)
+    let variants = try seconds.variants
+    #expect(variants.map(\.name) == ["secondsPerStep=1", "secondsPerStep=3600"])
+    #expect(variants.map { $0.traffic?.secondsPerStep } == [1, 3_600])
+    #expect(variants.allSatisfy { $0.traffic?.ttl == .permissive && $0.traffic?.steps == 500 })
+    // --quick shrinks the steps of every point, and keeps each point's value.
+    let quick = try seconds.quick().variants
+    #expect(quick.map { $0.traffic?.steps } == [100, 100])
+    #expect(quick.map { $0.traffic?.secondsPerStep } == [1, 3_600])
+    let modes = try load(#"{"name": "w", "seed": 1, "generator": {}, "traffic": {}, "sweep": {"traffic.ttl": ["strict", "permissive"]}}"#)
+    #expect(try modes.variants.map(\.name) == ["ttl=strict", "ttl=permissive"])
+    #expect(try modes.variants.map { $0.traffic?.ttl } == [.strict, .permissive])
+  }
+
+  @Test("a sweep of generator.cacheControl sets the profile of each point")
+  func cacheControlSweep() throws {
+    let workload = try load(
+      #"{"name": "w", "seed": 1, "generator": {"responses": 4}, "sweep": {"generator.cacheControl": [{"share": 0}, {"share": 1, "maxAge": 60}]}}"#)
+    let variants = try workload.variants
+    #expect(variants.map(\.name) == ["cacheControl={share:0}", "cacheControl={maxAge:60,share:1}"])
+    let configs = variants.map { variant -> CacheControlConfig? in
+      if case .generator(let config) = variant.source { return config.cacheControl }
+      return nil
+    }
+    #expect(configs[0]?.share == 0)
+    #expect(configs[1]?.share == 1 && configs[1]?.maxAge == GeneratorConfig.Bounds(60, 60) && configs[1]?.zeroShare == 0.02)
   }
 }

@@ -54,6 +54,24 @@ struct ParsedArguments {
   func value(_ name: String) -> String? { values(name).last }
   func has(_ name: String) -> Bool { occurrences.contains { $0.name == name } }
 
+  /// The whole number `--name` gives, nil without the option.
+  /// - Throws: ``UsageError`` (with `usage`) for a value that is not a whole number in `range`.
+  func integer(_ name: String, in range: ClosedRange<Int>, usage: String) throws(UsageError) -> Int? {
+    guard let text = value(name) else { return nil }
+    return try Self.integer(text, option: name, in: range, usage: usage)
+  }
+
+  /// `text` as the whole number option `--option` must give.
+  /// - Throws: ``UsageError`` (with `usage`) for a value that is not a whole number in `range`.
+  static func integer(_ text: String, option name: String, in range: ClosedRange<Int>, usage: String) throws(UsageError) -> Int {
+    guard let number = Int(text), range.contains(number) else {
+      throw UsageError(
+        message: "The value '\(text)' is invalid for '--\(name)'; expected a whole number from \(range.lowerBound) to \(range.upperBound).",
+        usage: usage)
+    }
+    return number
+  }
+
   /// Parses arguments against a spec: `--name value`, `--name=value`, flags, `--` ends options.
   /// - Throws: ``UsageError`` for an unknown option (suggesting a near miss), a missing value, a
   ///   value not allowed, a repeated non-repeatable option, or the wrong number of positionals.

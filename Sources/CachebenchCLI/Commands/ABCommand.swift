@@ -210,12 +210,7 @@ enum ABCommand: Command {
 
   private static func integer(_ text: String?, option: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
     guard let text else { return value }
-    guard let number = Int(text), range.contains(number) else {
-      throw UsageError(
-        message: "The value '\(text)' is invalid for '--\(option)'; expected a whole number from \(range.lowerBound) to \(range.upperBound).",
-        usage: spec.usage)
-    }
-    return number
+    return try ParsedArguments.integer(text, option: option, in: range, usage: spec.usage)
   }
 
   private static func percent(_ text: String?, default value: Double) throws -> Double {

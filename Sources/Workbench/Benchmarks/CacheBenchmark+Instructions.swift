@@ -17,7 +17,9 @@ extension CacheBenchmark {
       progress.update("counting instructions, response \(index + 1)/\(source.items.count)")
       let json = try item.json()
       let parse = try counter.counted { try item.parse(json) }
-      let normalize = try counter.counted { try normalizer.normalize(parse.result, plan: item.plan) }
+      let normalize = try counter.counted {
+        try normalizer.normalize(parse.result, plan: item.plan, writtenAt: configuration.writtenAt)
+      }
       let merge = try counter.counted { try store.merge(records: normalize.result.records) }
       let read = try counter.counted { try reader.read(item.plan) }
       samples.append(Double(parse.instructions), to: .parseInstructions)
@@ -25,7 +27,26 @@ extension CacheBenchmark {
       samples.append(Double(normalize.instructions), to: .normalizeInstructions)
       samples.append(Double(merge.instructions), to: .mergeInstructions)
       samples.append(Double(read.instructions), to: .readInstructions)
+      if let clock = configuration.clock {
+        // The same read with a clock, permissive as the timed one (docs/ttl.md#what-dates-cost).
+        let timed = try counter.counted { try reader.read(item.plan, at: clock.startAt, ttl: .permissive) }
+        samples.append(Double(timed.instructions), to: .ttlInstructions)
+      }
     }
+    if let clock = configuration.clock { try countRefresh(store, clock: clock, into: &samples, counter: &counter) }
     sink.append(contentsOf: samples)
+  }
+
+  /// The merges of every response again, unchanged, a step later: every date moves.
+  private func countRefresh(
+    _ store: any NormalizedCache, clock: WriteClock, into samples: inout MetricSamples, counter: inout InstructionCounter
+  ) throws {
+    let normalizer = normalizer
+    for (index, item) in source.items.enumerated() {
+      progress.update("counting instructions, unchanged refetch \(index + 1)/\(source.items.count)")
+      let records = try normalizer.normalize(try item.response(), plan: item.plan, writtenAt: clock.time(atStep: 1)).records
+      let merge = try counter.counted { try store.merge(records: records) }
+      samples.append(Double(merge.instructions), to: .refreshInstructions)
+    }
   }
 }

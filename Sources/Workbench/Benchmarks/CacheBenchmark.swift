@@ -66,12 +66,15 @@ struct CacheBenchmark: Benchmark {
     let timings = try harness.run(make: { try factory.make(configuration) }, cleanUp: factory.removeFiles) { store, repetition in
       footprint = try measureWrites(store, &repetition, writtenKeys: keys)
       try measureReads(store, &repetition)
+      if let clock = configuration.clock { try measureTimedReads(store, &repetition, at: clock.startAt) }
       let hits = try measureLookups(store, &repetition, lookups: lookups)
       try measureFragments(store, &repetition, fragments: fragments)
       if repetition.isMeasured {
         fieldPolicyHits += hits
         footprint?.settledBytes = try store.capabilities.footprint?.settledBytes()
       }
+      // After the footprint and the checkpoint, as it moves the dates (and rewrites the rows).
+      if let clock = configuration.clock { try measureRefresh(store, &repetition, clock: clock) }
       // Last, as the refetches change the store; in measured repetitions only until 1,000
       // re-reads are timed: one refetch may wake every watcher, so one pass of a large workload
       // gives thousands and more would multiply the run's length, while a workload of one
@@ -127,7 +130,7 @@ struct CacheBenchmark: Benchmark {
       progress.update("counting allocations, response \(index + 1)/\(source.items.count)")
       let response = try item.response()
       let write = try counter.counted {
-        let normalized = try normalizer.normalize(response, plan: item.plan)
+        let normalized = try normalizer.normalize(response, plan: item.plan, writtenAt: configuration.writtenAt)
         try store.merge(records: normalized.records)
         return normalized
       }
@@ -195,7 +198,7 @@ struct CacheBenchmark: Benchmark {
     let store = try factory.make(configuration)
     let reader = makeReader(store)
     for item in source.items {
-      try store.merge(records: try normalizer.normalize(try item.response(), plan: item.plan).records)
+      try store.merge(records: try normalizer.normalize(try item.response(), plan: item.plan, writtenAt: configuration.writtenAt).records)
       // The counted pass reports a read that fails, with its response.
       do { _ = try reader.read(item.plan) } catch is ReadError {}
     }
@@ -219,7 +222,7 @@ struct CacheBenchmark: Benchmark {
       let json = try item.json()
       let response = try repetition.time(.parseLatency) { try item.parse(json) }
       let start = MonotonicClock.now()
-      let normalized = try normalizer.normalize(response, plan: item.plan)
+      let normalized = try normalizer.normalize(response, plan: item.plan, writtenAt: configuration.writtenAt)
       let middle = MonotonicClock.now()
       try store.merge(records: normalized.records)
       let end = MonotonicClock.now()
@@ -252,6 +255,34 @@ struct CacheBenchmark: Benchmark {
       let result = try repetition.time(.readLatency) { try reader.read(item.plan) }
       repetition.record(timer.takeLoadNanoseconds(), as: .loadTime)
       try verify(result, item, strictly: workload.read.verify)
+    }
+  }
+
+  /// A store with dates: every operation read back with a clock at `now` (docs/ttl.md#what-dates-cost),
+  /// every selected field's date checked. Permissive, so that the data is assembled as in
+  /// `read/latency` whatever expired (a strict read that misses skips that), and checked as those
+  /// reads are.
+  private func measureTimedReads(_ store: any NormalizedCache, _ repetition: inout Repetition, at now: Int) throws {
+    let reader = makeReader(store)
+    for (index, item) in source.items.enumerated() {
+      progress.update("\(repetition.label), read with a clock \(index + 1)/\(source.items.count)")
+      let result = try repetition.time(.ttlLatency) { try reader.read(item.plan, at: now, ttl: .permissive) }
+      try verify(result, item, strictly: workload.read.verify)
+    }
+  }
+
+  /// A store with dates: every response merged again unchanged, first at the date it holds
+  /// (nothing moves: an unchanged merge as without dates), then a step later (every date moves,
+  /// so every record it wrote is written again): what an unchanged refetch costs
+  /// (docs/ttl.md#what-dates-cost). Normalized outside the clock.
+  private func measureRefresh(_ store: any NormalizedCache, _ repetition: inout Repetition, clock: WriteClock) throws {
+    let normalizer = normalizer
+    for (metric, date) in [(Metric.refreshSameDateLatency, clock.startAt), (.refreshLatency, clock.time(atStep: 1))] {
+      for (index, item) in source.items.enumerated() {
+        progress.update("\(repetition.label), unchanged refetch \(index + 1)/\(source.items.count)")
+        let records = try normalizer.normalize(try item.response(), plan: item.plan, writtenAt: date).records
+        try repetition.time(metric) { try store.merge(records: records) }
+      }
     }
   }
 
@@ -308,7 +339,10 @@ struct CacheBenchmark: Benchmark {
     let normalizer = normalizer
     for (index, item) in source.items.enumerated() {
       progress.update("\(repetition.label), watchers, refetch \(index + 1)/\(source.items.count)")
-      let refetch = try normalizer.normalize(try refetches.refetch(item, index: index), plan: item.plan).records
+      // With dates, refetch i is at step i + 2: after the refresh pass's step 1.
+      let refetch = try normalizer.normalize(
+        try refetches.refetch(item, index: index), plan: item.plan, writtenAt: configuration.clock?.time(atStep: index + 2)
+      ).records
       let changed = ChangedKeys.Lookup(try store.merge(records: refetch))
       var woken = 0
       for position in watchers.indices where watchers[position].last.dependentKeys.intersects(changed) {

@@ -49,7 +49,7 @@ struct ConcurrencyBenchmark: ScopedBenchmark {
     let normalizer = Normalizer(strategy: configuration.strategy.strategy)
     for (index, item) in source.items.enumerated() {
       context.progress.update("concurrency, writing response \(index + 1)/\(source.items.count)")
-      try store.merge(records: try normalizer.normalize(try item.response(), plan: item.plan).records)
+      try store.merge(records: try normalizer.normalize(try item.response(), plan: item.plan, writtenAt: configuration.writtenAt).records)
     }
     let plan = try RunPlan(source: source, settings: settings, seed: workload.seed, configuration: configuration, workload: workload)
     var byReaders = Dictionary(uniqueKeysWithValues: settings.readers.map { ($0, MetricSamples()) })
@@ -165,6 +165,8 @@ private struct RunPlan: Sendable {
   let strategy: KeyStrategy
   let useFieldPolicies: Bool
   let provider: (any FieldPolicyProvider)?
+  /// A store with dates: refetch `v` of a writer is dated at step `v` of this clock.
+  let clock: WriteClock?
 
   init(source: PreparedSource, settings: ConcurrencySettings, seed: UInt64, configuration: Configuration, workload: Workload) throws {
     recipes = try source.items.map { item in
@@ -185,6 +187,7 @@ private struct RunPlan: Sendable {
       ? [] : try order.prefix(ConcurrencyBenchmark.refetchedItems).map { ($0, try Normalizer.data(of: try source.items[$0].response())) }
     refetchZipf = ZipfDistribution(count: max(1, refetched.count), exponent: settings.zipf)
     strategy = configuration.strategy.strategy
+    clock = configuration.clock
     let reader = configuration.makeReader(InMemoryNormalizedCache(), workload: workload)
     useFieldPolicies = reader.useFieldPolicies
     provider = reader.fieldPolicyProvider
@@ -268,7 +271,7 @@ private struct RunPlan: Sendable {
       let plan = plans[item] ?? OperationPlan(recipes[item])
       plans[item] = plan
       let response = try server.respond(data: data, place: String(item), version: version, changing: true)
-      return try normalizer.normalize(response, plan: plan).records
+      return try normalizer.normalize(response, plan: plan, writtenAt: clock?.time(atStep: version)).records
     }
     var records = try next()
     guard start.arrive() else { return [] }

@@ -64,13 +64,13 @@ struct StoreRecordsBenchmark: Benchmark {
     do {
       // Once, uncounted: the Swift runtime's first-use allocations (see CacheBenchmark).
       let store = try factory.make(configuration)
-      try store.merge(records: ItemRecords.make(count: min(config.count, 100), seed: workload.seed))
+      try store.merge(records: ItemRecords.make(count: min(config.count, 100), seed: workload.seed, writtenAt: configuration.writtenAt))
       _ = try store.loadRecordsInOrder(forKeys: firstBatch)
     }
     factory.removeFiles()
     let counter = try AllocationCounter()
     let store = try factory.make(configuration)
-    let records = ItemRecords.make(count: config.count, seed: workload.seed)
+    let records = ItemRecords.make(count: config.count, seed: workload.seed, writtenAt: configuration.writtenAt)
     let merge = try counter.counted { try store.merge(records: records) }
     let load = try counter.counted { try store.loadRecordsInOrder(forKeys: firstBatch) }
     var samples = MetricSamples()
@@ -84,7 +84,7 @@ struct StoreRecordsBenchmark: Benchmark {
   private func measureMerges(_ store: any NormalizedCache, _ repetition: inout Repetition) throws -> Footprint {
     // The records are made after the store and released before the footprint is read, so the
     // store owns their buffers, as it does after a real write.
-    var records: RecordSet? = ItemRecords.make(count: config.count, seed: workload.seed)
+    var records: RecordSet? = ItemRecords.make(count: config.count, seed: workload.seed, writtenAt: configuration.writtenAt)
     progress.update("\(repetition.label), merging \(config.count) records")
     try repetition.time(.mergeNewPerRecord, per: config.count) { try store.merge(records: records!) }
     records = nil
@@ -93,7 +93,7 @@ struct StoreRecordsBenchmark: Benchmark {
     guard footprint.recordCount == config.count else {
       throw RunError("\(spec.label) holds \(footprint.recordCount) records after merging \(config.count)")
     }
-    records = ItemRecords.make(count: config.count, seed: workload.seed)
+    records = ItemRecords.make(count: config.count, seed: workload.seed, writtenAt: configuration.writtenAt)
     progress.update("\(repetition.label), merging them again")
     let unchanged = try repetition.time(.mergeUnchangedPerRecord, per: config.count) { try store.merge(records: records!) }
     guard unchanged.isEmpty else { throw RunError("\(spec.label) changed \(unchanged.count) fields on an identical merge") }

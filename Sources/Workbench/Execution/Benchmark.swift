@@ -9,18 +9,29 @@ struct Configuration {
   let spec: StoreSpec
   let strategy: NamedStrategy
   let source: PreparedVariant
+  /// The variant's traffic section (a sweep of a traffic key sets it), or nil.
+  let traffic: TrafficSettings?
+  /// The clock every write into the store is dated by, nil for a store without dates.
+  let clock: WriteClock?
 
-  init(variant: String, spec: StoreSpec, strategy: NamedStrategy, source: PreparedVariant) {
-    self.variant = variant
+  init(variant: Workload.Variant, spec: StoreSpec, strategy: NamedStrategy, source: PreparedVariant) {
+    self.variant = variant.name
     self.spec = spec
     self.strategy = strategy
     self.source = source
+    traffic = variant.traffic
+    // Without a traffic section, the clock starts at the default `traffic.startAt`.
+    let session = variant.traffic ?? TrafficSettings()
+    clock = spec.dates ? WriteClock(startAt: session.startAt, secondsPerStep: session.secondsPerStep) : nil
   }
 
   /// The configuration of one entry of the run's sequence, on its variant's prepared source.
   init(_ entry: ConfigurationSequence.Entry, source: PreparedVariant) {
-    self.init(variant: entry.variant.name, spec: entry.spec, strategy: entry.strategy, source: source)
+    self.init(variant: entry.variant, spec: entry.spec, strategy: entry.strategy, source: source)
   }
+
+  /// The date of the write and read phases' writes: the clock's start; nil without dates.
+  var writtenAt: Int? { clock?.startAt }
 
   var scope: Scope { Scope(variant: variant, store: spec.label, keys: strategy.name) }
 
@@ -34,6 +45,17 @@ struct Configuration {
   func context(workload: String) -> String {
     "\(workload)\(variant.isEmpty ? "" : " [\(variant)]"), \(spec.label) × \(strategy.name)"
   }
+}
+
+/// The dates the workbench writes into a store with dates (docs/ttl.md#the-workbenchs-clock):
+/// every write of the write and read phases at ``startAt``, step `s` of the traffic (and refetch
+/// `s` of the watchers) at `startAt + s × secondsPerStep`.
+struct WriteClock: Sendable, Hashable {
+  let startAt: Int
+  let secondsPerStep: Int
+
+  /// The time of step `step`, in seconds.
+  func time(atStep step: Int) -> Int { startAt + step * secondsPerStep }
 }
 
 /// A variant's source, prepared once and shared by every store and strategy.

@@ -51,7 +51,9 @@ struct Executor {
       let label = workload.name + (variant.name.isEmpty ? "" : " [\(variant.name)]")
       context.progress.setContext(label)
       let source = try PreparedVariant(variant.source, workload: workload, progress: context.progress)
-      try warmPlans(source, strategies: ConfigurationSequence.strategies(for: variant.source, workload: workload))
+      try warmPlans(
+        source, strategies: ConfigurationSequence.strategies(for: variant.source, workload: workload),
+        dated: entries.contains { $0.spec.dates })
       for entry in entries {
         let (measured, mine) = sequence.measures(entry, in: shard)
         // The child of --instructions skips the limit stores, but numbers them alike.
@@ -119,7 +121,9 @@ struct Executor {
   /// dictionary is written and read too: a shard that started with it counted some 16 kB that its
   /// code's first use allocates (`sharded.json` in 5 shards; 3 shards moved 256 bytes once the
   /// executor's loop changed).
-  private func warmPlans(_ source: PreparedVariant, strategies: [NamedStrategy]) throws {
+  /// With `dated` (a store of the variant keeps dates), the dated paths too: dated writes merged
+  /// over each other, and reads with a clock.
+  private func warmPlans(_ source: PreparedVariant, strategies: [NamedStrategy], dated: Bool) throws {
     guard case .responses(let prepared) = source else { return }
     for strategy in strategies {
       let normalizer = Normalizer(strategy: strategy.strategy)
@@ -136,8 +140,23 @@ struct Executor {
         // A read that fails (a null where the schema says non-null) is reported by the measured
         // pass, with its configuration; warming only needs it tried.
         do { _ = try strategy.makeReader(store, workload: workload).read(item.plan) } catch is ReadError {}
+        if dated { try warmDates(item, normalizer: normalizer, strategy: strategy) }
       }
       try warmMeasuredPath(prepared, normalizer: normalizer)
+    }
+  }
+
+  /// One response's dated path on a throwaway store: written, written again later (every date
+  /// moves), read with a clock in both modes.
+  private func warmDates(_ item: ResponseItem, normalizer: Normalizer, strategy: NamedStrategy) throws {
+    let store = InMemoryNormalizedCache()
+    let start = TrafficSettings.defaultStartAt
+    for date in [start, start + 1] {
+      try store.merge(records: try normalizer.normalize(try item.response(), plan: item.plan, writtenAt: date).records)
+    }
+    let reader = strategy.makeReader(store, workload: workload)
+    for mode in TTLEnforcement.allCases {
+      do { _ = try reader.read(item.plan, at: start + 2, ttl: mode) } catch is ReadError {}
     }
   }
 

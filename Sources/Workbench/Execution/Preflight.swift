@@ -27,15 +27,16 @@ package enum Preflight {
       // Stores that differ only in their eviction policy keep the same records within a budget or
       // fail it alike: one of them is written.
       var written: Set<Written> = []
-      var normalized: [String: [RecordSet]] = [:]
+      var normalized: [Normalized: [RecordSet]] = [:]
       for entry in entries where entry.spec.isBounded {
-        guard case .cache(let maker) = entry.spec.role,
-          written.insert(Written(maker: maker.identity, size: maker.budget?.size, strategy: entry.strategy.name)).inserted
-        else { continue }
         let configuration = Configuration(entry, source: prepared)
+        let kind = Normalized(strategy: entry.strategy.name, writtenAt: configuration.writtenAt)
+        guard case .cache(let maker) = entry.spec.role,
+          written.insert(Written(maker: maker.identity, size: maker.budget?.size, records: kind)).inserted
+        else { continue }
         do {
-          let records = try normalized[entry.strategy.name] ?? normalize(source, under: entry.strategy)
-          normalized[entry.strategy.name] = records
+          let records = try normalized[kind] ?? normalize(source, under: entry.strategy, writtenAt: kind.writtenAt)
+          normalized[kind] = records
           let store = try factory.make(configuration)
           for recordSet in records { _ = try store.merge(records: recordSet) }
         } catch {
@@ -50,7 +51,13 @@ package enum Preflight {
   private struct Written: Hashable {
     let maker: StoreMaker.Identity
     let size: BudgetOption.Size?
+    let records: Normalized
+  }
+
+  /// The records of every response under a strategy, dated or not.
+  private struct Normalized: Hashable {
     let strategy: String
+    let writtenAt: Int?
   }
 
   /// The variants worth writing: all, except in a sweep of budgets given all as shares or all in
@@ -72,9 +79,9 @@ package enum Preflight {
     return [smallest]
   }
 
-  /// Every response's records under `strategy`.
-  private static func normalize(_ source: PreparedSource, under strategy: NamedStrategy) throws -> [RecordSet] {
+  /// Every response's records under `strategy`, written at `writtenAt` (nil: without dates).
+  private static func normalize(_ source: PreparedSource, under strategy: NamedStrategy, writtenAt: Int?) throws -> [RecordSet] {
     let normalizer = Normalizer(strategy: strategy.strategy)
-    return try source.items.map { try normalizer.normalize(try $0.response(), plan: $0.plan).records }
+    return try source.items.map { try normalizer.normalize(try $0.response(), plan: $0.plan, writtenAt: writtenAt).records }
   }
 }

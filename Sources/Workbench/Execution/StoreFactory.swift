@@ -44,6 +44,8 @@ final class StoreFactory {
     let variant: String
     let strategy: String
     let maker: StoreMaker.Identity
+    /// The date its records are written at, nil without dates: dates take bytes.
+    let writtenAt: Int?
   }
 
   /// A fresh, empty store of the configuration's spec.
@@ -73,7 +75,9 @@ final class StoreFactory {
   /// Writes every response of the configuration once into an unbounded store of `maker` and
   /// returns its accounted bytes; remembered.
   private func unboundedBytes(of maker: StoreMaker, _ configuration: Configuration) throws -> Int {
-    let key = UnboundedStore(variant: configuration.variant, strategy: configuration.strategy.name, maker: maker.identity)
+    let key = UnboundedStore(
+      variant: configuration.variant, strategy: configuration.strategy.name, maker: maker.identity,
+      writtenAt: configuration.writtenAt)
     if let known = unboundedSizes[key] { return known }
     guard case .responses(let source) = configuration.source else {
       throw RunError("\(configuration.spec.label): a budget as a share needs responses to size the unbounded store by")
@@ -88,7 +92,7 @@ final class StoreFactory {
       }
       let normalizer = Normalizer(strategy: configuration.strategy.strategy)
       for item in source.items {
-        try store.merge(records: try normalizer.normalize(try item.response(), plan: item.plan).records)
+        try store.merge(records: try normalizer.normalize(try item.response(), plan: item.plan, writtenAt: configuration.writtenAt).records)
       }
       bytes = try bounded.accountedBytes()
     }

@@ -79,14 +79,15 @@ package final class StepWorker {
       guard case .responses(let source) = try PreparedVariant(variant.source, workload: self.workload, progress: Progress(enabled: false))
       else { continue }
       let refetched = try Self.refetches(source, seed: self.workload.seed)
-      // Each strategy's records, normalized once for all its stores.
-      var normalized: [String: (written: [RecordSet], changed: [RecordSet])] = [:]
+      // Each strategy's records, normalized once for all its stores (with dates or without).
+      var normalized: [Normalized: (written: [RecordSet], changed: [RecordSet])] = [:]
       for entry in entries where !entry.spec.isLimit {
-        let records = try normalized[entry.strategy.name] ?? Self.normalize(source, refetched: refetched, under: entry.strategy)
-        normalized[entry.strategy.name] = records
+        let configuration = Configuration(entry, source: .responses(source))
+        let kind = Normalized(strategy: entry.strategy.name, clock: configuration.clock)
+        let records = try normalized[kind] ?? Self.normalize(source, refetched: refetched, under: entry.strategy, clock: kind.clock)
+        normalized[kind] = records
         let prepared = try PreparedConfiguration(
-          Configuration(entry, source: .responses(source)), workload: self.workload, factory: factory, written: records.written,
-          changed: records.changed)
+          configuration, workload: self.workload, factory: factory, written: records.written, changed: records.changed)
         for kind in StepKind.allCases {
           rows.append(StepRow(variant: variant.name, store: entry.spec.label, keys: entry.strategy.name, kind: kind, size: prepared.size(of: kind)))
           rowConfiguration.append(configurations.count)
@@ -96,13 +97,22 @@ package final class StepWorker {
     }
   }
 
-  /// Every response's records under `strategy`, as written and as refetched.
+  /// The records of every response under a strategy, with the clock of a store with dates.
+  private struct Normalized: Hashable {
+    let strategy: String
+    let clock: WriteClock?
+  }
+
+  /// Every response's records under `strategy`, as written and as refetched; with a clock, written
+  /// at its start and refetched a step later, so that every merge step moves the dates.
   private static func normalize(
-    _ source: PreparedSource, refetched: [JSONValue], under strategy: NamedStrategy
+    _ source: PreparedSource, refetched: [JSONValue], under strategy: NamedStrategy, clock: WriteClock?
   ) throws -> (written: [RecordSet], changed: [RecordSet]) {
     let normalizer = Normalizer(strategy: strategy.strategy)
-    let written = try source.items.map { try normalizer.normalize(try $0.response(), plan: $0.plan).records }
-    let changed = try zip(source.items, refetched).map { try normalizer.normalize($1, plan: $0.plan).records }
+    let written = try source.items.map { try normalizer.normalize(try $0.response(), plan: $0.plan, writtenAt: clock?.startAt).records }
+    let changed = try zip(source.items, refetched).map {
+      try normalizer.normalize($1, plan: $0.plan, writtenAt: clock?.time(atStep: 1)).records
+    }
     return (written, changed)
   }
 

@@ -63,8 +63,11 @@ public struct StoreKinds: Sendable {
     }
     let label = try object.string("label")
     if let label, label.isEmpty || label.contains(",") { throw object.error("label", "must be non-empty, without commas") }
+    // Any store keeps the dates its records carry: the workbench dates the writes (docs/ttl.md).
+    let dates = try object.bool("dates") ?? false
     var options = StoreOptions(object, kinds: self)
-    let maker = try decode(&options)
+    var maker = try decode(&options)
+    maker.dates = dates
     try options.finish()
     var spec = StoreSpec(label: label ?? kind, kind: kind, keyPath: object.path, role: .cache(maker))
     spec.budgetKeyPath = maker.budgetKeyPath ?? "\(object.path).maxSizeBytes"
@@ -141,6 +144,9 @@ public struct StoreKinds: Sendable {
     guard let back = try options.store("back") else { throw options.error("back", "is required: the store behind the front") }
     guard back.kind != "chain", case .cache(let backMaker) = back.role else {
       throw options.error("back.kind", "must not be another chain")
+    }
+    for (part, spec) in [("front", front), ("back", back)] where spec.dates {
+      throw options.error("\(part).dates", "goes on the chain itself: a write goes to both parts, dated alike")
     }
     // The front serves its copies without asking the back, so it must not outlive the back's expiry.
     if let backExpiry = backMaker.budget?.expireAfterSteps, (frontMaker.budget?.expireAfterSteps ?? .max) > backExpiry {

@@ -46,6 +46,13 @@ public struct StoreSpec: Sendable {
     return nil
   }
 
+  /// Whether the workbench writes into the store with dates (`"dates": true`, docs/ttl.md): every
+  /// normalize of a write dated by the run's clock. Never for the limit stores.
+  public var dates: Bool {
+    if case .cache(let maker) = role { return maker.dates }
+    return false
+  }
+
   /// Whether the store keeps to a budget (`maxSizeBytes` or `expireAfterSteps`).
   public var isBounded: Bool {
     if case .cache(let maker) = role { return maker.budget != nil }
@@ -81,6 +88,9 @@ public struct StoreMaker: Sendable {
   /// Where a budget error of the store points, when not at its own `maxSizeBytes` (a chain's: the
   /// chain, since either part may throw it).
   public var budgetKeyPath: String?
+  /// Whether the workbench dates what it writes into the store (the store option `dates`, which
+  /// ``StoreKinds`` reads for every kind): a store keeps the dates its records carry.
+  public var dates = false
   let make: @Sendable (StoreEnvironment) throws -> any NormalizedCache
 
   /// Two makers of one identity make stores that hold the same bytes for the same records: a kind

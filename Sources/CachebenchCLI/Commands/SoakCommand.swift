@@ -1,0 +1,53 @@
+import Results
+import Workbench
+import Workloads
+
+/// `cachebench soak`: a workload's traffic session, long, sampled as it goes, and what grew after
+/// its warm-up (docs/command-line.md#soak).
+enum SoakCommand: Command {
+  static let spec = CommandSpec(
+    name: "soak",
+    abstract: "Run a workload's traffic session long, sampling memory and files: what grows per 100,000 steps.",
+    usage: "soak <workload> [--every <steps>] [--warmup <steps>] [--out <FILE.csv>] [--series <FILE.csv>] [--quick] [--allow-large] [--no-progress]",
+    options: [
+      OptionSpec("every", value: "steps", help: "Steps between samples. Default: a hundredth of the session."),
+      OptionSpec("warmup", value: "steps", help: "Steps before the fit starts. Default: a tenth of the session."),
+      OptionSpec("out", value: "FILE.csv", help: "Where to write the growth of each figure. Default: results/<workload name>.csv."),
+      OptionSpec("series", value: "FILE.csv", help: "Where to write every sample. Default: results/<workload name>-series.csv."),
+      OptionSpec("quick", help: "Shrink the workload as run --quick does: a tenth of the steps (at least 100)."),
+      .allowLarge,
+      OptionSpec("no-progress", help: "No progress lines on stderr."),
+    ],
+    positionalName: "<workload>", positionalHelp: "A workload file with a traffic section.", minimumPositionals: 1,
+    maximumPositionals: 1,
+    discussion: """
+      For every store × key strategy of the workload: its traffic session (traffic.steps steps, on
+      the session's clock when the store has dates) on a fresh store, without the write and read
+      phases. Every --every steps it samples the process's resident set (VmRSS), jemalloc's live
+      bytes, and the store's records, accounted bytes, database and WAL; then it fits a line through
+      the samples after the warm-up and prints its slope per 100,000 steps.
+
+      EXAMPLES:
+        cachebench soak Workloads/soak.json --allow-large      # what make soak runs
+        cachebench soak Workloads/gate.json --every 50 --warmup 100 --out /tmp/soak.csv --series /tmp/series.csv
+      """)
+
+  static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
+    let path = arguments.positionals[0]
+    let every = try arguments.integer("every", in: 1...100_000_000, usage: spec.usage)
+    let warmup = try arguments.integer("warmup", in: 0...100_000_000, usage: spec.usage)
+    let workload = try Workload.load(path, registry: context.registry)
+    let quick = arguments.has("quick")
+    try WorkloadChecker.check(quick ? workload.quick() : workload, allowLarge: arguments.has("allow-large"))
+    let out = arguments.value("out") ?? "results/\(workload.name).csv"
+    let series = arguments.value("series") ?? "results/\(workload.name)-series.csv"
+    for output in [out, series] { try AtomicFile.checkWritable(output) }
+    let result = try Soak.run(
+      workload, options: SoakOptions(every: every, warmup: warmup, quick: quick, progress: !arguments.has("no-progress")))
+    try ResultsFile.write(result.growth, to: out)
+    try ResultsFile.write(result.samples, to: series)
+    try writeStandardOutput(
+      result.table + "wrote \(result.growth.count) rows to \(out)\nwrote \(result.samples.count) samples to \(series)\n")
+    return .success
+  }
+}
