@@ -497,13 +497,21 @@ private struct SpawnSetup {
     defer { argv.forEach { free($0) } }
     let variables = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
     defer { variables?.forEach { free($0) } }
-    let result = variables.map { variables in
-      searchPath
-        ? posix_spawnp(&child, executable, &actions, &attributes, argv, variables)
-        : posix_spawn(&child, executable, &actions, &attributes, argv, variables)
-    } ?? (searchPath
-      ? posix_spawnp(&child, executable, &actions, &attributes, argv, environ)
-      : posix_spawn(&child, executable, &actions, &attributes, argv, environ))
+    // ETXTBSY: the executable was just written (a script a test made), and a child that another
+    // thread was starting at that moment inherited the writer's descriptor until its own exec
+    // closed it. That passes within milliseconds: try again, for up to a second.
+    var result = ETXTBSY
+    for attempt in 0..<100 {
+      if attempt > 0 { usleep(10_000) }
+      result = variables.map { variables in
+        searchPath
+          ? posix_spawnp(&child, executable, &actions, &attributes, argv, variables)
+          : posix_spawn(&child, executable, &actions, &attributes, argv, variables)
+      } ?? (searchPath
+        ? posix_spawnp(&child, executable, &actions, &attributes, argv, environ)
+        : posix_spawn(&child, executable, &actions, &attributes, argv, environ))
+      if result != ETXTBSY { break }
+    }
     for end in childEnds { close(end) }
     childEnds = []
     return result

@@ -18,9 +18,9 @@ struct SoakCommandTests {
     #expect(growth.header.joined(separator: ",") == "workload,variant,store,keys,figure,warmup_steps,samples,first,last,growth_per_100k_steps")
     let series = try CSVFile(path: directory + "/series.csv")
     #expect(series.header.joined(separator: ",") == "workload,variant,store,keys,step,rss_bytes,live_bytes,records,accounted_bytes,db_bytes,wal_bytes")
-    // 5 stores × 3 strategies; 100 steps (a tenth of 300, at least 100) sampled at 0, 25, 50, 75 and 100.
-    #expect(series.rows.count == 15 * 5)
+    // 6 stores × 3 strategies; 100 steps (a tenth of 300, at least 100) sampled at 0, 25, 50, 75 and 100.
+    #expect(series.rows.count == 18 * 5)
     #expect(Set(series.rows.map { $0["step"] }) == ["0", "25", "50", "75", "100"])
-    #expect(run.stdout.hasSuffix("wrote \(growth.rows.count) rows to \(directory)/soak.csv\nwrote 75 samples to \(directory)/series.csv\n"))
+    #expect(run.stdout.hasSuffix("wrote \(growth.rows.count) rows to \(directory)/soak.csv\nwrote 90 samples to \(directory)/series.csv\n"))
   }
 }

@@ -391,7 +391,7 @@ struct WorkloadFileTests {
       .deletingLastPathComponent()
     let names = [
       "quick", "gate", "default", "large", "duplication-sweep", "calendar", "store-records", "concurrency", "hot-records", "soak",
-      "ttl-default", "ttl-small", "ttl-calendar",
+      "ttl-default", "ttl-small", "ttl-calendar", "layouts", "layouts-projected", "lists",
     ]
     for name in names {
       let workload = try Workload.load(root.appendingPathComponent("Workloads/\(name).json").path)
