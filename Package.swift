@@ -78,7 +78,7 @@ let package = Package(
     ),
     .executableTarget(name: "cachebench", dependencies: ["CachebenchCLI"]),
     // `make crash-test`: kills a process merging into SQLite and checks what is left.
-    .executableTarget(name: "crashtest", dependencies: ["SQLiteCache", "NormalizedCache"]),
+    .executableTarget(name: "crashtest", dependencies: ["SQLiteCache", "NormalizedCache", "NormalizedCacheConformance"]),
 
     .testTarget(name: "GraphQLLanguageTests", dependencies: ["GraphQLLanguage", "Generator"]),
     .testTarget(

@@ -1,12 +1,13 @@
 /// SplitMix64 (Steele, Lea and Flood, 2014), the one source of every random choice of the model
 /// checks here, so that a failing seed fails again. (The library depends on the cache alone, not
-/// on the generator's `SplitMix64`, which draws the same numbers.)
-struct SplitMix {
-  var state: UInt64
+/// on the generator's `SplitMix64`, which draws the same numbers.) The package's tests and its
+/// crash test draw from it too.
+package struct SplitMix {
+  package var state: UInt64
 
-  init(seed: UInt64) { state = seed }
+  package init(seed: UInt64) { state = seed }
 
-  mutating func next() -> UInt64 {
+  package mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -15,8 +16,8 @@ struct SplitMix {
   }
 
   /// A number in `0..<bound`.
-  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
+  package mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 
   /// True with probability `percent` in 100.
-  mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+  package mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
 }

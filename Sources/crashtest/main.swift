@@ -1,5 +1,6 @@
 import Foundation
 import NormalizedCache
+import NormalizedCacheConformance
 import SQLiteCache
 
 // `make crash-test`: kills a process merging into SQLite at random moments, reopens the database
@@ -226,21 +227,8 @@ func checkCounterAndWide(_ cache: SQLiteNormalizedCache, lastPresent: Int, confi
   return nil
 }
 
-/// SplitMix64, from the test's seed.
-struct Random {
-  var state: UInt64
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// `kills` kills of a writer of one configuration, each followed by the check; the first problem.
-func kill(_ configuration: Configuration, times kills: Int, random: inout Random) throws -> (problem: String?, midRun: Int, committed: Int) {
+func kill(_ configuration: Configuration, times kills: Int, random: inout SplitMix) throws -> (problem: String?, midRun: Int, committed: Int) {
   let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
   let directory = NSTemporaryDirectory() + "cachebench-crash-\(getpid())-\(configuration.argument.replacingOccurrences(of: ":", with: "-"))"
   try? FileManager.default.removeItem(atPath: directory)
@@ -268,7 +256,7 @@ func kill(_ configuration: Configuration, times kills: Int, random: inout Random
 }
 
 func run(kills: Int, seed: UInt64) throws -> Int32 {
-  var random = Random(state: seed)
+  var random = SplitMix(seed: seed)
   var failures = 0
   for configuration in Configuration.all {
     let outcome = try kill(configuration, times: kills, random: &random)

@@ -1,5 +1,6 @@
 import Foundation
 import NormalizedCache
+import NormalizedCacheConformance
 import SQLiteCache
 import Testing
 
@@ -54,7 +55,7 @@ struct ChainedStoreTests {
 
   @Test("over 3,000 random merges, loads and removals, the chain loads exactly what a plain store loads")
   func agreesWithPlainStore() throws {
-    var random = SeededRandom(seed: 21)
+    var random = SplitMix(seed: 21)
     let keys = (0..<30).map { "K:\($0)" }
     let plain = InMemoryNormalizedCache()
     let back = InMemoryNormalizedCache()
@@ -80,16 +81,3 @@ struct ChainedStoreTests {
   }
 }
 
-/// SplitMix64, seeded, so that a failing step fails again.
-struct SeededRandom {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-  mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}
