@@ -8,7 +8,7 @@ Reads, from DIR (default results/), the CSVs of runs of this build:
   layouts-projected.csv      Workloads/layouts-projected.json: the same with read.projectedReads
   layouts-instructions.csv   Workloads/layouts.json --quick --instructions (callgrind counts)
   layouts-projected-instructions.csv   the same for the projected reads
-  store-records.csv          Workloads/store-records.json: the stores alone, 100,000 records
+  layouts-store-records.csv  Workloads/store-records.json: the stores alone, 100,000 records
   apollo-tier2.csv           Workloads/apollo-tier2.json: Apollo iOS's Tier-2 scenarios
   lists.csv                  Workloads/lists.json: ADR 0006's list scenarios
 and prints the tables as Markdown (a file that is missing leaves its table out), then draws the
@@ -188,7 +188,7 @@ def main():
     whole, projected = load(path("layouts.csv")), load(path("layouts-projected.csv"))
     instructions = load(path("layouts-instructions.csv"))
     projected_instructions = load(path("layouts-projected-instructions.csv"))
-    store_records, tier2, lists = load(path("store-records.csv")), load(path("apollo-tier2.csv")), load(path("lists.csv"))
+    store_records, tier2, lists = load(path("layouts-store-records.csv")), load(path("apollo-tier2.csv")), load(path("lists.csv"))
     if not any([whole, projected, instructions, store_records, tier2, lists]):
         print(f"none of the layouts' results is in {arguments.results}", file=sys.stderr)
         return 66
