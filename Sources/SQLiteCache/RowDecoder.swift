@@ -217,6 +217,10 @@ struct RowDecoder {
     if dated { appendDates(ordered: ordered) }
     let datesBytes = writer.written - datesStart
     let total = fields.reduce(datesBytes) { $0 + $1.bytes.count }
+    // A record without fields or dates: an empty array, not one made with no capacity, whose
+    // initializer writes its count into the empty array every thread shares (a race ThreadSanitizer
+    // reports, and the base address it would copy to is not promised).
+    guard total > 0 else { return [] }
     let source = writer.bytes(from: 0)
     return [UInt8](unsafeUninitializedCapacity: total) { output, count in
       let base = UnsafeMutableRawPointer(output.baseAddress!)
