@@ -23,7 +23,7 @@ struct RecordFields {
     isDated = view != nil
     uniformDate = view?.base ?? 0
     if let view, !view.isUniform { dates = RecordDates.dates(bytes) }
-    byName.append(contentsOf: spans.indices)
+    for index in spans.indices { byName.append(index) }
     // Insertion sort: records have tens of fields, mostly near their names' order already.
     for index in byName.indices.dropFirst() {
       let moving = byName[index]
@@ -43,6 +43,16 @@ struct RecordFields {
   /// Whether the fields are in the order of their names (the record row then holds no order).
   var isInNameOrder: Bool { byName.indices.allSatisfy { byName[$0] == $0 } }
 
+  /// Whether a record of these fields needs its record row, because its field rows cannot say
+  /// what it holds (docs/stores.md#the-rows-layout): it has no field (so no row would say it
+  /// exists), its fields are not in the order of their names (the order rows come in), or it has
+  /// dates and every one is 0 (rows all at 0 are a record without dates).
+  var needsRecordRow: Bool {
+    if spans.isEmpty || !isInNameOrder { return true }
+    guard isDated else { return false }
+    return dates.isEmpty ? uniformDate == 0 : dates.allSatisfy { $0 == 0 }
+  }
+
   /// Appends the record row's order: for each field in the record's order, its rank among the
   /// names, as varints.
   func appendOrder(to bytes: inout [UInt8]) {
@@ -57,14 +67,15 @@ struct RecordFields {
 }
 
 extension RowBatch {
-  /// The rows of a whole record: its record row, then each field's rows, in the order of the
-  /// names (the table's). `fields` is read from the record, reusing its room.
+  /// The rows of a whole record: its record row where it needs one
+  /// (``RecordFields/needsRecordRow``), then each field's rows, in the order of the names (the
+  /// table's). `fields` is read from the record, reusing its room.
   mutating func addRecord(_ record: Record, fields: inout RecordFields) throws(SQLiteError) {
     try record.encodedFields.withUnsafeBytes { bytes in
       Result { () throws(SQLiteError) in
         fields.read(bytes)
         let key = append(record.key)
-        addRecordRow(key: key, fields)
+        if fields.needsRecordRow { addRecordRow(key: key, fields) }
         for index in fields.byName {
           let span = fields.spans[index]
           try addField(

@@ -61,11 +61,12 @@ struct RowBatch {
     storedBytes = 0
   }
 
-  /// Copies bytes into ``text``; their range there.
+  /// Copies bytes into ``text``; their range there. (Typed first: an untyped buffer is appended
+  /// byte by byte, a typed one copied at once.)
   @inline(__always)
   mutating func append(_ bytes: UnsafeRawBufferPointer) -> Range<Int> {
     let start = text.count
-    text.append(contentsOf: bytes)
+    bytes.withMemoryRebound(to: UInt8.self) { text.append(contentsOf: $0) }
     return start..<text.count
   }
 

@@ -4,8 +4,10 @@ import CSQLite
 /// Rows of the rows layout (docs/stores.md#the-rows-layout) back into a record's ``RecordCodec``
 /// encoding, one record at a time: each row's value from the column that holds it, written
 /// through ``RecordWriter`` (the one encoder); then the dates field, from the rows' `written_at`,
-/// and the fields in the record's order (a whole load: the record row's order) or in the order
-/// they came (a projected load: the order asked for). Rows come from a file, so each is checked:
+/// and the fields in the record's order (a whole load: the record row's order, or the names' when
+/// it has none) or in the order they came (a projected load: the order asked for). A record has
+/// its record row only where its field rows cannot say what it holds
+/// (``RecordFields/needsRecordRow``): without one, it has dates when a field's `written_at` is not 0. Rows come from a file, so each is checked:
 /// a row the layout never writes fails the load with `SQLITE_CORRUPT`.
 ///
 /// Reused from load to load: its writer and arrays keep their room.
@@ -15,14 +17,19 @@ struct RowDecoder {
   private var fields: [(bytes: Range<Int>, date: Int)] = []
   /// The field whose rows are being read.
   private var open: OpenField?
-  /// What the record row said: its field count, whether it has dates, its order (a BLOB of varints).
-  private var recordRow = false
+  /// Whether the record has its record row, and what it said: its field count, whether it has
+  /// dates, its order (a BLOB of varints).
+  private(set) var hasRecordRow = false
   private var fieldCount = 0
   private var dated = false
   private var order: [UInt8] = []
   private var hasOrder = false
   /// A record without fields: the date its record row holds.
   private var emptyDate = 0
+  /// Whether a row of one of the record's fields came, kept or skipped: the record exists.
+  private var sawFieldRow = false
+  /// Whether a field row's `written_at` was not 0: a record without a record row has dates.
+  private var sawDate = false
   /// The order, read: for each field in the record's order, its index among the fields read.
   private var ranks: [Int] = []
   /// Which fields a whole record's order has placed (room kept).
@@ -49,7 +56,10 @@ struct RowDecoder {
     writer.truncate(to: 0)
     fields.removeAll(keepingCapacity: true)
     open = nil
-    recordRow = false
+    hasRecordRow = false
+    sawFieldRow = false
+    sawDate = false
+    emptyDate = 0
     hasOrder = false
     order.removeAll(keepingCapacity: true)
   }
@@ -73,6 +83,8 @@ struct RowDecoder {
       } else if !RowBytes.isSyntheticField(name) {
         // A `$` row under a record's key belongs to a sub-record that shares it: not the record's.
         // A field the load does not keep stays closed: its next rows come here too.
+        sawFieldRow = true
+        if !sawDate, statement.int64(at: Self.valueBase + 6) != 0 { sawDate = true }
         if let set, !set.contains(name) { return }
         try openField(name, position: position, statement, key: key, connection: connection)
       }
@@ -81,7 +93,7 @@ struct RowDecoder {
 
   private mutating func readRecordRow(_ statement: Statement, position: Int, key: CacheKey) throws(SQLiteError) {
     guard position == -1 else { throw Self.corruption("a record row at position \(position)", key: key) }
-    recordRow = true
+    hasRecordRow = true
     fieldCount = Int(statement.int64(at: Self.valueBase))
     dated = statement.int64(at: Self.valueBase + 3) != 0
     emptyDate = Int(statement.int64(at: Self.valueBase + 6))
@@ -202,19 +214,20 @@ struct RowDecoder {
     }
   }
 
-  /// The record read, in ``RecordCodec``'s encoding; nil when its rows held no record row (the
-  /// store has no such record). A whole record (`projected` false) must have every field its
-  /// record row counts, and comes in its order; a projected one comes in the order its rows came.
+  /// The record read, in ``RecordCodec``'s encoding; nil when its rows held neither a record row
+  /// nor a field's row (the store has no such record). A whole record (`projected` false) must
+  /// have every field its record row counts, and comes in its order; a projected one comes in the
+  /// order its rows came.
   mutating func finish(key: CacheKey, projected: Bool) throws(SQLiteError) -> [UInt8]? {
     closeField()
-    guard recordRow else { return nil }
-    if !projected, fields.count != fieldCount {
+    guard hasRecordRow || sawFieldRow else { return nil }
+    if hasRecordRow, !projected, fields.count != fieldCount {
       throw Self.corruption("\(fields.count) fields where the record row says \(fieldCount)", key: key)
     }
     let ordered = !projected && hasOrder
     if ordered { try placeInOrder(key: key) }
     let datesStart = writer.written
-    if dated { appendDates(ordered: ordered) }
+    if hasRecordRow ? dated : sawDate { appendDates(ordered: ordered) }
     let datesBytes = writer.written - datesStart
     let total = fields.reduce(datesBytes) { $0 + $1.bytes.count }
     // A record without fields or dates: an empty array, not one made with no capacity, whose

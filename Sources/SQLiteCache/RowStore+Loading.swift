@@ -24,41 +24,56 @@ extension RowStore {
   /// by field, cost 1.6 times the whole load's instructions on calendar.json, typePolicy). At most 500 keys a statement, in one transaction when
   /// there are more.
   mutating func loadInOrder(_ keys: [CacheKey], projection: FieldProjection?) throws(SQLiteError) -> [Record?] {
+    var recordRows: [Bool]? = nil
+    return try loadInOrder(keys, projection: projection, recordRows: &recordRows)
+  }
+
+  /// The same; with `recordRows` an array (of any size), also whether each key's record has its
+  /// record row (what a merge must keep true, ``RecordFields/needsRecordRow``).
+  mutating func loadInOrder(
+    _ keys: [CacheKey], projection: FieldProjection?, recordRows: inout [Bool]?
+  ) throws(SQLiteError) -> [Record?] {
     var records = [Record?](repeating: nil, count: keys.count)
+    if recordRows != nil { recordRows = [Bool](repeating: false, count: keys.count) }
     guard !keys.isEmpty else { return records }
     if keys.count <= RecordStore.chunkSize || connection.isInTransaction {
-      try load(keys, projection: projection, into: &records)
+      try load(keys, projection: projection, into: &records, recordRows: &recordRows)
     } else {
-      try connection.inTransaction(.deferred) { () throws(SQLiteError) in try load(keys, projection: projection, into: &records) }
+      try connection.inTransaction(.deferred) { () throws(SQLiteError) in
+        try load(keys, projection: projection, into: &records, recordRows: &recordRows)
+      }
     }
     return records
   }
 
-  private mutating func load(_ keys: [CacheKey], projection: FieldProjection?, into records: inout [Record?]) throws(SQLiteError) {
+  private mutating func load(
+    _ keys: [CacheKey], projection: FieldProjection?, into records: inout [Record?], recordRows: inout [Bool]?
+  ) throws(SQLiteError) {
     guard let projection else {
-      return try loadChunks(Array(keys.indices), of: keys, fields: nil, into: &records)
+      return try loadChunks(Array(keys.indices), of: keys, fields: nil, into: &records, recordRows: &recordRows)
     }
     for (setIndex, set) in projection.sets.enumerated() {
       let positions = keys.indices.filter { projection.setIndices[$0] == setIndex }
-      try loadChunks(positions, of: keys, fields: set, into: &records)
+      try loadChunks(positions, of: keys, fields: set, into: &records, recordRows: &recordRows)
     }
   }
 
   /// The keys at `positions`, at most ``RecordStore/chunkSize`` a statement.
   private mutating func loadChunks(
-    _ positions: [Int], of keys: [CacheKey], fields: FieldSet?, into records: inout [Record?]
+    _ positions: [Int], of keys: [CacheKey], fields: FieldSet?, into records: inout [Record?], recordRows: inout [Bool]?
   ) throws(SQLiteError) {
     var start = 0
     while start < positions.count {
       let end = min(start + RecordStore.chunkSize, positions.count)
-      try loadChunk(positions[start..<end], of: keys, fields: fields, into: &records)
+      try loadChunk(positions[start..<end], of: keys, fields: fields, into: &records, recordRows: &recordRows)
       start = end
     }
   }
 
   /// One statement for the chunk's keys that JSON can carry, one each for the others.
   private mutating func loadChunk(
-    _ positions: ArraySlice<Int>, of keys: [CacheKey], fields: FieldSet?, into records: inout [Record?]
+    _ positions: ArraySlice<Int>, of keys: [CacheKey], fields: FieldSet?, into records: inout [Record?],
+    recordRows: inout [Bool]?
   ) throws(SQLiteError) {
     var json: [UInt8] = [UInt8(ascii: "[")]
     var jsonKeys: [Int] = []
@@ -81,14 +96,14 @@ extension RowStore {
     if !jsonKeys.isEmpty {
       let statement = try connection.cachedStatement(Self.loadSQL)
       try Self.binding(statement, json) { () throws(SQLiteError) in
-        try readRows(of: statement, keys: keys, positions: jsonKeys, keeping: fields, into: &records)
+        try readRows(of: statement, keys: keys, positions: jsonKeys, keeping: fields, into: &records, recordRows: &recordRows)
       }
     }
     for position in others {
       let statement = try connection.cachedStatement(Self.loadOneSQL)
       defer { statement.reset() }
       try statement.bind(keys[position], at: 1)
-      try readRows(of: statement, keys: keys, positions: [position], keeping: fields, into: &records)
+      try readRows(of: statement, keys: keys, positions: [position], keeping: fields, into: &records, recordRows: &recordRows)
     }
   }
 
@@ -110,31 +125,35 @@ extension RowStore {
   }
 
   /// Steps through the rows, each record's together, its key by its index among `positions`
-  /// (column 0); hands each record found to `found`. A key whose rows hold no record row has no
-  /// record (a nested list's sub-record may share a key with none).
+  /// (column 0), each record found to its place. A key whose rows hold neither a record row nor a
+  /// field's row has no record (a nested list's sub-record may share a key with none).
   private mutating func readRows(
-    of statement: Statement, keys: [CacheKey], positions: [Int], keeping set: FieldSet?, into records: inout [Record?]
+    of statement: Statement, keys: [CacheKey], positions: [Int], keeping set: FieldSet?, into records: inout [Record?],
+    recordRows: inout [Bool]?
   ) throws(SQLiteError) {
     let projected = set != nil
     var current = -1
     while try statement.step() {
       let index = Int(statement.int64(at: 0))
       if index != current {
-        if current >= 0 { try finish(keys, positions[current], projected: projected, into: &records) }
+        if current >= 0 { try finish(keys, positions[current], projected: projected, into: &records, recordRows: &recordRows) }
         current = index
         decoder.begin()
       }
       try decoder.add(statement, key: keys[positions[index]], connection: connection, keeping: set)
     }
-    if current >= 0 { try finish(keys, positions[current], projected: projected, into: &records) }
+    if current >= 0 { try finish(keys, positions[current], projected: projected, into: &records, recordRows: &recordRows) }
   }
 
   /// The record the decoder has read, to its key's place.
   @inline(__always)
-  private mutating func finish(_ keys: [CacheKey], _ position: Int, projected: Bool, into records: inout [Record?]) throws(SQLiteError) {
+  private mutating func finish(
+    _ keys: [CacheKey], _ position: Int, projected: Bool, into records: inout [Record?], recordRows: inout [Bool]?
+  ) throws(SQLiteError) {
     let key = keys[position]
     if let fields = try decoder.finish(key: key, projected: projected) {
       records[position] = Record(key: key, uncheckedEncodedFields: fields)
+      if recordRows != nil { recordRows![position] = decoder.hasRecordRow }
     }
   }
 }

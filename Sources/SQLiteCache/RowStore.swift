@@ -17,10 +17,12 @@ import NormalizedCache
 ///   row whose `child_key_value` names a synthetic sub-record (`Book:1.tags.$[3]`, field `$`)
 ///   holding its elements as a list, as Apollo's implementation names them. `written_at` is the
 ///   field's date (docs/records.md#dates), 0 for a record without dates.
-/// - Each record also has a *record row*, `field_name` empty (no field has an empty name),
-///   `position` -1: its field count, whether it has dates, and the order of its fields where it
-///   is not the order of their names. So a record without fields exists, a load knows a record
-///   it finds from one it does not, and fields come back in the order they were first written.
+/// - A record whose field rows cannot say all it holds also has a *record row*, `field_name`
+///   empty (no field has an empty name), `position` -1: its field count, whether it has dates,
+///   and the order of its fields where it is not the order of their names. So a record without
+///   fields exists, fields come back in the order they were first written, and a record dated 0
+///   keeps its dates. The others (their fields in the order of their names, dates not all 0, or
+///   none) have none, as in Apollo's table: a record is there when a row of a field is.
 /// - A load is one statement for up to 500 keys, every row of each record in the order of the
 ///   primary key; a merge loads the records it merges into, and writes only the rows of fields
 ///   whose value or date changed: a field's row upserted, a list's rows replaced, in the merge's
@@ -96,6 +98,10 @@ struct RowStore {
   /// Where a row is a record's own row (``RowStore``): its field name empty, at -1.
   static let recordRowSQL = "field_name = '' AND position = -1"
 
+  /// How many records the table holds: the keys of rows that are not a sub-record's (field `$`),
+  /// each once (in the primary key's order: no sort), a record row or not.
+  static let recordCountSQL = "(SELECT count(*) FROM (SELECT 1 FROM records WHERE field_name <> '$' GROUP BY cache_key))"
+
   /// The rows of a nested list's sub-record: field `$` (Apollo's `syntheticFieldName`).
   static let syntheticField = "$"
 
@@ -103,20 +109,20 @@ struct RowStore {
   /// record holding it). Finalized after use, as the other layouts' count.
   func countStoredBytes() throws(SQLiteError) -> StoreAccounting {
     let statement = try Statement(
-      sql: "SELECT total(\(Self.recordRowSQL)), total(\(Self.rowBytesSQL)) FROM records", connection: connection, persistent: false)
+      sql: "SELECT \(Self.recordCountSQL), total(\(Self.rowBytesSQL)) FROM records", connection: connection, persistent: false)
     guard try statement.step() else { return StoreAccounting() }
     return StoreAccounting(records: Int(statement.double(at: 0)), storedBytes: Int(statement.double(at: 1)))
   }
 
   func statistics() throws(SQLiteError) -> SQLiteNormalizedCache.Statistics {
-    try connection.recordStatistics(countAndPayloadSQL: "SELECT total(\(Self.recordRowSQL)), total(\(Self.rowBytesSQL)) FROM records")
+    try connection.recordStatistics(countAndPayloadSQL: "SELECT \(Self.recordCountSQL), total(\(Self.rowBytesSQL)) FROM records")
   }
 
   // MARK: Keys
 
-  /// Every record's key: the keys of the record rows.
+  /// Every record's key: the keys of rows that are not a sub-record's, each once.
   func allKeys() throws(SQLiteError) -> [CacheKey] {
-    let statement = try connection.cachedStatement("SELECT cache_key FROM records WHERE \(Self.recordRowSQL)")
+    let statement = try connection.cachedStatement("SELECT cache_key FROM records WHERE field_name <> '$' GROUP BY cache_key")
     defer { statement.reset() }
     var keys: [CacheKey] = []
     while try statement.step() { keys.append(try statement.text(at: 0)) }
@@ -155,10 +161,10 @@ struct RowStore {
   // MARK: Removing
 
   /// Deletes one record's rows, and its nested lists' sub-records; returns its stored bytes, nil
-  /// when it had no record row. A sub-record that shares the key (field `$`) is not the record's.
+  /// when it had none. A sub-record that shares the key (field `$`) is not the record's.
   mutating func deleteRows(of key: CacheKey) throws(SQLiteError) -> Int? {
     let statement = try connection.cachedStatement(
-      "DELETE FROM records WHERE cache_key = ? AND field_name <> '$' RETURNING \(Self.rowBytesSQL), \(Self.recordRowSQL), "
+      "DELETE FROM records WHERE cache_key = ? AND field_name <> '$' RETURNING \(Self.rowBytesSQL), "
         + "CASE WHEN int_value IS NOT NULL THEN child_key_value END")
     defer { statement.reset() }
     try statement.bind(key, at: 1)
@@ -167,8 +173,8 @@ struct RowStore {
     var nested: [CacheKey] = []
     while try statement.step() {
       bytes += Int(statement.int64(at: 0))
-      if statement.int64(at: 1) != 0 { found = true }
-      if let child = try statement.optionalText(at: 2) { nested.append(child) }
+      found = true
+      if let child = try statement.optionalText(at: 1) { nested.append(child) }
     }
     statement.reset()
     bytes += try deleteSubRecords(nested)
@@ -180,24 +186,33 @@ struct RowStore {
 
   /// Deletes the rows of every record whose key contains `pattern` (`LIKE` with `%`, `_` and `\`
   /// escaped, as ``KeyPattern`` matches), in one `DELETE ... LIKE ... RETURNING`, then their
-  /// nested lists' sub-records; calls `deleted` with each record's key (its record row's). A
-  /// sub-record (field `$`) whose key alone matches is not a record, and stays.
+  /// nested lists' sub-records; calls `deleted` with each record's key, once. A sub-record
+  /// (field `$`) whose key alone matches is not a record, and stays.
   mutating func deleteRows(matching pattern: String, deleted: (CacheKey) -> Void) throws(SQLiteError) {
     let statement = try connection.cachedStatement(
       "DELETE FROM records WHERE cache_key LIKE ? ESCAPE '\\' AND field_name <> '$' RETURNING cache_key, "
-        + "\(Self.rowBytesSQL), \(Self.recordRowSQL), CASE WHEN int_value IS NOT NULL THEN child_key_value END")
+        + "\(Self.rowBytesSQL), CASE WHEN int_value IS NOT NULL THEN child_key_value END")
     defer { statement.reset() }
     try statement.bind("%" + Connection.escapedForLike(pattern) + "%", at: 1)
     var bytes = 0
     var records = 0
     var nested: [CacheKey] = []
+    // A record's rows come one after the other (the primary key's order); the set only guards
+    // against an order SQLite does not promise.
+    var last: [UInt8] = []
+    var seen: Set<CacheKey> = []
     while try statement.step() {
       bytes += Int(statement.int64(at: 1))
-      if statement.int64(at: 2) != 0 {
-        records += 1
-        deleted(try statement.text(at: 0))
+      let same = try statement.withBytes(at: 0, asText: true) { key in key.elementsEqual(last) }
+      if !same {
+        let key = try statement.text(at: 0)
+        last = Array(key.utf8)
+        if seen.insert(key).inserted {
+          records += 1
+          deleted(key)
+        }
       }
-      if let child = try statement.optionalText(at: 3) { nested.append(child) }
+      if let child = try statement.optionalText(at: 2) { nested.append(child) }
     }
     statement.reset()
     bytes += try deleteSubRecords(nested)
