@@ -23,6 +23,7 @@ struct RecordFields {
     isDated = view != nil
     uniformDate = view?.base ?? 0
     if let view, !view.isUniform { dates = RecordDates.dates(bytes) }
+    byName.reserveCapacity(spans.count)
     for index in spans.indices { byName.append(index) }
     // Insertion sort: records have tens of fields, mostly near their names' order already.
     for index in byName.indices.dropFirst() {

@@ -28,7 +28,8 @@ struct RowDecoder {
   private var emptyDate = 0
   /// Whether a row of one of the record's fields came, kept or skipped: the record exists.
   private var sawFieldRow = false
-  /// Whether a field row's `written_at` was not 0: a record without a record row has dates.
+  /// Whether a skipped field's `written_at` was not 0 (a kept field's date is in ``fields``): a
+  /// record without a record row has dates when a date is not 0.
   private var sawDate = false
   /// The order, read: for each field in the record's order, its index among the fields read.
   private var ranks: [Int] = []
@@ -84,8 +85,12 @@ struct RowDecoder {
         // A `$` row under a record's key belongs to a sub-record that shares it: not the record's.
         // A field the load does not keep stays closed: its next rows come here too.
         sawFieldRow = true
-        if !sawDate, statement.int64(at: Self.valueBase + 6) != 0 { sawDate = true }
-        if let set, !set.contains(name) { return }
+        if let set, !set.contains(name) {
+          // A kept field's date is read with it (``openField``); a skipped one's only where it
+          // may be the one that says the record has dates.
+          if !hasRecordRow, !sawDate, statement.int64(at: Self.valueBase + 6) != 0 { sawDate = true }
+          return
+        }
         try openField(name, position: position, statement, key: key, connection: connection)
       }
     }
@@ -227,7 +232,7 @@ struct RowDecoder {
     let ordered = !projected && hasOrder
     if ordered { try placeInOrder(key: key) }
     let datesStart = writer.written
-    if hasRecordRow ? dated : sawDate { appendDates(ordered: ordered) }
+    if hasRecordRow ? dated : sawDate || fields.contains(where: { $0.date != 0 }) { appendDates(ordered: ordered) }
     let datesBytes = writer.written - datesStart
     let total = fields.reduce(datesBytes) { $0 + $1.bytes.count }
     // A record without fields or dates: an empty array, not one made with no capacity, whose

@@ -28,13 +28,17 @@ extension RowStore {
     return try loadInOrder(keys, projection: projection, recordRows: &recordRows)
   }
 
-  /// The same; with `recordRows` an array (of any size), also whether each key's record has its
-  /// record row (what a merge must keep true, ``RecordFields/needsRecordRow``).
+  /// The same; with `recordRows` an array (its elements replaced, its room kept), also whether
+  /// each key's record has its record row (what a merge must keep true,
+  /// ``RecordFields/needsRecordRow``).
   mutating func loadInOrder(
     _ keys: [CacheKey], projection: FieldProjection?, recordRows: inout [Bool]?
   ) throws(SQLiteError) -> [Record?] {
     var records = [Record?](repeating: nil, count: keys.count)
-    if recordRows != nil { recordRows = [Bool](repeating: false, count: keys.count) }
+    if recordRows != nil {
+      recordRows!.removeAll(keepingCapacity: true)
+      recordRows!.append(contentsOf: repeatElement(false, count: keys.count))
+    }
     guard !keys.isEmpty else { return records }
     if keys.count <= RecordStore.chunkSize || connection.isInTransaction {
       try load(keys, projection: projection, into: &records, recordRows: &recordRows)

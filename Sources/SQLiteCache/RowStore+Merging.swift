@@ -29,7 +29,9 @@ extension RowStore {
   ///    the end.
   mutating func mergeInTransaction<Log: MergeLog>(_ incoming: RecordSet, log: inout Log) throws(SQLiteError) -> ChangedKeys {
     let records = Array(incoming)
-    var recordRows: [Bool]? = []
+    var recordRows: [Bool]? = loadedRecordRows
+    loadedRecordRows = []
+    defer { loadedRecordRows = recordRows ?? [] }
     let loaded = try loadInOrder(records.map(\.key), projection: nil, recordRows: &recordRows)
     var changed = ChangedKeys()
     var fields = RecordFields()
@@ -186,7 +188,11 @@ extension RowStore {
     guard !batch.rows.isEmpty else { return }
     let rows = batch.rows
     var fullRuns = rows.count / Connection.batchRows
-    var slots = [UInt8](repeating: 0, count: Connection.batchRows)
+    // Each statement starts with every parameter NULL; the 32-row one runs first.
+    var slots = boundColumns
+    boundColumns = []
+    defer { boundColumns = slots }
+    slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
     try batch.text.withUnsafeBytes { text in
       Result { () throws(SQLiteError) in
         try connection.inBatches(rows, sql: Self.upsertSQL(rows:)) { statement, batch throws(SQLiteError) in

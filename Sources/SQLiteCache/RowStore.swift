@@ -39,6 +39,11 @@ struct RowStore {
   var decoder = RowDecoder()
   /// Reused from merge to merge: the rows a merge writes.
   var batch = RowBatch()
+  /// Reused from merge to merge: whether each record a merge loaded has its record row.
+  var loadedRecordRows: [Bool] = []
+  /// Reused from merge to merge: for each row of a 32-row upsert, the value columns its last
+  /// row set (``writeBatch()``).
+  var boundColumns = [UInt8](repeating: 0, count: Connection.batchRows)
 
   /// The table's columns, in order: how an existing file is known to be of this layout.
   static let columns = [
