@@ -7,8 +7,9 @@ import CSQLite
 /// and the fields in the record's order (a whole load: the record row's order, or the names' when
 /// it has none) or in the order they came (a projected load: the order asked for). A record has
 /// its record row only where its field rows cannot say what it holds
-/// (``RecordFields/needsRecordRow``): without one, it has dates when a field's `written_at` is not 0. Rows come from a file, so each is checked:
-/// a row the layout never writes fails the load with `SQLITE_CORRUPT`.
+/// (``RecordFields/needsRecordRow``): without one, it has dates when a field's `written_at` is not
+/// 0. Rows come from a file, so each is checked: a row the layout never writes fails the load with
+/// `SQLITE_CORRUPT`.
 ///
 /// Reused from load to load: its writer and arrays keep their room.
 struct RowDecoder {

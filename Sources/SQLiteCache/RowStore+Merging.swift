@@ -109,9 +109,11 @@ extension RowStore {
     }
   }
 
+  static let deleteRecordRowSQL = "DELETE FROM records WHERE cache_key = ?1 AND \(recordRowSQL)"
+
   /// A record row its record no longer needs (``RecordFields/needsRecordRow``).
   private func deleteRecordRow(of key: CacheKey) throws(SQLiteError) {
-    let statement = try connection.cachedStatement("DELETE FROM records WHERE cache_key = ?1 AND \(Self.recordRowSQL)")
+    let statement = try connection.cachedStatement(Self.deleteRecordRowSQL)
     defer {
       statement.reset()
       statement.clearBindings()
