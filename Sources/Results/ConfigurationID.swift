@@ -20,4 +20,12 @@ package struct ConfigurationID: Sendable, Hashable, CustomStringConvertible {
 
   /// `[duplication=0.5] sqlite-wal × typePolicy`, `memory × path`.
   package var description: String { (variant.isEmpty ? "" : "[\(variant)] ") + "\(store) × \(keys)" }
+
+  /// From a CSV row's `variant`, `store` and `keys` columns.
+  package init(csvFields: CSVFields) {
+    self.init(variant: csvFields.string("variant"), store: csvFields.string("store"), keys: csvFields.string("keys"))
+  }
+
+  /// The `variant`, `store` and `keys` columns, in that order.
+  package var csvFields: [String] { [variant, store, keys] }
 }

@@ -86,6 +86,15 @@ final class Connection {
     return try statement.text(at: 0)
   }
 
+  /// The first column of every row a query returns, as text (keys, column names).
+  func texts(_ sql: String) throws(SQLiteError) -> [String] {
+    let statement = try cachedStatement(sql)
+    defer { statement.reset() }
+    var texts: [String] = []
+    while try statement.step() { texts.append(try statement.text(at: 0)) }
+    return texts
+  }
+
   /// Whether a transaction is open (the connection is not in autocommit mode).
   var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 }

@@ -67,11 +67,7 @@ extension SQLiteNormalizedCache.Layout {
   /// The layout of an existing database, nil when it has no `records` table yet.
   /// - Throws: ``SQLiteError`` when it has a `records` table of neither layout.
   static func existing(in connection: Connection) throws(SQLiteError) -> Self? {
-    let sql = "SELECT name FROM pragma_table_info('records') ORDER BY cid"
-    let statement = try connection.cachedStatement(sql)
-    defer { statement.reset() }
-    var columns: [String] = []
-    while try statement.step() { columns.append(try statement.text(at: 0)) }
+    let columns = try connection.texts("SELECT name FROM pragma_table_info('records') ORDER BY cid")
     switch columns {
     case []: return nil
     case ["_id", "key", "record"]: return .apollo

@@ -88,13 +88,7 @@ struct RecordStore {
   }
 
   /// Every key in the `records` table.
-  func allKeys() throws(SQLiteError) -> [CacheKey] {
-    let statement = try connection.cachedStatement("SELECT key FROM records")
-    defer { statement.reset() }
-    var keys: [CacheKey] = []
-    while try statement.step() { keys.append(try statement.text(at: 0)) }
-    return keys
-  }
+  func allKeys() throws(SQLiteError) -> [CacheKey] { try connection.texts("SELECT key FROM records") }
 
   /// The ledger knows what each victim stored, so no `RETURNING` is needed: one `DELETE ...
   /// RETURNING` per victim, and a query of `sqlite_master` per victim for the split tables, cost

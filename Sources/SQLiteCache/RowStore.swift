@@ -127,11 +127,7 @@ struct RowStore {
 
   /// Every record's key: the keys of rows that are not a sub-record's, each once.
   func allKeys() throws(SQLiteError) -> [CacheKey] {
-    let statement = try connection.cachedStatement("SELECT cache_key FROM records WHERE field_name <> '$' GROUP BY cache_key")
-    defer { statement.reset() }
-    var keys: [CacheKey] = []
-    while try statement.step() { keys.append(try statement.text(at: 0)) }
-    return keys
+    try connection.texts("SELECT cache_key FROM records WHERE field_name <> '$' GROUP BY cache_key")
   }
 
   /// Every record's stored bytes: its rows', and its nested lists' sub-records'.

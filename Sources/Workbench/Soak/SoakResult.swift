@@ -29,7 +29,7 @@ package struct SoakSample: Sendable, CSVRepresentable {
   package static let columns = ["workload", "variant", "store", "keys", "step"] + SoakFigure.allCases.map(\.rawValue)
 
   package var csvFields: [String] {
-    [workload, configuration.variant, configuration.store, configuration.keys, String(step)]
+    [workload] + configuration.csvFields + [String(step)]
       + SoakFigure.allCases.map { figure in (figures[figure] ?? nil).map(String.init) ?? "" }
   }
 
@@ -42,7 +42,7 @@ package struct SoakSample: Sendable, CSVRepresentable {
 
   package init(csvFields: CSVFields) throws(CSVError) {
     workload = csvFields.string("workload")
-    configuration = ConfigurationID(variant: csvFields.string("variant"), store: csvFields.string("store"), keys: csvFields.string("keys"))
+    configuration = ConfigurationID(csvFields: csvFields)
     step = try csvFields.integer("step")
     var figures: [SoakFigure: Int?] = [:]
     for figure in SoakFigure.allCases {
@@ -70,10 +70,8 @@ package struct SoakGrowth: Sendable, CSVRepresentable {
   ]
 
   package var csvFields: [String] {
-    [
-      workload, configuration.variant, configuration.store, configuration.keys, figure.rawValue, String(warmup), String(samples), String(first),
-      String(last), CSVNumber.format(perHundredThousandSteps),
-    ]
+    [workload] + configuration.csvFields
+      + [figure.rawValue, String(warmup), String(samples), String(first), String(last), CSVNumber.format(perHundredThousandSteps)]
   }
 
   package init(
@@ -91,7 +89,7 @@ package struct SoakGrowth: Sendable, CSVRepresentable {
 
   package init(csvFields: CSVFields) throws(CSVError) {
     workload = csvFields.string("workload")
-    configuration = ConfigurationID(variant: csvFields.string("variant"), store: csvFields.string("store"), keys: csvFields.string("keys"))
+    configuration = ConfigurationID(csvFields: csvFields)
     guard let figure = SoakFigure(rawValue: csvFields.string("figure")) else {
       throw csvFields.error("figure", "expected one of \(SoakFigure.allCases.map(\.rawValue).joined(separator: ", "))")
     }
