@@ -92,6 +92,12 @@ extension Metric {
   package static let tier2Scenarios = [
     tier2SingleKeyLoad, tier2BatchLoad, tier2SingleRecordMerge, tier2ManyRecordMerge, tier2PatternDelete,
   ]
+  /// `tier2/<scenario>_instructions`: one iteration of a Tier-2 scenario counted under callgrind
+  /// (`run --instructions`), set up as its timed iterations are.
+  package static func tier2Instructions(_ scenario: Metric) -> Metric {
+    Metric(.tier2, scenario.name + instructionsSuffix, unit: .count, deterministic: true)
+  }
+  static let instructionsSuffix = "_instructions"
 
   // Lists (`lists` workloads, docs/metrics.md#lists): records with a list of N elements, under
   // names that carry the scenario, so that one row holds one operation on one kind and size.
@@ -236,8 +242,9 @@ extension MetricKey {
     phase == metric.phase && self.metric == metric.name
   }
 
-  /// Whether this row counts instructions (`run --instructions`), in any phase.
-  package var isInstructions: Bool { names(.instructions(phase)) }
+  /// Whether this row counts instructions (`run --instructions`), in any phase: `instructions`, or
+  /// a scenario's `<scenario>_instructions` (``Metric/tier2Instructions(_:)``).
+  package var isInstructions: Bool { names(.instructions(phase)) || metric.hasSuffix(Metric.instructionsSuffix) }
 
   /// Whether this row is a store's timing against its limit store's (``Metric/versusLimit(_:)``).
   package var isVersusLimit: Bool { metric.hasSuffix(Metric.versusLimitSuffix) }

@@ -83,6 +83,8 @@ struct BoundedRecordStore<Table: LayoutStore> {
 
   /// Every record's accounted bytes, the roots' included.
   var accountedBytes: Int { ledger.bytes }
+  /// The ledger is kept exact: its removals read back what went.
+  mutating func settleAccounting() throws(SQLiteError) {}
 
   // MARK: Loading
 

@@ -40,6 +40,13 @@ protocol LayoutStore: RecordStoring {
   /// (`LIKE` with `%`, `_` and `\` escaped), in the caller's transaction, in one `DELETE ... LIKE
   /// ... RETURNING` a table; calls `deleted` with each key that had a record.
   mutating func deleteRows(matching pattern: String, deleted: (CacheKey) -> Void) throws(SQLiteError)
+  /// Deletes the same rows with one plain `DELETE ... LIKE` a table, as Apollo's stores issue it,
+  /// reading nothing back: the records' bytes are then counted again from the file when next asked
+  /// (``StoreAccounting/isStale``, ``settleAccounting()``). For a store that need not know which
+  /// records went (an unbounded one).
+  mutating func deleteRows(matching pattern: String) throws(SQLiteError)
+  /// The records and their stored bytes, counted from the file.
+  func countStoredBytes() throws(SQLiteError) -> StoreAccounting
   /// Every record's key.
   func allKeys() throws(SQLiteError) -> [CacheKey]
   /// Every record's stored bytes, by key, as ``accounting`` counts them: what a budget reads
@@ -59,6 +66,9 @@ protocol LayoutStore: RecordStoring {
 struct StoreAccounting: Equatable {
   var records = 0
   var storedBytes = 0
+  /// Whether a pattern delete left the figures behind the file (``LayoutStore/deleteRows(matching:)``):
+  /// they are counted again when next asked (``LayoutStore/settleAccounting()``).
+  var isStale = false
 }
 
 extension LayoutStore {
@@ -101,9 +111,15 @@ extension LayoutStore {
     try inWriteTransaction { store throws(SQLiteError) in try store.deleteRows(of: keys) }
   }
 
-  /// Deletes the records whose keys contain `pattern` (``deleteRows(matching:deleted:)``), in one transaction.
+  /// Deletes the records whose keys contain `pattern` (``deleteRows(matching:)``), in one
+  /// transaction. Nothing is read back: the accounting is counted again when next asked.
   mutating func removeRecords(matching pattern: String) throws(SQLiteError) {
-    try inWriteTransaction { store throws(SQLiteError) in try store.deleteRows(matching: pattern) { _ in } }
+    try inWriteTransaction { store throws(SQLiteError) in try store.deleteRows(matching: pattern) }
+  }
+
+  /// Counts the records and their bytes again from the file when a pattern delete left them stale.
+  mutating func settleAccounting() throws(SQLiteError) {
+    if accounting.isStale { accounting = try countStoredBytes() }
   }
 
   /// Deletes every record, in one transaction.

@@ -151,6 +151,19 @@ struct RecordStore {
     accounting.storedBytes -= bytes
   }
 
+  /// Deletes the rows of every key containing `pattern`, in the caller's transaction, with one
+  /// plain `DELETE ... WHERE key LIKE ?` a table, as Apollo 2.x's store issues it: `RETURNING`
+  /// the keys and bytes of 10,000 records cost more than the delete itself (Tier-2 pattern
+  /// delete). The accounting is counted again when next asked.
+  mutating func deleteRows(matching pattern: String) throws(SQLiteError) {
+    try connection.removeRecords(matching: pattern)
+    if try hasSplitTables() {
+      try connection.removeRecords(matching: pattern, table: "record_chunks")
+      try connection.removeRecords(matching: pattern, table: "record_fields")
+    }
+    accounting.isStale = true
+  }
+
   /// Deletes every record's rows, in the caller's transaction. The compact layout keeps its field
   /// names: a number must keep meaning one name for other connections to the file.
   mutating func deleteAllRows() throws(SQLiteError) {

@@ -22,6 +22,8 @@ protocol RecordStoring {
 
   /// What a budget counts (``SQLiteNormalizedCache/accountedBytes()``).
   var accountedBytes: Int { get }
+  /// Counts the accounted bytes again from the file where a removal left them behind it.
+  mutating func settleAccounting() throws(SQLiteError)
   /// Moves a budget's clock; nothing without one.
   mutating func advanceClock(to step: Int)
   /// What a budget evicted since the last call; nothing without one.

@@ -15,6 +15,9 @@ struct RowBatch {
   /// The lists a walk of a value is in (``RowsOfValue``), outermost first: the key and field name
   /// of their rows, and the position of their next element. Kept for the next walk's room.
   var lists: [(key: Range<Int>, name: Range<Int>, next: Int)] = []
+  /// Whether any walk into this batch met a list in a list, whose elements a sub-record holds:
+  /// kept across ``removeAll()``, so a store knows whether it ever wrote one.
+  var hasWrittenSubRecords = false
 
   /// One row of `records`.
   struct Row {
@@ -160,6 +163,7 @@ struct RowsOfValue: RecordValueVisitor {
     key.append(contentsOf: ".$[\(parent.next)]".utf8)
     let keyRange = key.withUnsafeBytes { batch.append($0) }
     let name = batch.append(RowStore.syntheticField)
+    batch.hasWrittenSubRecords = true
     batch.lists.append((keyRange, name, 0))
     return batch.lists.count - 1
   }

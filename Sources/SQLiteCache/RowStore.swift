@@ -44,6 +44,10 @@ struct RowStore {
   /// Reused from merge to merge: for each row of a 32-row upsert, the value columns its last
   /// row set (``writeBatch()``).
   var boundColumns = [UInt8](repeating: 0, count: Connection.batchRows)
+  /// Whether the file held nested lists' sub-records when it was opened: with those this
+  /// connection wrote since (``RowBatch/hasWrittenSubRecords``), whether a pattern delete must
+  /// look for sub-records to cascade to.
+  var hadSubRecords = false
 
   /// The table's columns, in order: how an existing file is known to be of this layout.
   static let columns = [
@@ -72,6 +76,7 @@ struct RowStore {
     recordOverhead = options.layout.recordOverheadBytes
     try connection.openRecords(options, schema: Self.schema(withoutRowid: options.withoutRowid), extraSchema: extraSchema)
     accounting = try countStoredBytes()
+    hadSubRecords = try connection.integer("SELECT EXISTS (SELECT 1 FROM records WHERE field_name = '\(Self.syntheticField)')") != 0
   }
 
   init(readerAt path: String, options: SQLiteNormalizedCache.Options) throws(SQLiteError) {
@@ -253,6 +258,30 @@ struct RowStore {
       while try statement.step() { if let child = try statement.optionalText(at: 0) { nested.append(child) } }
     }
     _ = try deleteSubRecords(nested)
+  }
+
+  /// Deletes the rows of every record whose key contains `pattern` with one plain `DELETE ...
+  /// LIKE`, as Apollo's row store does (`deleteRecords(matchingKey:)`), reading nothing back; first,
+  /// where the store may hold nested lists, the sub-records of the records that go, found by a
+  /// `SELECT` of their pointers (Apollo's cascade walk). A sub-record (field `$`) whose key alone
+  /// matches stays. The accounting is counted again when next asked.
+  mutating func deleteRows(matching pattern: String) throws(SQLiteError) {
+    let like = "%" + Connection.escapedForLike(pattern) + "%"
+    var nested: [CacheKey] = []
+    if hadSubRecords || batch.hasWrittenSubRecords {
+      let pointers = try connection.cachedStatement(
+        "SELECT child_key_value FROM records WHERE cache_key LIKE ? ESCAPE '\\' AND field_name <> '$' "
+          + "AND int_value IS NOT NULL AND child_key_value IS NOT NULL")
+      defer { pointers.reset() }
+      try pointers.bind(like, at: 1)
+      while try pointers.step() { nested.append(try pointers.text(at: 0)) }
+    }
+    let statement = try connection.cachedStatement(
+      "DELETE FROM records WHERE cache_key LIKE ? ESCAPE '\\' AND field_name <> '$'")
+    try statement.bind(like, at: 1)
+    try statement.execute()
+    _ = try deleteSubRecords(nested)
+    accounting.isStale = true
   }
 
   /// Deletes every row.

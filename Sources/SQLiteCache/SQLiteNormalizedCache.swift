@@ -259,9 +259,14 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
 
   /// Every record's key and stored bytes, plus its layout's ``Layout/recordOverheadBytes`` each
   /// (and, bounded, its usage row's key and ``usageRowOverheadBytes``): what a budget counts,
-  /// with or without one. O(1): the store keeps the count as it writes.
+  /// with or without one. O(1): the store keeps the count as it writes; after a pattern delete,
+  /// which reads nothing back, it is counted again from the file once (O(n)). Should that count
+  /// fail, the figure from before the delete is returned, and the next call counts again.
   public func accountedBytes() -> Int {
-    store.withLock { $0.accountedBytes }
+    store.withLock { store in
+      try? store.settleAccounting()
+      return store.accountedBytes
+    }
   }
 
   // MARK: The file's pages

@@ -41,7 +41,7 @@ enum ResultsTable {
       let parts = comparison.ratios.map { metric, ratio in "\(limitNames[metric] ?? metric.description) \(percent(ratio))" }
       let scope = comparison.scope
       let place = (scope.variant.isEmpty ? "" : scope.variant + ", ") + "\(scope.store) × \(scope.keys)"
-      return "  \(place) vs \(comparison.limit.rawValue): " + parts.joined(separator: ", ")
+      return "  \(place) vs \(comparison.limit.label): " + parts.joined(separator: ", ")
     }
     return lines.isEmpty
       ? ""

@@ -30,6 +30,9 @@ public struct Workload: Sendable {
   /// Measure the limit stores too (`"limits": true`, docs/metrics.md): `limit-dictionary` and
   /// `limit-sqlite`.
   public var limits: Bool
+  /// With ``limits``, measure each SQLite store against its layout's floor instead of
+  /// `limit-sqlite` (`"limits": "layouts"`, docs/metrics.md#layout-floors).
+  public var layoutFloors = false
   public let sweep: Sweep?
   public var repetitions: Int
   public var warmup: Int
@@ -157,7 +160,14 @@ public struct Workload: Sendable {
   public var measuredStores: [StoreSpec] { withLimits(stores) }
 
   private func withLimits(_ stores: [StoreSpec]) -> [StoreSpec] {
-    stores + (limits ? LimitStore.allCases.map(StoreSpec.init(limit:)) : [])
+    guard limits else { return stores }
+    guard layoutFloors else { return stores + LimitStore.plain.map(StoreSpec.init(limit:)) }
+    // Each SQLite store against its layout's floor; the floors, one per layout and mode, in the
+    // order of the stores that need them.
+    let measured = stores.map { $0.measuredAgainstFloor }
+    var limits: [LimitStore] = []
+    for limit in measured.compactMap(\.limit) where !limits.contains(limit) { limits.append(limit) }
+    return measured + limits.map(StoreSpec.init(limit:))
   }
 
   /// The variants to run: one per sweep value, or one unnamed.

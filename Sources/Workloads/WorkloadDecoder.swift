@@ -64,10 +64,10 @@ private struct WorkloadDecoder {
     let provider = try decodeFieldPolicyProvider()
     let storeObjects = try root.array("stores")
     let stores = try decodeStores(storeObjects)
-    let limits = try root.bool("limits") ?? false
+    let (limits, layoutFloors) = try decodeLimits(source: source)
     if limits, let reserved = stores.first(where: { $0.label.hasPrefix("limit-") }) {
       let index = stores.firstIndex { $0.label == reserved.label }!
-      throw root.error("stores[\(index)].label", "\"\(reserved.label)\": labels starting \"limit-\" name the limit stores of \"limits\": true")
+      throw root.error("stores[\(index)].label", "\"\(reserved.label)\": labels starting \"limit-\" name the limit stores of \"limits\"")
     }
     let traffic = try decodeTraffic(source: source)
     let sweep = try decodeSweep(source: source, storeObjects: storeObjects, traffic: traffic)
@@ -84,10 +84,11 @@ private struct WorkloadDecoder {
     try checkRead(read, source: source, keys: keys, sweep: sweep)
     let concurrency = try decodeConcurrency(source: source)
     try root.finish()
-    let workload = Workload(
+    var workload = Workload(
       file: root.file, name: name, seed: UInt64(seed), description: description, source: source, keys: keys,
       resolver: resolver, fieldPolicyProvider: provider, stores: stores, limits: limits, sweep: sweep, repetitions: repetitions,
       warmup: warmup, read: read, traffic: traffic, concurrency: concurrency)
+    workload.layoutFloors = layoutFloors
     do {
       _ = try workload.variants
     } catch let error as WorkloadError {
@@ -98,6 +99,24 @@ private struct WorkloadDecoder {
       throw root.error("sweep", "\(error)")
     }
     return workload
+  }
+
+  /// `"limits"`: `true` (the limit stores), `"layouts"` (each SQLite layout's floor, for Apollo's
+  /// Tier-2 scenarios: docs/metrics.md#layout-floors), or `false`.
+  private mutating func decodeLimits(source: Workload.Source) throws(WorkloadError) -> (limits: Bool, layoutFloors: Bool) {
+    switch root.value("limits") {
+    case nil, .null: return (false, false)
+    case .bool(let flag): return (flag, false)
+    case .string("layouts"):
+      guard case .apolloTier2 = source else {
+        throw root.error("limits", "\"layouts\" measures the SQLite layouts' floors on Apollo's Tier-2 scenarios: it needs \"apolloTier2\"")
+      }
+      return (true, true)
+    case .string(let text):
+      throw root.error("limits", "must be true, false or \"layouts\", not \"\(text)\"")
+    case let value?:
+      throw root.error("limits", "must be true, false or \"layouts\", not \(value.kindDescription)")
+    }
   }
 
   /// `generator`, `recorded`, `storeRecords`, `apolloTier2` or `lists`: exactly one.

@@ -81,4 +81,45 @@ struct InMemoryStoreTests {
     #expect(records[2]?["y"] == 2)
     #expect(cache.loadRecords(forKeys: ["A", "missing"]).keys.sorted() == ["A"])
   }
+
+  @Test("a pattern removal in one pass keeps every other key findable, its payload and count right")
+  func patternRemoval() throws {
+    let cache = InMemoryNormalizedCache()
+    // Keys that collide and wrap around the table: removing most leaves holes in every probe run.
+    let users = (0..<700).map { Record(key: "User_\($0)", ["n": .int($0)]) }
+    let others = (0..<300).map { Record(key: "Other_\($0)", ["n": .int($0)]) }
+    try cache.merge(records: RecordSet(records: users + others))
+    cache.removeRecords(matching: "uSER_")
+    let payload = others.reduce(0) { $0 + $1.key.utf8.count + $1.encodedFields.count }
+    #expect(cache.statistics() == .init(recordCount: 300, payloadBytes: payload))
+    let loaded = cache.loadRecordsInOrder(forKeys: others.map(\.key) + users.map(\.key))
+    #expect(loaded.prefix(300).map { $0?.key } == others.map(\.key))
+    #expect(loaded.dropFirst(300).allSatisfy { $0 == nil })
+    #expect(cache.loadRecords(forKeys: ["Other_7", "User_7"]).keys.sorted() == ["Other_7"])
+    // The table takes new keys after it, and removes nothing when nothing matches.
+    try cache.merge(records: RecordSet(records: [Record(key: "User_1", ["n": 1])]))
+    cache.removeRecords(matching: "nothing")
+    #expect(cache.allKeys().count == 301)
+    #expect(cache.loadRecords(forKeys: ["User_1"])["User_1"] == Record(key: "User_1", ["n": 1]))
+  }
+
+  @Test("a key pattern is a plain substring, ASCII case ignored", arguments: [
+    ("User_1", "user_", true), ("User_1", "USER_1", true), ("UserA1", "User_", false), ("User:1", "r:", true),
+    ("Book:1", "%", false), ("a%b", "%", true), ("Book:1", "", true), ("ab", "abc", false), ("ÉCOLE:1", "école", false),
+    ("x.école", "école", true),
+  ])
+  func keyPattern(key: String, pattern: String, matches: Bool) {
+    #expect(KeyPattern.matches(key, pattern) == matches)
+    #expect(KeyPattern(pattern).matches(key) == matches)
+  }
+
+  @Test("loadRecords by key: one key, several, duplicates and misses")
+  func loadsByKey() throws {
+    let cache = InMemoryNormalizedCache()
+    try cache.merge(records: RecordSet(records: (0..<50).map { Record(key: "K:\($0)", ["n": .int($0)]) }))
+    #expect(cache.loadRecords(forKeys: ["K:3"]) == ["K:3": Record(key: "K:3", ["n": 3])])
+    #expect(cache.loadRecords(forKeys: ["K:99"]).isEmpty)
+    let many = cache.loadRecords(forKeys: ["K:1", "K:99", "K:49", "K:1"])
+    #expect(many == ["K:1": Record(key: "K:1", ["n": 1]), "K:49": Record(key: "K:49", ["n": 49])])
+  }
 }

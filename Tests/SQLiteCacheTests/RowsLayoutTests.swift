@@ -162,4 +162,50 @@ struct RowsLayoutTests {
     #expect(Record(key: "Book:1", uncheckedEncodedFields: Array(bytes)) == Record(key: "Book:1", [:]))
     #expect(lent[1] == nil)
   }
+
+  @Test("a pattern delete in a file opened again takes the sub-records of the nested lists it removes, and no other")
+  func patternDeleteAfterReopen() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("rows.sqlite")
+    do {
+      let cache = try SQLiteNormalizedCache(path: path, options: .init(layout: .rows))
+      try cache.merge(
+        records: RecordSet(records: [
+          Record(key: "User:1", ["tags": [["a"], ["b", "c"]]]), Record(key: "Other:1", ["a": 1, "users": [["u"]]]),
+        ]))
+    }
+    // Opened again, the connection has written no nested list: it must know of them from the file.
+    let cache = try SQLiteNormalizedCache(path: path, options: .init(layout: .rows))
+    try cache.removeRecords(matching: "user:")
+    #expect(
+      try Self.rows(cache) == [
+        "Other:1|a|-1|1|-|-|-|-|-|0",
+        "Other:1|users|0|1|-|-|-|Other:1.users.$[0]|-|0",
+        "Other:1.users.$[0]|$|0|-|u|-|-|-|-|0",
+      ])
+    #expect(try cache.statistics().recordCount == 1)
+  }
+
+  @Test(
+    "after a pattern delete, which reads nothing back, a store accounts what a store holding only the rest does",
+    arguments: SQLiteNormalizedCache.Layout.allCases)
+  func accountingAfterPatternDelete(_ layout: SQLiteNormalizedCache.Layout) throws {
+    let kept = [Record(key: "Other:1", ["a": 1, "users": [["u"]]]), Record(key: "Other:2", ["name": "x"])]
+    let removed = (0..<20).map { Record(key: "User:\($0)", ["n": .int($0), "tags": [["t\($0)"]]]) }
+    let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
+    try cache.merge(records: RecordSet(records: removed + kept))
+    let before = cache.accountedBytes()
+    try cache.removeRecords(matching: "USER")
+    let fresh = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
+    try fresh.merge(records: RecordSet(records: kept))
+    #expect(cache.accountedBytes() == fresh.accountedBytes())
+    #expect(cache.accountedBytes() < before)
+    // A merge between the delete and the next count is counted in it.
+    let other = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
+    try other.merge(records: RecordSet(records: removed + kept))
+    try other.removeRecords(matching: "user")
+    try other.merge(records: RecordSet(records: [Record(key: "Other:3", ["b": 2])]))
+    try fresh.merge(records: RecordSet(records: [Record(key: "Other:3", ["b": 2])]))
+    #expect(other.accountedBytes() == fresh.accountedBytes())
+  }
 }

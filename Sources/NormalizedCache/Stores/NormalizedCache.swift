@@ -114,26 +114,3 @@ extension NormalizedCache {
 
 /// A store that can list its keys, which garbage collection needs (``GarbageCollection``).
 public protocol KeyEnumerableCache: NormalizedCache, KeyListing {}
-
-/// The matching rule of ``NormalizedCache/removeRecords(matching:)``, shared so both stores agree.
-public enum KeyPattern {
-  /// Whether `key` contains `pattern`, comparing ASCII letters without case, everything else exactly.
-  public static func matches(_ key: CacheKey, _ pattern: String) -> Bool {
-    let needle = Array(pattern.utf8).map(lowercased)
-    if needle.isEmpty { return true }
-    let haystack = Array(key.utf8)
-    guard haystack.count >= needle.count else { return false }
-    outer: for start in 0...(haystack.count - needle.count) {
-      for offset in 0..<needle.count where lowercased(haystack[start + offset]) != needle[offset] {
-        continue outer
-      }
-      return true
-    }
-    return false
-  }
-
-  @inline(__always)
-  static func lowercased(_ byte: UInt8) -> UInt8 {
-    byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte + 32 : byte
-  }
-}

@@ -102,6 +102,35 @@ struct RecordTable {
     self = RecordTable()
   }
 
+  /// Removes every entry whose key `matches`, calling `removed` with each key and its fields: one
+  /// pass over the slots, then, when anything went, the kept entries placed again in a table of the
+  /// same size. Removing entries one by one shifts the run after each hole (``remove(_:)``); after
+  /// a removal of most of the table, placing the few kept ones anew costs less.
+  /// - Complexity: O(capacity).
+  mutating func removeAll(where matches: (CacheKey) -> Bool, removed: (CacheKey, [UInt8]) -> Void) {
+    var kept = 0
+    var anyRemoved = false
+    for index in slots.indices {
+      guard let fields = slots[index].fields else { continue }
+      if matches(slots[index].key) {
+        removed(slots[index].key, fields)
+        anyRemoved = true
+      } else {
+        kept += 1
+      }
+    }
+    guard anyRemoved else { return }
+    let old = slots
+    slots = Array(repeating: Entry(), count: old.count)
+    count = kept
+    for slot in old {
+      guard let fields = slot.fields, !matches(slot.key) else { continue }
+      var index = home(slot.key)
+      while slots[index].fields != nil { index = (index + 1) & mask }
+      slots[index] = Entry(key: slot.key, fields: fields)
+    }
+  }
+
   private mutating func grow() {
     let old = slots
     slots = Array(repeating: Entry(), count: old.count * 2)
@@ -139,6 +168,30 @@ struct RecordTable {
   struct Lender {
     let slots: UnsafeBufferPointer<Entry>
     let mask: Int
+
+    /// The fields of each key found, by key: ``load(_:hashes:)``'s passes without the array of
+    /// optionals between them (``NormalizedCache/loadRecords(forKeys:)``'s result).
+    func loadByKey(_ keys: [CacheKey]) -> [CacheKey: Record] {
+      if keys.count == 1 {
+        // A single key: one probe, and a dictionary of one.
+        let key = keys[0]
+        var index = RecordTable.hash(key) & mask
+        while let fields = slots[index].fields {
+          if slots[index].key.equalsKey(key) { return [key: Record(key: key, uncheckedEncodedFields: fields)] }
+          index = (index + 1) & mask
+        }
+        return [:]
+      }
+      return withUnsafeTemporaryAllocation(of: Int.self, capacity: keys.count) { found in
+        RecordTable.find(keys, in: slots, mask: mask, hashes: nil, found: found.baseAddress!)
+        var records: [CacheKey: Record] = [:]
+        records.reserveCapacity(keys.count)
+        for (position, key) in keys.enumerated() where found[position] >= 0 {
+          records[key] = Record(key: key, uncheckedEncodedFields: slots[found[position]].fields!)
+        }
+        return records
+      }
+    }
 
     /// ``RecordTable/load(_:hashes:)``.
     func load(_ keys: [CacheKey], hashes: UnsafeMutablePointer<Int>?) -> [Record?] {

@@ -42,6 +42,52 @@ struct ApolloTier2Benchmark: IteratedBenchmark {
     try measureFootprint(into: &sink)
   }
 
+  /// One iteration of each scenario counted under callgrind (`run --instructions`,
+  /// docs/metrics.md#instructions), `tier2/<scenario>_instructions`: each set up as its timed
+  /// iterations are, the counted one after as many as the workload warms up with (at least one),
+  /// so that statements are prepared and buffers grown as in the measured iterations.
+  func countInstructions(into sink: inout MetricSamples, counter: inout InstructionCounter) throws {
+    let before = max(1, workload.warmup)
+    for (metric, count) in [(Metric.tier2SingleKeyLoad, 1), (.tier2BatchLoad, 100)] {
+      defer { factory.removeFiles() }
+      let store = try factory.make(configuration)
+      try store.merge(records: ApolloTier2Records.synthetic(count: count))
+      let keys = ApolloTier2Records.syntheticKeys(count: count)
+      for _ in 0..<before { _ = try store.loadRecords(forKeys: keys) }
+      let (loaded, instructions) = try counter.counted { try store.loadRecords(forKeys: keys) }
+      try expect(loaded.count == count, "loaded \(loaded.count) of its \(count) records")
+      sink.append(Double(instructions), to: .tier2Instructions(metric))
+    }
+    do {
+      defer { factory.removeFiles() }
+      let store = try factory.make(configuration)
+      for iteration in 0..<before { try store.merge(records: ApolloTier2Records.mergeRecord(iteration: iteration)) }
+      let instructions = try counter.counted { try store.merge(records: ApolloTier2Records.mergeRecord(iteration: before)) }.instructions
+      sink.append(Double(instructions), to: .tier2Instructions(.tier2SingleRecordMerge))
+    }
+    do {
+      defer { factory.removeFiles() }
+      let records = ApolloTier2Records.synthetic(count: 1_000)
+      try freshStore().merge(records: records)
+      let store = try freshStore()
+      let instructions = try counter.counted { try store.merge(records: records) }.instructions
+      sink.append(Double(instructions), to: .tier2Instructions(.tier2ManyRecordMerge))
+    }
+    do {
+      defer { factory.removeFiles() }
+      let seed = ApolloTier2Records.patternDeleteSeed()
+      let warm = try freshStore()
+      try warm.merge(records: seed)
+      try warm.removeRecords(matching: ApolloTier2Records.pattern)
+      let store = try freshStore()
+      try store.merge(records: seed)
+      let instructions = try counter.counted { try store.removeRecords(matching: ApolloTier2Records.pattern) }.instructions
+      let left = try store.loadRecords(forKeys: seed.keys).count
+      try expect(left == ApolloTier2Records.otherRecords, "kept \(left) records after removing \"\(ApolloTier2Records.pattern)\"")
+      sink.append(Double(instructions), to: .tier2Instructions(.tier2PatternDelete))
+    }
+  }
+
   /// Scenarios 1 and 2: one store holding `records` records; each iteration loads all their keys.
   private func measureLoad(_ metric: Metric, records count: Int, into sink: inout MetricSamples) throws {
     defer { factory.removeFiles() }

@@ -24,7 +24,7 @@ package struct ConfigurationSequence {
 
     /// The limit store's configuration this one is measured against (`"limits": true`), if any.
     package var limitID: ConfigurationID? {
-      spec.limit.map { ConfigurationID(variant: variant.name, store: $0.rawValue, keys: strategy.name) }
+      spec.limit.map { ConfigurationID(variant: variant.name, store: $0.label, keys: strategy.name) }
     }
   }
 

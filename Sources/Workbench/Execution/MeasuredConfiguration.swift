@@ -74,7 +74,7 @@ package struct LimitComparison: Sendable {
     return configurations.compactMap { configuration in
       let scope = configuration.scope
       guard let limit = limits[scope.store],
-        let limitResult = byScope[Scope(variant: scope.variant, store: limit.rawValue, keys: scope.keys)]
+        let limitResult = byScope[Scope(variant: scope.variant, store: limit.label, keys: scope.keys)]
       else { return nil }
       let ratios = configuration.samples.metrics.compactMap { metric -> (metric: Metric, ratio: Double)? in
         guard metric.unit == .ns, let mine = configuration.summary(metric)?.p50, mine > 0,

@@ -55,6 +55,8 @@ final class StoreFactory {
       return LimitDictionary()
     case .limit(.sqlite):
       return try PlainRecordTable(path: newFilePath())
+    case .limit(.floor(let floor)):
+      return try LayoutFloorStore(path: newFilePath(), floor: floor)
     case .cache(let maker):
       return try maker(environment(for: configuration))
     }

@@ -38,7 +38,8 @@ final class LimitDictionary: NormalizedCache {
   }
 
   func removeRecords(matching pattern: String) {
-    table.withLock { table in table = table.filter { !KeyPattern.matches($0.key, pattern) } }
+    let pattern = KeyPattern(pattern)
+    table.withLock { table in table = table.filter { !pattern.matches($0.key) } }
   }
 
   func clear() {

@@ -114,9 +114,14 @@ public struct StoreKinds: Sendable {
     let unboundedOptions = sqlite
     let identity = StoreMaker.Identity(
       kind: "sqlite", settings: [layout, "\(sqlite.journalMode)", "\(sqlite.synchronous)", "\(sqlite.autoVacuum)", location])
-    let unbounded = StoreMaker(description: description, identity: identity, limit: .sqlite) { environment in
+    var unbounded = StoreMaker(description: description, identity: identity, limit: .sqlite) { environment in
       try SQLiteNormalizedCache(path: inMemory ? ":memory:" : environment.newFilePath(), options: unboundedOptions)
     }
+    // On file only: a floor of a database in memory would be measured on a file.
+    let floor = inMemory
+      ? nil
+      : LayoutFloor(layout: sqlite.layout, withoutRowid: sqlite.withoutRowid, journal: sqlite.journalMode, synchronous: sqlite.synchronous)
+    unbounded.floor = floor
     guard let budget else { return unbounded }
     // A share is of what a bounded store counts once everything is written (its usage rows
     // included), so the store that sizes it keeps a budget that never evicts.
@@ -127,11 +132,13 @@ public struct StoreKinds: Sendable {
     ) { [sizingOptions] environment in
       try SQLiteNormalizedCache(path: inMemory ? ":memory:" : environment.newFilePath(), options: sizingOptions)
     }
-    return StoreMaker(description: description, limit: .sqlite, budget: budget) { environment in
+    var bounded = StoreMaker(description: description, limit: .sqlite, budget: budget) { environment in
       var bounded = unboundedOptions
       bounded.budget = try environment.budget(budget, unbounded: sizing)
       return try SQLiteNormalizedCache(path: inMemory ? ":memory:" : environment.newFilePath(), options: bounded)
     }
+    bounded.floor = floor
+    return bounded
   }
 
   /// `{"kind": "chain", "front": {"kind": "memory", "maxSizeBytes": "10%"}, "back": {"kind": "sqlite"}}`:

@@ -1,12 +1,13 @@
 import NormalizedCache
+import SQLiteCache
 
 /// A store a workload measures: `{"kind": "sqlite", "journal": "wal", "label": "sqlite-wal"}`,
 /// decoded into how to make a fresh one.
 public struct StoreSpec: Sendable {
   /// The name of the store in results; default: the kind.
   public let label: String
-  /// `memory`, `sqlite`, `chain`, a registered kind, or the limit stores' `limit-dictionary`,
-  /// `limit-sqlite`.
+  /// `memory`, `sqlite`, `chain`, a registered kind, or a limit store's label (`limit-dictionary`,
+  /// `limit-sqlite`, `limit-rows-delete-full`).
   public let kind: String
   /// Where the workload file describes it (`stores[1]`), for messages; empty for the limit stores.
   public let keyPath: String
@@ -31,7 +32,7 @@ public struct StoreSpec: Sendable {
 
   /// The limit store of the given kind.
   public init(limit: LimitStore) {
-    self.init(label: limit.rawValue, kind: limit.rawValue, keyPath: "", role: .limit(limit))
+    self.init(label: limit.label, kind: limit.label, keyPath: "", role: .limit(limit))
   }
 
   /// A limit store (not a cache).
@@ -53,6 +54,15 @@ public struct StoreSpec: Sendable {
     return false
   }
 
+  /// The same store measured against its layout's floor, where it has one (`"limits": "layouts"`).
+  var measuredAgainstFloor: StoreSpec {
+    guard case .cache(var maker) = role, let floor = maker.floor else { return self }
+    maker.limit = .floor(floor)
+    var spec = StoreSpec(label: label, kind: kind, keyPath: keyPath, role: .cache(maker))
+    spec.budgetKeyPath = budgetKeyPath
+    return spec
+  }
+
   /// Whether the store keeps to a budget (`maxSizeBytes` or `expireAfterSteps`).
   public var isBounded: Bool {
     if case .cache(let maker) = role { return maker.budget != nil }
@@ -60,13 +70,28 @@ public struct StoreSpec: Sendable {
   }
 }
 
-/// The stores every store is measured against with `"limits": true` (docs/metrics.md): the cost of
+/// The stores every store is measured against with `"limits"` (docs/metrics.md): the cost of
 /// storing the same records' bytes at all.
-public enum LimitStore: String, Sendable, CaseIterable {
+public enum LimitStore: Sendable, Hashable {
   /// Each record's encoded bytes in a plain `[CacheKey: [UInt8]]`: the in-memory store's limit.
-  case dictionary = "limit-dictionary"
-  /// A plain SQLite table through one prepared statement: the SQLite store's limit.
-  case sqlite = "limit-sqlite"
+  case dictionary
+  /// A plain SQLite table through one prepared statement: the SQLite store's limit (`"limits": true`).
+  case sqlite
+  /// The SQL a SQLite layout needs, with nothing around it, in its journal and synchronous mode:
+  /// its floor (`"limits": "layouts"`, docs/metrics.md#layout-floors).
+  case floor(LayoutFloor)
+
+  /// The limit stores of `"limits": true`.
+  public static let plain: [LimitStore] = [.dictionary, .sqlite]
+
+  /// Its store label: `limit-dictionary`, `limit-sqlite`, `limit-compact-delete-full`.
+  public var label: String {
+    switch self {
+    case .dictionary: "limit-dictionary"
+    case .sqlite: "limit-sqlite"
+    case .floor(let floor): floor.label
+    }
+  }
 }
 
 /// How to make a fresh store of one spec, and what the workbench needs to know of it.
@@ -83,6 +108,8 @@ public struct StoreMaker: Sendable {
   public let identity: Identity
   /// The limit store this store is measured against, if any.
   public var limit: LimitStore?
+  /// The floor of its SQLite layout, which it is measured against instead with `"limits": "layouts"`.
+  public var floor: LayoutFloor?
   /// The budget as the file gives it, if the store keeps to one.
   public var budget: BudgetOption?
   /// Where a budget error of the store points, when not at its own `maxSizeBytes` (a chain's: the
