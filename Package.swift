@@ -46,7 +46,10 @@ let package = Package(
     // The system under test.
     .target(name: "GraphQLLanguage"),
     .target(name: "NormalizedCache", dependencies: ["GraphQLLanguage"]),
-    .target(name: "SQLiteCache", dependencies: ["NormalizedCache", "GraphQLLanguage", "CSQLite"]),
+    // A VFS over SQLite's default that counts the syncs, writes and reads it passes on (the
+    // `fsyncs` and `writes` metrics), written in C as SQLite's own VFS shims are.
+    .target(name: "CSQLiteIO", dependencies: ["CSQLite"]),
+    .target(name: "SQLiteCache", dependencies: ["NormalizedCache", "GraphQLLanguage", "CSQLite", "CSQLiteIO"]),
     // Checks a store of yours against the rules both stores here follow (eviction, and dates and
     // reads with a clock, against reference models), without a test framework: each check
     // returns the first disagreement.

@@ -98,6 +98,15 @@ extension Metric {
     Metric(.tier2, scenario.name + instructionsSuffix, unit: .count, deterministic: true)
   }
   static let instructionsSuffix = "_instructions"
+  /// `tier2/<scenario>_fsyncs`: the syncs SQLite asked for in one iteration of a Tier-2 scenario
+  /// (each an fsync: the floor of a durable write); 0 for a store that is not SQLite's.
+  package static func tier2Fsyncs(_ scenario: Metric) -> Metric {
+    Metric(.tier2, scenario.name + "_fsyncs", unit: .count, deterministic: true)
+  }
+  /// `tier2/<scenario>_writes`: the writes SQLite made to its files in one iteration.
+  package static func tier2Writes(_ scenario: Metric) -> Metric {
+    Metric(.tier2, scenario.name + "_writes", unit: .count, deterministic: true)
+  }
 
   // Lists (`lists` workloads, docs/metrics.md#lists): records with a list of N elements, under
   // names that carry the scenario, so that one row holds one operation on one kind and size.

@@ -191,7 +191,7 @@ struct RowsLayoutTests {
     arguments: SQLiteNormalizedCache.Layout.allCases)
   func accountingAfterPatternDelete(_ layout: SQLiteNormalizedCache.Layout) throws {
     let kept = [Record(key: "Other:1", ["a": 1, "users": [["u"]]]), Record(key: "Other:2", ["name": "x"])]
-    let removed = (0..<20).map { Record(key: "User:\($0)", ["n": .int($0), "tags": [["t\($0)"]]]) }
+    let removed = (0..<20).map { Record(key: "User:\($0)", ["n": .int($0), "tags": [[.string("t\($0)")]]]) }
     let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
     try cache.merge(records: RecordSet(records: removed + kept))
     let before = cache.accountedBytes()

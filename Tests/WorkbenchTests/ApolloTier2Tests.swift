@@ -64,8 +64,25 @@ struct ApolloTier2Tests {
     for store in ["memory", "sqlite-apollo", "sqlite-compact"] {
       let rows = result.rows.filter { $0.key.store == store }
       #expect(Set(rows.map(\.key.keys)) == ["typePolicy"])
-      let scenarios = rows.filter { $0.key.phase == .tier2 }
+      let scenarios = rows.filter { $0.key.phase == .tier2 && $0.unit == .ns }
       #expect(scenarios.map(\.key.metric) == Metric.tier2Scenarios.map(\.name), "\(store)")
+      // What SQLite asked of the disk, per measured iteration: loads nothing; with a rollback
+      // journal and synchronous FULL a merge syncs the journal twice (its content, then its
+      // header) and the database once (sqlite.org/atomiccommit.html, 3.7-3.11); memory nothing.
+      let io = { (scenario: Metric, what: String) in
+        rows.first { $0.key.phase == .tier2 && $0.key.metric == scenario.name + what }.map { ($0.summary.n, $0.summary.max) }
+      }
+      for scenario in [Metric.tier2SingleKeyLoad, .tier2BatchLoad] {
+        #expect(io(scenario, "_fsyncs")! == (3, 0) && io(scenario, "_writes")! == (3, 0), "\(store)")
+      }
+      if store == "memory" {
+        #expect(io(.tier2SingleRecordMerge, "_fsyncs")! == (3, 0) && io(.tier2PatternDelete, "_writes")! == (3, 0))
+      }
+      if store == "sqlite-apollo" {
+        let merges = try #require(rows.first { $0.key.metric == "single_record_merge_10_fields_fsyncs" })
+        #expect(merges.summary.min == 3 && merges.summary.max == 3 && merges.deterministic)
+        #expect(io(.tier2SingleRecordMerge, "_writes")!.1 >= 3)
+      }
       #expect(scenarios.allSatisfy { $0.summary.n == 3 && $0.summary.min > 0 && $0.unit == .ns && !$0.deterministic }, "\(store)")
       #expect(rows.first { $0.key.phase == .dedup && $0.key.metric == "records" }?.summary.p50 == 1_000, "\(store)")
       if let payload = payloads[store] {
@@ -80,8 +97,29 @@ struct ApolloTier2Tests {
     let rows = try runWorkload(
       #"{"name": "t", "seed": 1, "apolloTier2": {}, "stores": [{"kind": "memory"}], "limits": true, "repetitions": 1, "warmup": 0}"#
     ).rows
-    #expect(rows.filter { $0.key.store == "limit-sqlite" && $0.key.phase == .tier2 }.count == 5)
+    #expect(rows.filter { $0.key.store == "limit-sqlite" && $0.key.phase == .tier2 && $0.unit == .ns }.count == 5)
     let ratios = rows.filter { $0.key.store == "memory" && $0.key.metric.hasSuffix("_vs_limit") }.map(\.key.metric)
     #expect(ratios == Metric.tier2Scenarios.map { $0.name + "_vs_limit" })
+  }
+
+  @Test("with \"limits\": \"layouts\" each SQLite layout runs beside its floor, which holds the same records")
+  func layoutFloors() throws {
+    let result = try runWorkload(#"""
+      {"name": "t", "seed": 1, "apolloTier2": {}, "limits": "layouts", "repetitions": 1, "warmup": 0,
+       "stores": [{"kind": "sqlite", "layout": "compact", "journal": "delete", "synchronous": "full", "label": "c"},
+                  {"kind": "sqlite", "layout": "rows", "journal": "wal", "synchronous": "normal", "label": "r"}]}
+      """#)
+    let rows = result.rows
+    for floor in ["limit-compact-delete-full", "limit-rows-wal-normal"] {
+      // The run checks every load's count and the 1,000 records of the footprint.
+      #expect(rows.filter { $0.key.store == floor && $0.key.phase == .tier2 && $0.unit == .ns }.count == 5, "\(floor)")
+      #expect(rows.first { $0.key.store == floor && $0.key.metric == "records" }?.summary.p50 == 1_000, "\(floor)")
+    }
+    #expect(!rows.contains { $0.key.store == "limit-sqlite" })
+    for store in ["c", "r"] {
+      let ratios = rows.filter { $0.key.store == store && $0.key.metric.hasSuffix("_vs_limit") }.map(\.key.metric)
+      #expect(ratios == Metric.tier2Scenarios.map { $0.name + "_vs_limit" }, "\(store)")
+    }
+    #expect(result.table.contains("c × typePolicy vs limit-compact-delete-full"))
   }
 }

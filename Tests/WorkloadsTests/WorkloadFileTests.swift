@@ -147,6 +147,26 @@ struct WorkloadFileTests {
     #expect(limited.stores.map(\.limit) == [.dictionary, .sqlite])
   }
 
+  @Test("\"limits\": \"layouts\" measures each SQLite store against its layout's floor, one floor per layout and mode")
+  func layoutFloors() throws {
+    let workload = try load(
+      #"""
+      {"name": "w", "seed": 1, "apolloTier2": {}, "limits": "layouts", "stores": [{"kind": "memory"},
+        {"kind": "sqlite", "layout": "apollo", "journal": "delete", "synchronous": "full", "label": "a"},
+        {"kind": "sqlite", "layout": "rows", "withoutRowid": false, "journal": "delete", "synchronous": "full", "label": "r"},
+        {"kind": "sqlite", "layout": "apollo", "journal": "delete", "synchronous": "full", "label": "a2"},
+        {"kind": "sqlite", "layout": "compact", "location": ":memory:", "label": "m"}]}
+      """#)
+    #expect(
+      workload.measuredStores.map(\.label) == [
+        "memory", "a", "r", "a2", "m", "limit-dictionary", "limit-apollo-delete-full", "limit-rows-rowid-delete-full",
+        "limit-sqlite",
+      ])
+    // A database in memory has no floor on file: it keeps the plain limit.
+    let apollo = LayoutFloor(layout: .apollo, journal: .delete, synchronous: .full)
+    #expect(workload.measuredStores.prefix(5).map(\.limit) == [.dictionary, .floor(apollo), .floor(LayoutFloor(layout: .rows, withoutRowid: false, journal: .delete, synchronous: .full)), .floor(apollo), .sqlite])
+  }
+
   @Test("a recorded workload resolves its files against its own directory")
   func recorded() throws {
     let workload = try load(
@@ -305,11 +325,15 @@ struct WorkloadFileTests {
       ),
       (
         #"{"name": "w", "seed": 1, "generator": {}, "limits": "yes"}"#,
-        "w.json:1:43: limits: must be true or false, not a string"
+        #"w.json:1:43: limits: must be true, false or "layouts", not "yes""#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "limits": "layouts"}"#,
+        #"w.json:1:43: limits: "layouts" measures the SQLite layouts' floors on Apollo's Tier-2 scenarios: it needs "apolloTier2""#
       ),
       (
         #"{"name": "w", "seed": 1, "generator": {}, "limits": true, "stores": [{"kind": "memory", "label": "limit-x"}]}"#,
-        #"w.json:1:89: stores[0].label: "limit-x": labels starting "limit-" name the limit stores of "limits": true"#
+        #"w.json:1:89: stores[0].label: "limit-x": labels starting "limit-" name the limit stores of "limits""#
       ),
       (
         #"{"name": "w", "seed": 1, "generator": {}, "read": {"verify": "yes"}}"#,

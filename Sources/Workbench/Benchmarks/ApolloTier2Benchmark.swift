@@ -1,6 +1,7 @@
 import Measurement
 import NormalizedCache
 import Results
+import SQLiteCache
 import Workloads
 
 /// Apollo iOS's five Tier-2 cache scenarios (docs/apollo.md), as `Tier2CacheBenchmarks.swift`
@@ -94,20 +95,26 @@ struct ApolloTier2Benchmark: IteratedBenchmark {
     let store = try factory.make(configuration)
     try store.merge(records: ApolloTier2Records.synthetic(count: count))
     let keys = ApolloTier2Records.syntheticKeys(count: count)
+    var io = TimedIO()
+    // The result released inside the clock, as their `loadSync(keys).count` is.
     try iterate(metric, into: &sink) { _ in
-      let (loaded, ns) = try MonotonicClock.timed { try store.loadRecords(forKeys: keys) }
-      try expect(loaded.count == count, "loaded \(loaded.count) of its \(count) records")
+      var loaded = 0
+      let ns = try io.time { loaded = try store.loadRecords(forKeys: keys).count }
+      try expect(loaded == count, "loaded \(loaded) of its \(count) records")
       return ns
     }
+    io.append(metric, repetitions: workload.repetitions, to: &sink)
   }
 
   /// Scenario 3: each iteration builds its record and merges it, inside the clock, as theirs does.
   private func measureSingleRecordMerges(into sink: inout MetricSamples) throws {
     defer { factory.removeFiles() }
     let store = try factory.make(configuration)
+    var io = TimedIO()
     try iterate(.tier2SingleRecordMerge, into: &sink) { iteration in
-      try MonotonicClock.time { try store.merge(records: ApolloTier2Records.mergeRecord(iteration: iteration)) }
+      try io.time { try store.merge(records: ApolloTier2Records.mergeRecord(iteration: iteration)) }
     }
+    io.append(.tier2SingleRecordMerge, repetitions: workload.repetitions, to: &sink)
     let merged = (0..<iterations).map(ApolloTier2Records.mergeKey)
     let held = try store.loadRecords(forKeys: merged).count
     try expect(held == merged.count, "holds \(held) of the \(merged.count) records merged one by one")
@@ -117,10 +124,12 @@ struct ApolloTier2Benchmark: IteratedBenchmark {
   private func measureManyRecordMerges(into sink: inout MetricSamples) throws {
     defer { factory.removeFiles() }
     let records = ApolloTier2Records.synthetic(count: 1_000)
+    var io = TimedIO()
     try iterate(.tier2ManyRecordMerge, into: &sink) { _ in
       let store = try freshStore()
-      return try MonotonicClock.time { try store.merge(records: records) }
+      return try io.time { try store.merge(records: records) }
     }
+    io.append(.tier2ManyRecordMerge, repetitions: workload.repetitions, to: &sink)
   }
 
   /// Scenario 5: the seed built once; each iteration merges it into a store made for it, then
@@ -129,15 +138,39 @@ struct ApolloTier2Benchmark: IteratedBenchmark {
     defer { factory.removeFiles() }
     let seed = ApolloTier2Records.patternDeleteSeed()
     let keys = seed.keys
+    var io = TimedIO()
     try iterate(.tier2PatternDelete, into: &sink) { _ in
       let store = try freshStore()
       try store.merge(records: seed)
-      let ns = try MonotonicClock.time { try store.removeRecords(matching: ApolloTier2Records.pattern) }
+      let ns = try io.time { try store.removeRecords(matching: ApolloTier2Records.pattern) }
       let left = try store.loadRecords(forKeys: keys)
       try expect(
         left.count == ApolloTier2Records.otherRecords && left.keys.allSatisfy { $0.hasPrefix("Other_") },
         "kept \(left.count) records after removing \"\(ApolloTier2Records.pattern)\"; expected the \(ApolloTier2Records.otherRecords) Other_ records")
       return ns
+    }
+    io.append(.tier2PatternDelete, repetitions: workload.repetitions, to: &sink)
+  }
+
+  /// The monotonic clock around an iteration's body, and what SQLite asked of the file system in
+  /// it (``SQLiteIO``, read outside the clock): `tier2/<scenario>_fsyncs` and
+  /// `tier2/<scenario>_writes` of the measured iterations (0 for a store that is not SQLite's).
+  private struct TimedIO {
+    var counts: [SQLiteIO.Counts] = []
+
+    mutating func time(_ body: () throws -> Void) rethrows -> UInt64 {
+      let before = SQLiteIO.counts
+      let ns = try MonotonicClock.time(body)
+      counts.append(SQLiteIO.counts - before)
+      return ns
+    }
+
+    /// The counts of the measured iterations (the last `repetitions`) as samples of `metric`'s rows.
+    func append(_ metric: Metric, repetitions: Int, to sink: inout MetricSamples) {
+      for io in counts.suffix(repetitions) {
+        sink.append(Double(io.syncs), to: .tier2Fsyncs(metric))
+        sink.append(Double(io.writes), to: .tier2Writes(metric))
+      }
     }
   }
 

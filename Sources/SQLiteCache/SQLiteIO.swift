@@ -1,0 +1,47 @@
+import CSQLiteIO
+
+/// What SQLite asked of the file system, counted by a VFS that wraps its default one (`CSQLiteIO`,
+/// installed before the first connection opens): the syncs (fsync or fdatasync of a file, or of its
+/// directory after a journal is deleted), the writes and the reads of every file of every
+/// connection, counted per thread: SQLite does a connection's file operations on the thread that
+/// calls it, so a thread's counts around a call are exactly that call's. Syncs set the floor of a
+/// durable merge: each waits for the disk.
+///
+/// ```swift
+/// let before = SQLiteIO.counts
+/// try cache.merge(records: records)
+/// let merge = SQLiteIO.counts - before     // syncs: 3 with a rollback journal and synchronous FULL
+/// ```
+public enum SQLiteIO {
+  public struct Counts: Sendable, Hashable {
+    public var syncs = 0
+    public var writes = 0
+    public var reads = 0
+
+    public init(syncs: Int = 0, writes: Int = 0, reads: Int = 0) {
+      self.syncs = syncs
+      self.writes = writes
+      self.reads = reads
+    }
+
+    public static func - (after: Counts, before: Counts) -> Counts {
+      Counts(syncs: after.syncs - before.syncs, writes: after.writes - before.writes, reads: after.reads - before.reads)
+    }
+  }
+
+  /// SQLite's result code of the installation, once: `SQLITE_OK` when the counting VFS is the default.
+  static let installation: Int32 = cachebench_sqlite_io_install()
+
+  /// Whether the counting VFS is in place (so that ``counts`` counts).
+  public static var isInstalled: Bool { installation == 0 }
+
+  /// The calling thread's counts since it began (of connections opened after the installation).
+  public static var counts: Counts {
+    _ = installation
+    var syncs: UInt64 = 0
+    var writes: UInt64 = 0
+    var reads: UInt64 = 0
+    cachebench_sqlite_io_counts(&syncs, &writes, &reads)
+    return Counts(syncs: Int(syncs), writes: Int(writes), reads: Int(reads))
+  }
+}

@@ -1,0 +1,84 @@
+#!/usr/bin/env python3
+"""Apollo iOS 2.3's Tier-2 figures against cachebench's, from interleaved runs (docs/apollo.md).
+
+    scripts/apollo_ratios.py APOLLO_1.json OURS_1.json [APOLLO_2.json OURS_2.json ...]
+
+Each APOLLO file is the dataset JSON that ../shared/tools/apollo-harness's `tier2` prints; each OURS
+file is `cachebench export --format apollo` of a run of Workloads/apollo-tier2.json made right after
+it (the pairs in turns: A, B, A, B, ...). For every store of ours and every scenario it prints, as a
+Markdown table, the median over the pairs of Apollo's mean / ours (above 1: ours is faster; the
+memory store against Apollo's InMemoryNormalizedCache, every SQLite layout against its
+SQLiteNormalizedCache), and for each SQLite layout the median of its mean / its floor's
+(`limit-<layout>-...`, docs/metrics.md#layout-floors): 1.00 is the floor itself.
+"""
+import json
+import statistics
+import sys
+
+SCENARIOS = [
+    "single_key_load_10_fields",
+    "batch_load_100_records",
+    "single_record_merge_10_fields",
+    "many_record_merge_1000_records",
+    "pattern_delete_10k_records",
+]
+
+
+def means(path):
+    """{(backend, scenario): mean_ms} of one dataset."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            dataset = json.load(file)
+    except (OSError, ValueError) as error:
+        sys.exit(f"apollo_ratios.py: {path}: {error}")
+    result = {}
+    for entry in dataset.get("results", []):
+        parts = entry.get("scenario", "").split(".")
+        if len(parts) == 3 and parts[0] == "tier2":
+            result[(parts[1], parts[2])] = float(entry["mean_ms"])
+    return result
+
+
+def main(arguments):
+    if len(arguments) < 2 or len(arguments) % 2:
+        sys.exit("usage: scripts/apollo_ratios.py APOLLO_1.json OURS_1.json [APOLLO_2.json OURS_2.json ...]")
+    pairs = [(means(a), means(b)) for a, b in zip(arguments[0::2], arguments[1::2])]
+    backends = []
+    for _, ours in pairs:
+        for backend, _ in ours:
+            if backend not in backends and not backend.startswith("limit_"):
+                backends.append(backend)
+    print(f"Median of {len(pairs)} interleaved pair(s). Apollo 2.3 mean / ours (above 1: ours faster); "
+          "in brackets, ours / its layout's floor.\n")
+    print("| scenario | " + " | ".join(f"`{b}`" for b in backends) + " |")
+    print("|---|" + "---|" * len(backends))
+    for scenario in SCENARIOS:
+        cells = []
+        for backend in backends:
+            reference = "inmemory" if backend.startswith("inmemory") else "sqlite"
+            ratios = [a[(reference, scenario)] / b[(backend, scenario)]
+                      for a, b in pairs if (reference, scenario) in a and (backend, scenario) in b]
+            floor = floor_name(backend, pairs[0][1])
+            shares = [b[(backend, scenario)] / b[(floor, scenario)]
+                      for _, b in pairs if floor and (backend, scenario) in b and (floor, scenario) in b]
+            cell = f"{statistics.median(ratios):.2f}x" if ratios else "–"
+            if shares:
+                cell += f" ({statistics.median(shares):.2f})"
+            cells.append(cell)
+        print(f"| `{scenario}` | " + " | ".join(cells) + " |")
+
+
+def floor_name(backend, ours):
+    """The floor of a SQLite layout's backend (`sqlite` is the apollo layout), if it ran."""
+    layout = {"sqlite": "apollo", "sqlite_compact": "compact", "sqlite_rows": "rows",
+              "sqlite_rows_rowid": "rows_rowid"}.get(backend)
+    if not layout:
+        return None
+    for candidate, _ in ours:
+        if candidate.startswith(f"limit_{layout}_") and not (layout == "rows" and candidate.startswith("limit_rows_rowid")):
+            return candidate
+    return None
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
