@@ -47,8 +47,10 @@ let package = Package(
     .target(name: "GraphQLLanguage"),
     .target(name: "NormalizedCache", dependencies: ["GraphQLLanguage"]),
     // A VFS over SQLite's default that counts the syncs, writes and reads it passes on (the
-    // `fsyncs` and `writes` metrics), written in C as SQLite's own VFS shims are.
-    .target(name: "CSQLiteIO", dependencies: ["CSQLite"]),
+    // `fsyncs` and `writes` metrics), written in C as SQLite's own VFS shims are. Its debug
+    // information in DWARF 4: valgrind 3.19 (callgrind, `run --instructions`, the gate) gives up
+    // on the binary when this file's DWARF 5, which clang writes by default, is in it.
+    .target(name: "CSQLiteIO", dependencies: ["CSQLite"], cSettings: [.unsafeFlags(["-gdwarf-4"])]),
     .target(name: "SQLiteCache", dependencies: ["NormalizedCache", "GraphQLLanguage", "CSQLite", "CSQLiteIO"]),
     // Checks a store of yours against the rules both stores here follow (eviction, and dates and
     // reads with a clock, against reference models), without a test framework: each check

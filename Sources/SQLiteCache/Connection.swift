@@ -23,9 +23,6 @@ final class Connection {
     var handle: OpaquePointer?
     // EXRESCODE: calls return extended result codes (2067, not 19), which SQLiteError splits.
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-    // Every file through the VFS that counts syncs and writes (``SQLiteIO``); should it not
-    // install, SQLite's default serves and nothing is counted.
-    _ = SQLiteIO.installation
     let code = sqlite3_open_v2(path, &handle, flags, nil)
     guard code == SQLITE_OK, let handle else {
       // Even on failure SQLite usually returns a handle, which holds the message and must be closed.

@@ -76,7 +76,11 @@ struct RowStore {
     recordOverhead = options.layout.recordOverheadBytes
     try connection.openRecords(options, schema: Self.schema(withoutRowid: options.withoutRowid), extraSchema: extraSchema)
     accounting = try countStoredBytes()
-    hadSubRecords = try connection.integer("SELECT EXISTS (SELECT 1 FROM records WHERE field_name = '\(Self.syntheticField)')") != 0
+    // Finalized after use, as the count: a statement kept in the cache holds SQLite's heap.
+    let subRecords = try Statement(
+      sql: "SELECT EXISTS (SELECT 1 FROM records WHERE field_name = '\(Self.syntheticField)')", connection: connection,
+      persistent: false)
+    hadSubRecords = try subRecords.step() && subRecords.int64(at: 0) != 0
   }
 
   init(readerAt path: String, options: SQLiteNormalizedCache.Options) throws(SQLiteError) {

@@ -46,12 +46,12 @@ struct LayoutFloorTests {
 
   @Test("SQLite's syncs are counted: a rollback-journal merge at synchronous FULL syncs three times, a read none")
   func syncCounts() throws {
+    #expect(SQLiteIO.install())
     let directory = try TemporaryDirectory()
     var options = SQLiteNormalizedCache.Options(layout: .compact)
     options.journalMode = .delete
     options.synchronous = .full
     let cache = try SQLiteNormalizedCache(path: directory.path("c.sqlite"), options: options)
-    #expect(SQLiteIO.isInstalled)
     // The journal synced twice (its pages, then its header) and the database once
     // (sqlite.org/atomiccommit.html, 3.7 to 3.11). The counts are this thread's: other tests'
     // connections, on other threads, do not move them.

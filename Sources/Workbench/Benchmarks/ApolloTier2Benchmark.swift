@@ -35,6 +35,8 @@ struct ApolloTier2Benchmark: IteratedBenchmark {
   }
 
   func measure(into sink: inout MetricSamples) throws {
+    // SQLite's syncs and writes are counted from here on (tier2/<scenario>_fsyncs, _writes).
+    SQLiteIO.install()
     try measureLoad(.tier2SingleKeyLoad, records: 1, into: &sink)
     try measureLoad(.tier2BatchLoad, records: 100, into: &sink)
     try measureSingleRecordMerges(into: &sink)
