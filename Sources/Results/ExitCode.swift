@@ -19,6 +19,10 @@ public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
   case noInput = 66
   /// An output that cannot be written.
   case cantCreate = 74
+  /// Ended by SIGINT (128 + 2) after writing what it had: `soak`.
+  case interrupted = 130
+  /// Ended by SIGTERM (128 + 15) after writing what it had: `soak`.
+  case terminated = 143
 }
 
 /// An error that knows the exit code it means.

@@ -1,3 +1,4 @@
+import Foundation
 import Results
 import Workbench
 import Workloads
@@ -42,12 +43,31 @@ enum SoakCommand: Command {
     let out = arguments.value("out") ?? "results/\(workload.name).csv"
     let series = arguments.value("series") ?? "results/\(workload.name)-series.csv"
     for output in [out, series] { try AtomicFile.checkWritable(output) }
-    let result = try Soak.run(
-      workload, options: SoakOptions(every: every, warmup: warmup, quick: quick, progress: !arguments.has("no-progress")))
+    var options = SoakOptions(every: every, warmup: warmup, quick: quick, progress: !arguments.has("no-progress"))
+    options.signalAtStep = try signalAtStep()
+    // SIGINT and SIGTERM stop the session where it is; what it sampled is still written.
+    SoakInterruption.install()
+    let result = try Soak.run(workload, options: options)
     try ResultsFile.write(result.growth, to: out)
     try ResultsFile.write(result.samples, to: series)
     try writeStandardOutput(
       result.table + "wrote \(result.growth.count) rows to \(out)\nwrote \(result.samples.count) samples to \(series)\n")
-    return .success
+    guard let signal = result.interruption else { return .success }
+    let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+    let last = result.samples.last.map { " (the last at step \($0.step) of \($0.configuration.store) × \($0.configuration.keys))" } ?? ""
+    writeStandardError(
+      "soak stopped by \(name) before its end: \(result.samples.count) samples\(last) written, marked complete=false\n")
+    return signal == SIGINT ? .interrupted : .terminated
+  }
+
+  /// `CACHEBENCH_SOAK_SIGNAL_AT=INT:50` (or `TERM:50`): raise the signal before step 50, for the
+  /// tests of an interrupted soak.
+  private static func signalAtStep() throws -> (signal: Int32, step: Int)? {
+    guard let value = ProcessInfo.processInfo.environment["CACHEBENCH_SOAK_SIGNAL_AT"] else { return nil }
+    let parts = value.split(separator: ":")
+    guard parts.count == 2, let step = Int(parts[1]), step >= 0, ["INT", "TERM"].contains(parts[0]) else {
+      throw UsageError(message: "CACHEBENCH_SOAK_SIGNAL_AT must be INT:<step> or TERM:<step>, got \"\(value)\"", usage: nil)
+    }
+    return (parts[0] == "INT" ? SIGINT : SIGTERM, step)
   }
 }

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 import Measurement
 import NormalizedCache
 import Results
@@ -34,25 +40,27 @@ package enum Soak {
     defer { progress.finish() }
     let context = ExecutionContext(workload: workload, factory: try StoreFactory(), progress: progress)
     var samples: [SoakSample] = []
-    for (variant, entries) in try ConfigurationSequence(workload).variants {
+    variants: for (variant, entries) in try ConfigurationSequence(workload).variants {
       let source = try PreparedVariant(variant.source, workload: workload, progress: progress)
       guard case .responses(let prepared) = source, !prepared.items.isEmpty else { continue }
       for entry in entries where !entry.spec.isLimit {
         progress.setContext("\(workload.name)\(variant.name.isEmpty ? "" : " [\(variant.name)]") \(entry.spec.label) × \(entry.strategy.name)")
         let configuration = Configuration(entry, source: source)
         do {
-          samples += try session(configuration, source: prepared, plan: plan, context: context)
+          samples += try session(configuration, source: prepared, plan: plan, context: context, options: options)
         } catch {
           throw Executor.reported(error, configuration: configuration, workload: workload, phase: "soak")
         }
+        if SoakInterruption.signal != nil { break variants }
       }
     }
-    return SoakResult(samples: samples, warmup: plan.warmup)
+    return SoakResult(samples: samples, warmup: plan.warmup, interruption: SoakInterruption.signal)
   }
 
   /// One session, sampled every `plan.every` steps (and after its last step).
   private static func session(
-    _ configuration: Configuration, source: PreparedSource, plan: SoakOptions.Plan, context: ExecutionContext
+    _ configuration: Configuration, source: PreparedSource, plan: SoakOptions.Plan, context: ExecutionContext,
+    options: SoakOptions
   ) throws -> [SoakSample] {
     defer { context.factory.removeFiles() }
     let settings = configuration.traffic!
@@ -64,6 +72,14 @@ package enum Soak {
     samples.append(try sample(session, configuration, step: 0, workload: context.workload.name))
     for step in 0..<settings.steps {
       if step % 1_024 == 0 { context.progress.update("soak, step \(step + 1)/\(settings.steps)") }
+      if step == options.signalAtStep?.step { raise(options.signalAtStep!.signal) }
+      if SoakInterruption.signal != nil {
+        // Stopped by a signal: a last sample where it stopped, unless it was just taken.
+        if step % plan.every != 0 {
+          samples.append(try sample(session, configuration, step: step, workload: context.workload.name))
+        }
+        return samples
+      }
       try session.run(step: step)
       if (step + 1) % plan.every == 0 || step + 1 == settings.steps {
         samples.append(try sample(session, configuration, step: step + 1, workload: context.workload.name))
@@ -93,6 +109,9 @@ package struct SoakOptions: Sendable {
   package var warmup: Int?
   package var quick = false
   package var progress = true
+  /// Raises a signal before a step, as if a person sent it (`CACHEBENCH_SOAK_SIGNAL_AT=INT:50`): for
+  /// the tests of an interrupted soak, which must not depend on when a process gets the CPU.
+  package var signalAtStep: (signal: Int32, step: Int)?
 
   package init(every: Int? = nil, warmup: Int? = nil, quick: Bool = false, progress: Bool = true) {
     self.every = every

@@ -25,12 +25,20 @@ package struct SoakSample: Sendable, CSVRepresentable {
   package let step: Int
   /// Nil: the store (or the system) does not have it.
   package let figures: [SoakFigure: Int?]
+  /// False in a soak stopped by a signal before its end: its samples stop where it stopped.
+  package private(set) var complete = true
 
-  package static let columns = ["workload", "variant", "store", "keys", "step"] + SoakFigure.allCases.map(\.rawValue)
+  package static let columns = ["workload", "variant", "store", "keys", "step"] + SoakFigure.allCases.map(\.rawValue) + ["complete"]
 
   package var csvFields: [String] {
     [workload] + configuration.csvFields + [String(step)]
-      + SoakFigure.allCases.map { figure in (figures[figure] ?? nil).map(String.init) ?? "" }
+      + SoakFigure.allCases.map { figure in (figures[figure] ?? nil).map(String.init) ?? "" } + [String(complete)]
+  }
+
+  func marked(complete: Bool) -> SoakSample {
+    var sample = self
+    sample.complete = complete
+    return sample
   }
 
   package init(workload: String, configuration: ConfigurationID, step: Int, figures: [SoakFigure: Int?]) {
@@ -49,6 +57,7 @@ package struct SoakSample: Sendable, CSVRepresentable {
       figures[figure] = try csvFields.optionalNumber(figure.rawValue).map { Int($0) }
     }
     self.figures = figures
+    complete = csvFields.string("complete") != "false"
   }
 }
 
@@ -64,14 +73,24 @@ package struct SoakGrowth: Sendable, CSVRepresentable {
   package let last: Int
   /// The slope of the least-squares line through those samples, × 100,000 steps.
   package let perHundredThousandSteps: Double
+  /// False in a soak stopped by a signal before its end: the line is fitted through fewer samples.
+  package private(set) var complete = true
 
   package static let columns = [
     "workload", "variant", "store", "keys", "figure", "warmup_steps", "samples", "first", "last", "growth_per_100k_steps",
+    "complete",
   ]
 
   package var csvFields: [String] {
     [workload] + configuration.csvFields
       + [figure.rawValue, String(warmup), String(samples), String(first), String(last), CSVNumber.format(perHundredThousandSteps)]
+      + [String(complete)]
+  }
+
+  func marked(complete: Bool) -> SoakGrowth {
+    var growth = self
+    growth.complete = complete
+    return growth
   }
 
   package init(
@@ -99,6 +118,7 @@ package struct SoakGrowth: Sendable, CSVRepresentable {
     first = try csvFields.integer("first")
     last = try csvFields.integer("last")
     perHundredThousandSteps = try csvFields.number("growth_per_100k_steps")
+    complete = csvFields.string("complete") != "false"
   }
 
   /// The first and last sample and the growth, as the table shows them: `41.2 MB`, `+12.0 kB (+0.03%)`.
@@ -139,10 +159,14 @@ package struct SoakGrowth: Sendable, CSVRepresentable {
 package struct SoakResult: Sendable {
   package let samples: [SoakSample]
   package let growth: [SoakGrowth]
+  /// The signal that stopped the soak before its end (SIGINT, SIGTERM), nil when it ran to it.
+  package let interruption: Int32?
 
-  package init(samples: [SoakSample], warmup: Int) {
-    self.samples = samples
-    growth = SoakGrowth.fit(samples, warmup: warmup)
+  package init(samples: [SoakSample], warmup: Int, interruption: Int32? = nil) {
+    let complete = interruption == nil
+    self.samples = samples.map { $0.marked(complete: complete) }
+    growth = SoakGrowth.fit(samples, warmup: warmup).map { $0.marked(complete: complete) }
+    self.interruption = interruption
   }
 
   /// The table `soak` prints: a line per session and figure.
