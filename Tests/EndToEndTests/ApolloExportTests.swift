@@ -92,8 +92,8 @@ struct ApolloExportTests {
   static let batchMean = #""mean_ms": 0.02812414,"#
 
   static let cases: [Case] = [
-    against("a baseline that is not JSON", #"{"version": "2.x","#, status: 65, stderr: "Error: b.json:1:19: "),
-    against("a baseline that is an array", "[]", status: 65, stderr: "Error: b.json: must be a JSON object, Apollo's dataset (docs/apollo.md), not an array\n"),
+    against("a baseline that is not JSON", #"{"version": "2.x",}"# + "\n", status: 65, stderr: "Error: b.json:1:19: "),
+    against("a baseline that is an array", "[]\n", status: 65, stderr: "Error: b.json: must be a JSON object, Apollo's dataset (docs/apollo.md), not an array\n"),
     against(
       "a baseline without git_sha", baseline(replacing: #""git_sha": "c3ed76fd91ab404c321a1cd6a574789074ac8752","#, with: ""), status: 65,
       stderr: "Error: b.json:2:3: git_sha: is missing\n"),
