@@ -73,6 +73,7 @@ enum ABCommand: Command {
       throw UsageError(message: "Missing expected options '--base <CMD>' and '--current <CMD>'.", usage: spec.usage)
     }
     let format = try VerdictOutput.format(arguments, usage: spec.usage)
+    try VerdictOutput.checkDistinct(arguments, usage: spec.usage)
     let rounds = try integer(arguments.value("rounds"), option: "rounds", default: 5, range: 2...1_000)
     let paired = arguments.has("paired")
     if paired, arguments.positionals.count != 1 {

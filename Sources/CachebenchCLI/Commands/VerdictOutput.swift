@@ -19,6 +19,15 @@ enum VerdictOutput {
     return format
   }
 
+  /// `--out` and `--markdown` must be files of their own (64 otherwise): the Markdown, written
+  /// second, would replace the verdicts.
+  static func checkDistinct(_ arguments: ParsedArguments, usage: String) throws {
+    var outputs = OutputFiles()
+    outputs.add("'--out'", arguments.value("out"))
+    outputs.add("'--markdown'", arguments.value("markdown"))
+    try outputs.checkDistinct(usage: usage)
+  }
+
   /// Prints `text` or `markdown` as `--format` asks, and writes `markdown` to `--markdown`'s file.
   static func write(text: String, markdown: @autoclosure () -> String, format: String, arguments: ParsedArguments) throws {
     let markdownText = format == "markdown" || arguments.value("markdown") != nil ? markdown() : ""
