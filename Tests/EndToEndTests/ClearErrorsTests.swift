@@ -68,6 +68,26 @@ struct ClearErrorsTests {
     try await expectHostile(testCase)
   }
 
+  @Test("validate and run warn on standard error of traffic clock settings that no store with dates uses, and still run")
+  func datelessClockWarnings() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let extra = #", "traffic": {"steps": 100, "ttl": "permissive"}"#
+    try NewerCommandsHostileTests.workload(stores: #"[{"kind": "memory"}]"#, extra: extra).write(toFile: directory + "/w.json", atomically: true, encoding: .utf8)
+    try NewerCommandsHostileTests.workload(stores: #"[{"kind": "memory", "dates": true}]"#, extra: extra)
+      .write(toFile: directory + "/dated.json", atomically: true, encoding: .utf8)
+    let warning =
+      #"Warning: w.json:1:195: traffic.ttl: changes nothing here: it needs a store with "dates": true, and no store of this workload has dates"# + "\n"
+    let validated = try await awaitCachebench(["validate", "w.json", "dated.json"], in: directory)
+    #expect(validated.status == 0, "\(validated.stderr)")
+    #expect(validated.stderr == warning)
+    let run = try await awaitCachebench(["run", "w.json", "--out", "o.csv", "--no-progress"], in: directory)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stderr == warning)
+    let dated = try await awaitCachebench(["run", "dated.json", "--out", "d.csv", "--no-progress"], in: directory)
+    #expect(dated.status == 0 && dated.stderr.isEmpty, "\(dated.stderr)")
+  }
+
   @Test("run --history of a directory is 74, as every output that is a directory, before the run")
   func historyDirectory() async throws {
     let directory = try temporaryDirectory()

@@ -58,6 +58,7 @@ enum RunCommand: Command {
     var workloads: [Workload] = []
     for path in arguments.positionals {
       let workload = try Workload.load(path, registry: context.registry)
+      for warning in workload.warnings { writeStandardError("Warning: \(warning)\n") }
       // Sizes are checked as the workload will run: --quick shrinks it first.
       try WorkloadChecker.check(arguments.has("quick") ? workload.quick() : workload, allowLarge: arguments.has("allow-large"))
       workloads.append(workload)
