@@ -19,6 +19,13 @@ struct OutputCollisionTests {
       stderr: "Error: \(message): each output needs a file of its own.\nUsage: cachebench \(arguments[0]) ")
   }
 
+  /// An output on one of the command's inputs: 64 before anything is read, the input left as it was.
+  static func input(_ name: String, _ arguments: [String], _ message: String) -> Case {
+    Case(
+      name: name, files: files, arguments: arguments, status: 64,
+      stderr: "Error: \(message): an output may not replace a file the command reads.\nUsage: cachebench \(arguments[0]) ")
+  }
+
   static let cases: [Case] = [
     collision("soak --out S --series S", ["soak", "w.json", "--out", "S", "--series", "S"], "'--out' and '--series' name one file, 'S'"),
     collision(
@@ -39,6 +46,20 @@ struct OutputCollisionTests {
     collision(
       "ab --out and --markdown", ["ab", "--base", "x", "--current", "y", "w.json", "--out", "v", "--markdown", "./v"],
       "'--out' and '--markdown' name one file, './v'"),
+    input("compare --out on its baseline", ["compare", "a.csv", "b.csv", "--out", "./a.csv"], "'--out' names the input 'a.csv', 'a.csv'"),
+    input("compare --markdown on its current CSV", ["compare", "a.csv", "b.csv", "--markdown", "b.csv"], "'--markdown' names the input 'b.csv', 'b.csv'"),
+    input("report --out on its results", ["report", "r.csv", "--out", "r.csv"], "'--out' names the input 'r.csv', 'r.csv'"),
+    input("report --out on its --samples", ["report", "r.csv", "--samples", "s.csv", "--out", "s.csv"], "'--out' names '--samples', 's.csv'"),
+    input("export --out on its results", ["export", "r.csv", "--format", "bmf", "--out", "r.csv"], "'--out' names the input 'r.csv', 'r.csv'"),
+    input(
+      "export --out on its --baseline", ["export", "r.csv", "--format", "apollo", "--samples", "s.csv", "--baseline", "b.json", "--out", "b.json"],
+      "'--out' names '--baseline', 'b.json'"),
+    input("merge --out on a part", ["merge", "p1.csv", "p2.csv", "--workload", "w.json", "--out", "p2.csv"], "'--out' names the part 'p2.csv', 'p2.csv'"),
+    input("run --samples on its workload", ["run", "w.json", "--samples", "w.json"], "'--samples' names the workload 'w.json', 'w.json'"),
+    input("soak --out on its workload", ["soak", "w.json", "--out", "w.json"], "'--out' names the workload 'w.json', 'w.json'"),
+    Case(
+      name: "compare with one file on both sides, no output", files: ["a.csv": NewerCommandsHostileTests.results("5")], arguments: ["compare", "a.csv", "a.csv"],
+      status: 0, stderr: ""),
     Case(
       name: "run --out and --samples both /dev/null", files: files, arguments: ["run", "w.json", "--out", "/dev/null", "--samples", "/dev/null", "--no-progress"],
       status: 0, stderr: ""),

@@ -7,9 +7,10 @@ import Foundation
 #endif
 
 /// The files one command writes, each with what names it on the command line (`'--out'`, or a
-/// default): two that are one file are a usage error (64), found before anything is read or
-/// run, since the second write would replace the first (`soak --out S --series S` kept the
-/// series and lost the growth table).
+/// default), and the files it reads: two outputs that are one file, or an output that is an
+/// input, are a usage error (64), found before anything is read or run, since the second write
+/// would replace the first (`soak --out S --series S` kept the series and lost the growth table)
+/// and an output its input (`compare base.csv new.csv --out base.csv`).
 ///
 /// ```swift
 /// var outputs = OutputFiles()
@@ -19,13 +20,20 @@ import Foundation
 /// ```
 struct OutputFiles {
   private var files: [(name: String, path: String)] = []
+  private var inputs: [(name: String, path: String)] = []
 
   /// Adds an output; nil (an option not given) adds nothing.
   mutating func add(_ name: String, _ path: String?) {
     if let path { files.append((name, path)) }
   }
 
-  /// - Throws: ``UsageError`` naming the first two outputs that are one file, and the file.
+  /// Adds a file the command reads (inputs may name one file between them); nil adds nothing.
+  mutating func addInput(_ name: String, _ path: String?) {
+    if let path { inputs.append((name, path)) }
+  }
+
+  /// - Throws: ``UsageError`` naming the first two outputs that are one file, or the first output
+  ///   that is an input, and the file.
   func checkDistinct(usage: String) throws(UsageError) {
     var seen: [String: String] = [:]
     for file in files {
@@ -34,6 +42,11 @@ struct OutputFiles {
         throw UsageError(message: "\(first) and \(file.name) name one file, '\(file.path)': each output needs a file of its own.", usage: usage)
       }
       seen[identity] = file.name
+    }
+    for input in inputs {
+      guard let identity = Self.identity(of: input.path), let output = seen[identity] else { continue }
+      throw UsageError(
+        message: "\(output) names \(input.name), '\(input.path)': an output may not replace a file the command reads.", usage: usage)
     }
   }
 

@@ -37,6 +37,11 @@ enum MergeCommand: Command {
     guard let out = arguments.value("out"), let workloadPath = arguments.value("workload") else {
       throw UsageError(message: "Missing expected options '--workload <FILE.json>' and '--out <FILE.csv>'.", usage: spec.usage)
     }
+    var outputs = OutputFiles()
+    outputs.add("'--out'", out)
+    for path in arguments.positionals { outputs.addInput("the part '\(path)'", path) }
+    outputs.addInput("'--workload'", workloadPath)
+    try outputs.checkDistinct(usage: spec.usage)
     try AtomicFile.checkWritable(out)
     let workload = try Workload.load(workloadPath, registry: context.registry)
     let configurations = try ConfigurationSequence(workload).ids

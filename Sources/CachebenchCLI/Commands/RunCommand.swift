@@ -109,6 +109,7 @@ enum RunCommand: Command {
       for (path, workload) in workloads { outputs.add("the default output of \(path)", defaultOutput(of: workload)) }
     }
     for option in ["out", "samples", "history"] { outputs.add("'--\(option)'", arguments.value(option)) }
+    for path in arguments.positionals { outputs.addInput("the workload '\(path)'", path) }
     try outputs.checkDistinct(usage: spec.usage)
   }
 

@@ -45,6 +45,7 @@ enum SoakCommand: Command {
     var outputs = OutputFiles()
     outputs.add(arguments.value("out") == nil ? "the default of '--out'" : "'--out'", out)
     outputs.add(arguments.value("series") == nil ? "the default of '--series'" : "'--series'", series)
+    outputs.addInput("the workload '\(path)'", path)
     try outputs.checkDistinct(usage: spec.usage)
     for output in [out, series] { try AtomicFile.checkWritable(output) }
     let result = try Soak.run(

@@ -20,11 +20,13 @@ enum VerdictOutput {
   }
 
   /// `--out` and `--markdown` must be files of their own (64 otherwise): the Markdown, written
-  /// second, would replace the verdicts.
+  /// second, would replace the verdicts; and neither may be one of the inputs (the positional
+  /// arguments: `compare`'s CSVs, `ab`'s workloads).
   static func checkDistinct(_ arguments: ParsedArguments, usage: String) throws {
     var outputs = OutputFiles()
     outputs.add("'--out'", arguments.value("out"))
     outputs.add("'--markdown'", arguments.value("markdown"))
+    for path in arguments.positionals { outputs.addInput("the input '\(path)'", path) }
     try outputs.checkDistinct(usage: usage)
   }
 
