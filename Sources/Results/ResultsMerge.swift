@@ -23,7 +23,7 @@ package enum ResultsMerge {
 
   /// What the workload says of a configuration's rows besides which configurations there are.
   package struct Expectations: Sendable {
-    /// Each store's limit store (`"limits": true`), by label: `memory` → `limit-dictionary`.
+    /// Each store's limit store (`"limits"`), by label: `memory` → `limit-dictionary`.
     package var limits: [String: String]
     /// The concurrency phase's reader counts, in the workload's order; empty without one.
     package var readers: [Int]
