@@ -27,10 +27,14 @@ package enum ResultsMerge {
     package var limits: [String: String]
     /// The concurrency phase's reader counts, in the workload's order; empty without one.
     package var readers: [Int]
+    /// The stores the concurrency phase runs on (every cache store, not the limit stores), by
+    /// label; empty without one.
+    package var concurrentStores: Set<String>
 
-    package init(limits: [String: String] = [:], readers: [Int] = []) {
+    package init(limits: [String: String] = [:], readers: [Int] = [], concurrentStores: Set<String> = []) {
       self.limits = limits
       self.readers = readers
+      self.concurrentStores = concurrentStores
     }
   }
 
@@ -118,8 +122,8 @@ package enum ResultsMerge {
   /// Each configuration's rows must be whole, as far as the rows of the run and the workload tell
   /// (a part cut at a line end, or that lost rows in its middle, holds every configuration and
   /// still lacks rows):
-  /// - the concurrency phase's rows: one set for every reader count of the workload, the same
-  ///   phases and metrics for each;
+  /// - the concurrency phase's rows, on every store it runs on: one set for every reader count of
+  ///   the workload, the same phases and metrics for each;
   /// - the rows of a configuration whose store has a limit store against it: one for each timing of
   ///   the configuration with a p50 above 0 that the limit store has too, and no other (the run
   ///   makes them from just those).
@@ -135,8 +139,8 @@ package enum ResultsMerge {
     func name(_ row: MetricRow) -> String { "\(row.key.phase.rawValue)/\(row.key.metric)" }
     for (position, rows) in groups.enumerated() {
       let concurrency = Dictionary(grouping: rows.filter { $0.key.readers != nil }) { $0.key.readers! }
-      guard !concurrency.isEmpty else { continue }
       let id = configurations[position]
+      guard !concurrency.isEmpty || expectations.concurrentStores.contains(id.store) else { continue }
       for readers in expectations.readers where concurrency[readers] == nil {
         throw .incomplete("\(parts[position]) lacks the rows of \(id) at readers=\(readers): it is not a whole part of this run")
       }

@@ -163,12 +163,14 @@ struct ResultsInCITests {
     // Shard 2 without one concurrency row of memory × typePolicy at 2 readers, or without all of them.
     try write(2, as: "row2.csv") { _, line in line.contains(",readers=2,memory,typePolicy,concurrency,write_latency,") }
     try write(2, as: "readers2.csv") { _, line in line.contains(",readers=2,memory,typePolicy,") }
+    try write(2, as: "noreaders2.csv") { _, line in line.contains(",readers=1,memory,typePolicy,") || line.contains(",readers=2,memory,typePolicy,") }
     // Shard 1 without the limit store's merge latency that sqlite × path's ratio is made from.
     try write(1, as: "limit1.csv") { _, line in line.contains(",limit-sqlite,path,merge,latency,") }
     let cases = [
       (["cut1.csv", "p2.csv", "p3.csv"], "cut1.csv lacks the row sqlite × typePolicy read/latency_vs_limit: it is not a whole part of this run"),
       (["p1.csv", "row2.csv", "p3.csv"], "row2.csv lacks the row memory × typePolicy readers=2 concurrency/write_latency: it is not a whole part of this run"),
       (["p1.csv", "readers2.csv", "p3.csv"], "readers2.csv lacks the rows of memory × typePolicy at readers=2: it is not a whole part of this run"),
+      (["p1.csv", "noreaders2.csv", "p3.csv"], "noreaders2.csv lacks the rows of memory × typePolicy at readers=1: it is not a whole part of this run"),
       (
         ["limit1.csv", "p2.csv", "p3.csv"],
         "limit1.csv lacks the row limit-sqlite × path merge/latency, which sqlite × path's row merge/latency_vs_limit is made from: it is not a whole part of this run"

@@ -56,7 +56,8 @@ enum MergeCommand: Command {
     let stores = (try? workload.variants.flatMap(\.stores)) ?? workload.measuredStores
     let expectations = ResultsMerge.Expectations(
       limits: Dictionary(stores.compactMap { store in store.limit.map { (store.label, $0.label) } }) { first, _ in first },
-      readers: workload.concurrency?.readers ?? [])
+      readers: workload.concurrency?.readers ?? [],
+      concurrentStores: workload.concurrency == nil ? [] : Set(stores.filter { !$0.isLimit }.map(\.label)))
     let rows = try ResultsMerge.merge(parts, configurations: configurations, expecting: expectations)
     try AtomicFile.createDirectory(for: out)
     try ResultsFile.write(rows, to: out)
