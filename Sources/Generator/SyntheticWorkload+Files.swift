@@ -29,7 +29,8 @@ extension SyntheticWorkload {
     entries.reserveCapacity(responseCount)
     for index in 0..<responseCount {
       let generated = response(at: index)
-      try AtomicFile.write(bytes: generated.bytes, to: directory.appendingPathComponent(generated.fileName).path)
+      // Ended with a line end, as every file cachebench writes (a replay's response_bytes count it).
+      try AtomicFile.write(bytes: generated.bytes + [0x0A], to: directory.appendingPathComponent(generated.fileName).path)
       entries.append([
         "document": .string(operations[index % operations.count].fileName),
         "operationName": .string(generated.operationName), "variables": .object(generated.variables),

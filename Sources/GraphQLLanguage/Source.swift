@@ -127,3 +127,32 @@ extension Source {
     self.init(name: name, text: String(decoding: bytes, as: UTF8.self))
   }
 }
+
+extension SourceLocation {
+  /// The locations of byte offsets asked for in increasing order, each scan resumed where the
+  /// previous one stopped: O(n) in the text for all of them together, where ``of(offset:in:file:)``
+  /// for each would be O(n) each, quadratic for the keys of a large file.
+  ///
+  /// ```swift
+  /// var locator = SourceLocation.Locator(file: "b.json")
+  /// for (path, offset) in keys { locations[path] = locator.location(of: offset, in: buffer) }
+  /// ```
+  struct Locator {
+    let file: String
+    private var position = Position(index: 0, line: 1, column: 1)
+
+    init(file: String) {
+      self.file = file
+    }
+
+    /// The bytes scanned so far: at most the text's length, however many offsets were located.
+    var scannedBytes: Int { position.index }
+
+    /// The location of `offset`, which must not be before the last offset located.
+    mutating func location(of offset: Int, in bytes: UnsafeBufferPointer<UInt8>) -> SourceLocation {
+      precondition(offset >= position.index, "offsets located out of order: \(offset) after \(position.index)")
+      position = SourceLocation.scan(to: offset, in: bytes, from: position)
+      return SourceLocation(file: file, line: position.line, column: position.column)
+    }
+  }
+}

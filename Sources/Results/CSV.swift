@@ -127,14 +127,15 @@ package enum CSV {
     }
 
     private mutating func quotedField() throws(CSVError) -> String {
-      let openLine = line
-      let openColumn = column(of: position)
+      // Where the field opens, for the error of an unterminated one: its column is counted only
+      // then (counting it for every quoted field made a long line of them quadratic).
+      let (openLine, openLineStart, openOffset) = (line, lineStart, position)
       position += 1
       var value: [UInt8] = []
       while true {
         guard position < bytes.count else {
           throw CSVError(
-            file: file, line: openLine, column: openColumn, message: "unterminated quoted field")
+            file: file, line: openLine, column: column(of: openOffset, from: openLineStart), message: "unterminated quoted field")
         }
         let byte = bytes[position]
         position += 1
@@ -179,8 +180,8 @@ package enum CSV {
       lineStart = position
     }
 
-    private func column(of offset: Int) -> Int {
-      String(decoding: bytes[lineStart..<offset], as: UTF8.self).count + 1
+    private func column(of offset: Int, from start: Int? = nil) -> Int {
+      String(decoding: bytes[(start ?? lineStart)..<offset], as: UTF8.self).count + 1
     }
 
     private func error(_ message: String) -> CSVError {

@@ -15,14 +15,18 @@ package enum ResultsFile {
     try AtomicFile.write(CSV.document(rows), to: path)
   }
 
-  /// Reads the rows of a CSV file written by ``write(_:to:)`` (or by hand).
+  /// Reads the rows of a CSV file written by ``write(_:to:)`` (or by hand, every line ended).
   ///
   /// - Throws: ``InputError`` when the file cannot be opened or read; ``CSVError`` (with the path,
-  ///   the line and the column) when it is not valid UTF-8 CSV with the columns of `Row`.
+  ///   the line and the column) when it is not valid UTF-8 CSV with the columns of `Row`, or when
+  ///   its last line has no line end (``InputFile/unendedLastLine(_:)``: a file cut short).
   package static func read<Row: CSVRepresentable>(_ type: Row.Type, from path: String) throws
     -> [Row]
   {
     let bytes = try InputFile.bytes(path)
+    if let line = InputFile.unendedLastLine(bytes) {
+      throw CSVError(file: path, line: line, message: InputFile.unendedLastLineMessage)
+    }
     guard let text = String(validating: bytes, as: UTF8.self) else {
       let valid = String(decoding: bytes, as: UTF8.self)
       let line = valid.prefix { $0 != "\u{FFFD}" }.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }

@@ -21,9 +21,14 @@ package struct ResultsHistory: Sendable {
   /// ``MetricRow``, in order.
   ///
   /// - Throws: ``CSVError`` naming the file when it has another header or a malformed row;
-  ///   ``InputError`` when it exists but cannot be read.
+  ///   ``InputError`` when it exists but cannot be read; ``OutputError`` (74, as any output) when it
+  ///   is a directory.
   package init(path: String) throws {
     self.path = path
+    var status = stat()
+    if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR {
+      throw OutputError(path: path, operation: "open", code: EISDIR)
+    }
     _ = try existingRows()
   }
 

@@ -21,11 +21,32 @@ package enum ResultsMerge {
     }
   }
 
+  /// What the workload says of a configuration's rows besides which configurations there are.
+  package struct Expectations: Sendable {
+    /// Each store's limit store (`"limits"`), by label: `memory` → `limit-dictionary`.
+    package var limits: [String: String]
+    /// The concurrency phase's reader counts, in the workload's order; empty without one.
+    package var readers: [Int]
+    /// The stores the concurrency phase runs on (every cache store, not the limit stores), by
+    /// label; empty without one.
+    package var concurrentStores: Set<String>
+
+    package init(limits: [String: String] = [:], readers: [Int] = [], concurrentStores: Set<String> = []) {
+      self.limits = limits
+      self.readers = readers
+      self.concurrentStores = concurrentStores
+    }
+  }
+
   /// The merged rows of a run of `configurations` (the workload's, in the run's order).
   ///
   /// - Throws: ``MergeError`` naming the part (and what it disagrees on) when the parts are not one
-  ///   run's, or do not hold every configuration of the run exactly once, each in its shard's part.
-  package static func merge(_ parts: [Part], configurations: [ConfigurationID]) throws(MergeError) -> [MetricRow] {
+  ///   run's, or do not hold every configuration of the run exactly once, each in its shard's part;
+  ///   or naming the part, the configuration and the row when a configuration is not whole
+  ///   (``checkWhole(_:trailing:in:parts:expecting:)``).
+  package static func merge(
+    _ parts: [Part], configurations: [ConfigurationID], expecting expectations: Expectations = Expectations()
+  ) throws(MergeError) -> [MetricRow] {
     let described = try parts.map(describe)
     try checkOneRun(described)
     let count = described[0].shard.count
@@ -55,6 +76,8 @@ package enum ResultsMerge {
       }
     }
     trailing.sort { ($0.section, $0.position, $0.order) < ($1.section, $1.position, $1.order) }
+    let partNames = configurations.indices.map { position in described.first { $0.shard.index == position % count + 1 }!.part.name }
+    try checkWhole(ordered, trailing: trailing.map(\.row), in: configurations, parts: partNames, expecting: expectations)
     let first = described.first { $0.shard.index == 1 }!
     return (ordered.joined() + trailing.map(\.row)).map { row in
       var row = row
@@ -94,6 +117,67 @@ package enum ResultsMerge {
         "\(name) lacks \(missing.count) of shard \(part.shard)'s \(expected.count) configurations (\(listed)): it is not a whole part of this run")
     }
     throw .incomplete("\(name) holds shard \(part.shard)'s configurations in another order than the run's")
+  }
+
+  /// Each configuration's rows must be whole, as far as the rows of the run and the workload tell
+  /// (a part cut at a line end, or that lost rows in its middle, holds every configuration and
+  /// still lacks rows):
+  /// - the concurrency phase's rows, on every store it runs on: one set for every reader count of
+  ///   the workload, the same phases and metrics for each;
+  /// - the rows of a configuration whose store has a limit store against it: one for each timing of
+  ///   the configuration with a p50 above 0 that the limit store has too, and no other (the run
+  ///   makes them from just those).
+  ///
+  /// Which other rows a configuration writes depends on its store, key strategy and source as
+  /// the run measured them, and is not checked here.
+  ///
+  /// - Parameter groups: each configuration's own rows, in the order of `configurations`.
+  /// - Parameter parts: the part each configuration came from, for messages.
+  private static func checkWhole(
+    _ groups: [[MetricRow]], trailing: [MetricRow], in configurations: [ConfigurationID], parts: [String], expecting expectations: Expectations
+  ) throws(MergeError) {
+    func name(_ row: MetricRow) -> String { "\(row.key.phase.rawValue)/\(row.key.metric)" }
+    for (position, rows) in groups.enumerated() {
+      let concurrency = Dictionary(grouping: rows.filter { $0.key.readers != nil }) { $0.key.readers! }
+      let id = configurations[position]
+      guard !concurrency.isEmpty || expectations.concurrentStores.contains(id.store) else { continue }
+      for readers in expectations.readers where concurrency[readers] == nil {
+        throw .incomplete("\(parts[position]) lacks the rows of \(id) at readers=\(readers): it is not a whole part of this run")
+      }
+      let every = Set(concurrency.values.joined().map(name))
+      for (readers, held) in concurrency.sorted(by: { $0.key < $1.key }) {
+        if let missing = every.subtracting(held.map(name)).min() {
+          throw .incomplete("\(parts[position]) lacks the row \(id) readers=\(readers) \(missing): it is not a whole part of this run")
+        }
+      }
+    }
+    let positions = Dictionary(uniqueKeysWithValues: configurations.enumerated().map { ($1, $0) })
+    var versusLimit: [ConfigurationID: Set<String>] = [:]
+    for row in trailing where row.key.isVersusLimit && row.key.readers == nil { versusLimit[row.key.configuration, default: []].insert(name(row)) }
+    for (position, id) in configurations.enumerated() where expectations.limits[id.store] != nil {
+      let own = groups[position].filter { $0.key.readers == nil }
+      let limit = expectations.limits[id.store].flatMap { label in
+        positions[ConfigurationID(variant: id.variant, store: label, keys: id.keys)]
+      }
+      let limitTimings = limit.map { Set(groups[$0].filter { $0.key.readers == nil }.map(name)) } ?? []
+      let expected = Set(
+        own.filter { $0.unit == .ns && $0.summary.p50 > 0 && limitTimings.contains(name($0)) }.map { name($0) + Metric.versusLimitSuffix })
+      let held = versusLimit[id] ?? []
+      if let missing = expected.subtracting(held).min() {
+        throw .incomplete("\(parts[position]) lacks the row \(id) \(missing): it is not a whole part of this run")
+      }
+      guard let extra = held.subtracting(expected).min() else { continue }
+      // A ratio row whose timings are not both there: one of them is the row that is missing.
+      let timing = String(extra.dropLast(Metric.versusLimitSuffix.count))
+      if !own.contains(where: { name($0) == timing }) {
+        throw .incomplete("\(parts[position]) lacks the row \(id) \(timing), which its row \(extra) is made from: it is not a whole part of this run")
+      }
+      if let limit, !limitTimings.contains(timing) {
+        throw .incomplete(
+          "\(parts[limit]) lacks the row \(configurations[limit]) \(timing), which \(id)'s row \(extra) is made from: it is not a whole part of this run")
+      }
+      throw .incomplete("\(parts[position]) holds the row \(id) \(extra), which a run does not write: its p50 is 0")
+    }
   }
 
   static func configurationGroups(_ rows: [MetricRow]) -> [[MetricRow]] {

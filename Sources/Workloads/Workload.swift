@@ -42,6 +42,10 @@ public struct Workload: Sendable {
   public var traffic: TrafficSettings?
   /// Reads on several threads while writes land (`"concurrency"`), or nil.
   public var concurrency: ConcurrencySettings? = nil
+  /// Settings the file gives that change nothing in this workload, each as
+  /// `file:line:column: key: why` (`validate` and `run` print them as warnings): the traffic's
+  /// clock without a store with dates.
+  public var warnings: [String] = []
 
   public enum Source: Sendable {
     /// Synthetic responses from the generator.

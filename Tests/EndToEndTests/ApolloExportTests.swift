@@ -75,6 +75,43 @@ struct ApolloExportTests {
 
   typealias Case = HostileInputTests.Case
 
+  /// A baseline of about `megabytes` MB: the fixture's results first, then made-up Tier-1 ones,
+  /// pretty-printed as Apollo's file is.
+  static func largeBaseline(megabytes: Int) throws -> String {
+    let text = try String(contentsOfFile: baseline, encoding: .utf8)
+    let end = try #require(text.range(of: "\n  ]\n}", options: .backwards))
+    var body = String(text[..<end.lowerBound])
+    var index = 0
+    while body.utf8.count < megabytes * 1_000_000 {
+      body += ",\n    {\n      \"tier\": 1,\n      \"scenario\": \"tier1.made_up_\(index)\",\n      \"mean_ms\": \(index).5,\n"
+        + "      \"std_ms\": 0.5,\n      \"p50_ms\": 1.5,\n      \"p95_ms\": 2.5,\n      \"p99_ms\": 3.5,\n      \"iterations\": 50\n    }"
+      index += 1
+    }
+    return body + String(text[end.lowerBound...])
+  }
+
+  @Test("a 10 MB baseline is read in one pass: judged, or refused at a bad first result (the suite's time limit catches a quadratic parse)")
+  func largeBaseline() async throws {
+    let scratch = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let large = try Self.largeBaseline(megabytes: 10)
+    try large.write(toFile: scratch + "/b.json", atomically: true, encoding: .utf8)
+    let judged = try await awaitCachebench(["export", Self.results, "--format", "apollo", "--samples", Self.samples, "--baseline", "b.json"], in: scratch)
+    #expect(judged.status == 0, "\(judged.stderr)")
+    let (_, byScenario) = try Self.results(judged.stdout)
+    #expect(byScenario["tier2.inmemory.batch_load_100_records"]?["verdict"] as? String == "improved")
+    try Self.baselineReplacingFirst(in: large, #""mean_ms": 0.02812414,"#, with: #""mean_ms": "fast","#)
+      .write(toFile: scratch + "/bad.json", atomically: true, encoding: .utf8)
+    let refused = try await awaitCachebench(["export", Self.results, "--format", "apollo", "--samples", Self.samples, "--baseline", "bad.json"], in: scratch)
+    #expect(refused.status == 65)
+    #expect(refused.stderr == "Error: bad.json:19:7: results[1].mean_ms: must be a number, not a string\n")
+  }
+
+  static func baselineReplacingFirst(in text: String, _ old: String, with new: String) throws -> String {
+    let range = try #require(text.range(of: old))
+    return text.replacingCharacters(in: range, with: new)
+  }
+
   /// The baseline excerpt with `old` replaced by `new` (once).
   static func baseline(replacing old: String, with new: String) -> String {
     let text = (try? String(contentsOfFile: baseline, encoding: .utf8)) ?? ""
@@ -92,8 +129,8 @@ struct ApolloExportTests {
   static let batchMean = #""mean_ms": 0.02812414,"#
 
   static let cases: [Case] = [
-    against("a baseline that is not JSON", #"{"version": "2.x","#, status: 65, stderr: "Error: b.json:1:19: "),
-    against("a baseline that is an array", "[]", status: 65, stderr: "Error: b.json: must be a JSON object, Apollo's dataset (docs/apollo.md), not an array\n"),
+    against("a baseline that is not JSON", #"{"version": "2.x",}"# + "\n", status: 65, stderr: "Error: b.json:1:19: "),
+    against("a baseline that is an array", "[]\n", status: 65, stderr: "Error: b.json: must be a JSON object, Apollo's dataset (docs/apollo.md), not an array\n"),
     against(
       "a baseline without git_sha", baseline(replacing: #""git_sha": "c3ed76fd91ab404c321a1cd6a574789074ac8752","#, with: ""), status: 65,
       stderr: "Error: b.json:2:3: git_sha: is missing\n"),

@@ -140,6 +140,53 @@ struct ResultsInCITests {
       #expect(run.status == 64 && run.stderr.contains("expected K/N with 1 <= K <= N"), "\(malformed)")
     }
   }
+
+  @Test("merge refuses a part that holds every configuration but not all of one's rows, naming the configuration and the row")
+  func partsNotWhole() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let workload = fixtures + "/ci/sharded.json"
+    for part in 1...3 {
+      let run = try await awaitCachebench(["run", workload, "--quick", "--shard", "\(part)/3", "--out", directory + "/p\(part).csv", "--no-progress"])
+      #expect(run.status == 0, "\(run.stderr)")
+    }
+    /// Part `k` without the lines that `drop` picks, as `name`.
+    func write(_ k: Int, as name: String, dropping drop: (Int, String) -> Bool) throws {
+      let lines = try String(contentsOfFile: directory + "/p\(k).csv", encoding: .utf8).split(separator: "\n").map(String.init)
+      let kept = lines.enumerated().filter { !drop($0.offset, $0.element) }.map(\.element)
+      #expect(kept.count < lines.count)
+      try (kept.joined(separator: "\n") + "\n").write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
+    }
+    // Shard 1 cut at a line end: its last row (sqlite × typePolicy's read against limit-sqlite's) gone.
+    let count = try String(contentsOfFile: directory + "/p1.csv", encoding: .utf8).split(separator: "\n").count
+    try write(1, as: "cut1.csv") { index, _ in index == count - 1 }
+    // Shard 2 without one concurrency row of memory × typePolicy at 2 readers, or without all of them.
+    try write(2, as: "row2.csv") { _, line in line.contains(",readers=2,memory,typePolicy,concurrency,write_latency,") }
+    try write(2, as: "readers2.csv") { _, line in line.contains(",readers=2,memory,typePolicy,") }
+    try write(2, as: "noreaders2.csv") { _, line in line.contains(",readers=1,memory,typePolicy,") || line.contains(",readers=2,memory,typePolicy,") }
+    // Shard 1 without the limit store's merge latency that sqlite × path's ratio is made from.
+    try write(1, as: "limit1.csv") { _, line in line.contains(",limit-sqlite,path,merge,latency,") }
+    let cases = [
+      (["cut1.csv", "p2.csv", "p3.csv"], "cut1.csv lacks the row sqlite × typePolicy read/latency_vs_limit: it is not a whole part of this run"),
+      (["p1.csv", "row2.csv", "p3.csv"], "row2.csv lacks the row memory × typePolicy readers=2 concurrency/write_latency: it is not a whole part of this run"),
+      (["p1.csv", "readers2.csv", "p3.csv"], "readers2.csv lacks the rows of memory × typePolicy at readers=2: it is not a whole part of this run"),
+      (["p1.csv", "noreaders2.csv", "p3.csv"], "noreaders2.csv lacks the rows of memory × typePolicy at readers=1: it is not a whole part of this run"),
+      (
+        ["limit1.csv", "p2.csv", "p3.csv"],
+        "limit1.csv lacks the row limit-sqlite × path merge/latency, which sqlite × path's row merge/latency_vs_limit is made from: it is not a whole part of this run"
+      ),
+    ]
+    for (parts, message) in cases {
+      let run = try await awaitCachebench(
+        ["merge"] + parts.map { directory + "/" + $0 } + ["--workload", workload, "--out", directory + "/m.csv"])
+      #expect(run.status == 65, "\(parts): \(run.stderr)")
+      #expect(run.stderr == "Error: \(directory)/\(message)\n")
+      #expect(!FileManager.default.fileExists(atPath: directory + "/m.csv"))
+    }
+    let whole = try await awaitCachebench(
+      ["merge", directory + "/p1.csv", directory + "/p2.csv", directory + "/p3.csv", "--workload", workload, "--out", directory + "/m.csv"])
+    #expect(whole.status == 0, "\(whole.stderr)")
+  }
 }
 
 @Suite("The new commands' help and version", .timeLimit(.minutes(3)))

@@ -31,6 +31,10 @@ struct GeneratorFilesTests {
     let recorded = try #require(manifest["recorded"]?.objectValue)
     #expect(recorded["schema"] == ["schema.graphqls", "extensions.graphqls"])
     #expect(try read("schema.graphqls") == Array(workload.schemaSDL.utf8))
+    // Every file ends with a line end, as every file cachebench writes.
+    for path in ["schema.graphqls", "extensions.graphqls", "workload.json", "responses/00000.json", "operations/" + (try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("operations").path).sorted()[0])] {
+      #expect(try read(path).last == 0x0A, "\(path)")
+    }
     #expect(try read("extensions.graphqls") == Array(workload.extensionsSDL.utf8))
 
     let sources = try ["schema.graphqls", "extensions.graphqls"].map {
@@ -47,7 +51,7 @@ struct GeneratorFilesTests {
       let documentPath = try #require(entry["document"]?.stringValue)
       let responsePath = try #require(entry["response"]?.stringValue)
       #expect(responsePath == String(format: "responses/%05d.json", index))
-      #expect(try read(responsePath) == response.bytes)
+      #expect(try read(responsePath) == response.bytes + [0x0A])
       let text = String(decoding: try read(documentPath), as: UTF8.self)
       let document = try ExecutableDocument(parsing: [Source(name: documentPath, text: text)])
       let plan = try OperationPlan(

@@ -159,6 +159,14 @@ struct CacheControlTests {
         "type Book @cacheControl(maxAge: 1) { id: ID }  extend type Book @cacheControl(maxAge: 2)",
         #"s0.graphqls:1:65: "Book" already has a @cacheControl (at s0.graphqls:1:11)"#
       ),
+      (
+        "type Book {\n  id: ID\n  title: String @cacheControl(maxAge: 60, maxAge: 10)\n}",
+        #"s0.graphqls:3:43: There can be only one argument named "maxAge""#
+      ),
+      (
+        "type Book {\n  id: ID\n  title: String @cacheControlField(name: \"title\", maxAge: 5)\n}",
+        #"s0.graphqls:3:17: @cacheControlField is for a type or its extension (extend type Book @cacheControlField(name: "title", maxAge: 60)), not for a field definition ("Book.title"): write @cacheControl(maxAge: ...) on the field"#
+      ),
     ])
   func malformed(text: String, message: String) {
     let error = #expect(throws: GraphQLError.self) { try schema(text) }
@@ -211,6 +219,8 @@ struct CacheControlTests {
       ("query Q { a @cacheControl }", "op.graphql:1:13: @cacheControl requires an explicit maxAge argument"),
       ("query Q($age: Int) { a @cacheControl(maxAge: $age) }", "op.graphql:1:24: @cacheControl(maxAge:) must be an Int literal, not the variable $age"),
       (#"query Q { a @cacheControlField(name: "a", maxAge: 1) }"#, "op.graphql:1:13: @cacheControlField belongs in schema extensions; a field of an operation takes @cacheControl"),
+      ("query Q { a @cacheControl(maxAge: 5, maxAge: 6) }", #"op.graphql:1:38: There can be only one argument named "maxAge""#),
+      (#"query Q { book(id: "1", id: "2") { a } }"#, #"op.graphql:1:25: There can be only one argument named "id""#),
     ])
   func operationPlaces(text: String, message: String) {
     let error = #expect(throws: GraphQLError.self) {

@@ -151,3 +151,51 @@ struct JSONTests {
     #expect(a != ["x": 1, "y": 3])
   }
 }
+
+@Suite("JSON key locations in one pass")
+struct JSONKeyLocationTests {
+  /// A dataset-like document of `count` results, four lines each, pretty-printed with CRLF line
+  /// ends and multi-byte characters before a key on its line (columns count scalars, not bytes).
+  static func document(_ count: Int) -> [UInt8] {
+    let results = (0..<count).map { index in
+      "    {\r\n      \"scenario\": \"tier2.s_\(index)\",\r\n      \"mean_ms\": \(index).5, \"näme\": \"ü\", \"iterations\": 50\r\n    }"
+    }
+    return Array(("{\r\n  \"version\": \"2.x\",\r\n  \"results\": [\r\n" + results.joined(separator: ",\r\n") + "\r\n  ]\r\n}\r\n").utf8)
+  }
+
+  @Test("every key's line and column, worked out from the document's layout")
+  func everyKey() throws {
+    let (_, locations) = try JSONParser.parseWithKeyLocations(Self.document(300), file: "b.json")
+    #expect(locations.count == 2 + 300 * 4)
+    #expect(locations["version"] == SourceLocation(file: "b.json", line: 2, column: 3))
+    #expect(locations["results"] == SourceLocation(file: "b.json", line: 3, column: 3))
+    for index in 0..<300 {
+      // `      "mean_ms": 12.5, "näme": "ü", "iterations": 50`: 6 spaces, then 11 scalars and the value.
+      let value = "\(index).5".count
+      let expected = [
+        ("scenario", 5 + 4 * index, 7), ("mean_ms", 6 + 4 * index, 7), ("näme", 6 + 4 * index, 7 + 11 + value + 2),
+        ("iterations", 6 + 4 * index, 7 + 11 + value + 2 + 13),
+      ]
+      for (key, line, column) in expected {
+        #expect(locations["results[\(index)].\(key)"] == SourceLocation(file: "b.json", line: line, column: column), "\(index) \(key)")
+      }
+    }
+  }
+
+  @Test("locating offsets in order scans each byte once, however many offsets, and agrees with a scan from the start")
+  func scansOnce() {
+    let bytes = Self.document(500)
+    bytes.withUnsafeBufferPointer { buffer in
+      var locator = SourceLocation.Locator(file: "b.json")
+      var located = 0
+      for offset in stride(from: 0, to: buffer.count, by: 7) {
+        let location = locator.location(of: offset, in: buffer)
+        located += 1
+        if located % 97 == 0 { #expect(location == SourceLocation.of(offset: offset, in: buffer, file: "b.json"), "\(offset)") }
+      }
+      #expect(located > 2_000)
+      // From the start each time, the scans would have covered about located × count / 2 bytes.
+      #expect(locator.scannedBytes <= buffer.count)
+    }
+  }
+}

@@ -119,12 +119,42 @@ struct SchemaTests {
         "type Book { id: ID! }\nextend interface Book @typePolicy(keyFields: \"id\")",
         #"s0.graphqls:2:8: "Book" is an object type (at s0.graphqls:1:1), not an interface type"#
       ),
+      (
+        "type Query { book: Book }\ntype Book implements Node { id: ID! }",
+        #"s0.graphqls:2:1: "Book" implements "Node", which no schema file defines"#
+      ),
+      (
+        "type Query { book: Book }\ntype Book { id: ID! }\nextend type Book implements Nod",
+        #"s0.graphqls:3:8: "Book" implements "Nod", which no schema file defines"#
+      ),
+      (
+        "type Query { book: Book }\ntype Node { id: ID! }\ntype Book implements Node { id: ID! }",
+        #"s0.graphqls:3:1: "Book" implements "Node", which is an object type, not an interface"#
+      ),
+      (
+        "type Query { book: Book }\ninterface A implements B { id: ID! }\ninterface B implements A { id: ID! }\ntype Book implements A & B { id: ID! }",
+        #"s0.graphqls:2:1: Interface "A" implements itself (A implements B implements A): interfaces may not form a cycle"#
+      ),
+      (
+        "type Query { book: Book }\ninterface A implements B & C { id: ID! }\ninterface B { id: ID! }\ninterface C implements D { id: ID! }\ninterface D implements C { id: ID! }\ntype Book implements A { id: ID! }",
+        #"s0.graphqls:4:1: Interface "C" implements itself (C implements D implements C): interfaces may not form a cycle"#
+      ),
+      (
+        "interface A implements A { id: ID! }",
+        #"s0.graphqls:1:1: Interface "A" implements itself (A implements A): interfaces may not form a cycle"#
+      ),
     ])
   func malformedPolicies(text: String, message: String) {
     let error = #expect(throws: GraphQLError.self) {
       try schema(text)
     }
     #expect(error?.description == message)
+  }
+
+  @Test("extensions alone may implement an interface no file defines: nothing says it is a typo")
+  func extensionsImplementUnknown() throws {
+    let schema = try schema("extend type Book implements Node @typePolicy(keyFields: \"id\")")
+    #expect(schema.typePolicy(for: "Book")?.keyFields == ["id"])
   }
 
   @Test("field policies: several key args in order, dot notation into input objects")

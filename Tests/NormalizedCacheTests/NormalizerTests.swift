@@ -155,6 +155,31 @@ struct NormalizerTests {
     #expect(error?.description == message)
   }
 
+  @Test(
+    "against the schema, a list where it says an object, or an object where it says a list, is an error naming the path",
+    arguments: [
+      ("{ author { name } }", #"{"author": [{"name": "a"}]}"#, #"field "author" is Author in the schema, not a list, but the response has a list at data.author"#),
+      ("{ authors { name } }", #"{"authors": {"name": "a"}}"#, #"field "authors" is [Author] in the schema, a list, but the response has an object at data.authors"#),
+      ("{ grid { v } }", #"{"grid": [{"v": 1}]}"#, #"field "grid" is [Cell] in the schema, a list, but the response has an object at data.grid.0"#),
+      ("{ grid { v } }", #"{"grid": [[[{"v": 1}]]]}"#, #"field "grid" is Cell in the schema, not a list, but the response has a list at data.grid.0.0"#),
+    ])
+  func shapeAgainstSchema(query: String, response: String, message: String) throws {
+    let schema = try makeSchema(Self.schema)
+    let error = #expect(throws: NormalizationError.self) {
+      try normalize(query, response, schema: schema)
+    }
+    #expect(error?.description == message)
+    // Without a schema nothing says which shape is right: both are stored as they come.
+    #expect(throws: Never.self) { try normalize(query, response) }
+  }
+
+  @Test("the shapes the schema gives pass: nulls at every level, lists of lists")
+  func shapesThatFit() throws {
+    let schema = try makeSchema(Self.schema)
+    let records = try normalize("{ grid { v } authors { name } author { name } }", #"{"grid": [[{"v": 1}, null], null], "authors": null, "author": null}"#, schema: schema)
+    #expect(records["QUERY_ROOT.grid.0.0"] == Record(key: "QUERY_ROOT.grid.0.0", ["v": 1]))
+  }
+
   @Test("counts the objects of a response, the root data object not included")
   func objectCount() throws {
     let normalized = try normalizeResponse("{ grid { v } author { name } }", #"{"grid": [[{"v": 1}, {"v": 2}]], "author": null}"#)

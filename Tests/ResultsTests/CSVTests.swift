@@ -118,6 +118,8 @@ struct CSVErrorTests {
     "malformed text fails with file, line and column",
     arguments: [
       ("a,b\n\"x,y\n", "bad.csv:2:1: unterminated quoted field"),
+      // The column where the field opened, on its line, however many lines it runs on.
+      ("a,b\nµ,\"x\ny\nz\n", "bad.csv:2:3: unterminated quoted field"),
       ("a,b\nx\"y,z\n", "bad.csv:2:2: quote inside an unquoted field"),
       ("a,b\n\"x\"y,z\n", "bad.csv:2:4: unexpected character after a closing quote"),
       ("a,b\rc,d\n", "bad.csv:1:4: carriage return not followed by a line feed"),

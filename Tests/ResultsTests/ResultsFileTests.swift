@@ -102,6 +102,45 @@ struct ResultsFileTests {
     }
   }
 
+  @Test("a file cut short (its last line without a line end) fails with its path and the last line")
+  func cutShort() throws {
+    let directory = try Fixtures.scratchDirectory()
+    defer { Fixtures.remove(directory) }
+    let path = directory + "/baseline.csv"
+    // The last row's standard deviation (its last field) 1234.5678, cut to 1234.56: every field is
+    // still there, and the last one still a number.
+    var whole = CSV.document([Fixtures.row(p50: 1), Fixtures.row("allocations", p50: 12, unit: .count)])
+    #expect(whole.hasSuffix(",12\n"))
+    whole = whole.dropLast(3) + "1234.5678\n"
+    try AtomicFile.write(String(whole.dropLast(3)), to: path)
+    do {
+      _ = try ResultsFile.read(MetricRow.self, from: path)
+      Issue.record("read a file cut short")
+    } catch {
+      #expect(
+        "\(error)"
+          == "\(path):3: the last line has no line end: the file was cut short or not written whole (cachebench ends every file it writes with one)")
+    }
+    try AtomicFile.write(whole, to: path)
+    #expect(try ResultsFile.read(MetricRow.self, from: path).count == 2)
+  }
+
+  @Test(
+    "the last line without a line end, by its number",
+    arguments: [("", nil), ("a\n", nil), ("a", 1), ("a\nb", 2), ("a\r\nb\r", 2), ("a\n\n", nil), ("a\n\nb", 3)] as [(String, Int?)])
+  func unendedLastLine(text: String, line: Int?) {
+    #expect(InputFile.unendedLastLine(Array(text.utf8)) == line)
+  }
+
+  @Test("what cachebench writes ends with a line end: a CSV with no rows, every CSV line, the JSON of export")
+  func writtenFilesEnd() {
+    #expect(CSV.document([MetricRow]()).hasSuffix("\n"))
+    #expect(CSV.document([Fixtures.row(p50: 1)]).hasSuffix("\n"))
+    #expect(CSV.line(["a", "b\nc"]).hasSuffix("\n"))
+    #expect(ResultsExport.bmf([]).hasSuffix("\n") && ResultsExport.bmf([Fixtures.row(p50: 1)]).hasSuffix("\n"))
+    #expect(ResultsExport.githubActionBenchmark([Fixtures.row(p50: 1)], better: .lower).hasSuffix("\n"))
+  }
+
   @Test("a file that is not UTF-8 fails with the line of the first bad byte")
   func notUTF8() throws {
     let directory = try Fixtures.scratchDirectory()

@@ -122,3 +122,94 @@ extension ResultsMergeTests {
     #expect(throws: MergeError.self) { try ResultsMerge.merge(parts, configurations: Array(Self.ids.dropLast())) }
   }
 }
+
+@Suite("Merging: every configuration whole")
+struct ResultsMergeWholeTests {
+  static let memory = ConfigurationID(variant: "", store: "memory", keys: "path")
+  static let limit = ConfigurationID(variant: "", store: "limit-dictionary", keys: "path")
+  static let expectations = ResultsMerge.Expectations(
+    limits: ["memory": "limit-dictionary"], readers: [1, 2], concurrentStores: ["memory"])
+
+  static func row(_ store: String, _ phase: Phase, _ metric: String, _ p50: Double, unit: MetricUnit = .ns, readers: Int? = nil, shard: Int)
+    -> MetricRow
+  {
+    MetricRow(
+      run: RunInfo(runID: "20261125T100000Z-seed4-shard\(shard)of2", timestamp: "2026-11-25T10:00:00Z", gitRev: "abc", host: "h"),
+      key: MetricKey(workload: "w", store: store, keys: "path", phase: phase, metric: metric, readers: readers), unit: unit, better: .lower,
+      deterministic: false, summary: Summary(single: p50))
+  }
+
+  /// Shard 1 of 2: memory × path's write and read latency (the write's p50 0), its concurrency
+  /// rows at 1 and 2 readers, its read against the limit store's. Shard 2: the limit store's
+  /// read latency and records.
+  static let first = [
+    row("memory", .write, "latency", 0, shard: 1), row("memory", .read, "latency", 800, shard: 1),
+    row("memory", .dedup, "records", 40, unit: .count, shard: 1),
+    row("memory", .concurrency, "read_latency", 900, readers: 1, shard: 1), row("memory", .concurrency, "write_latency", 2000, readers: 1, shard: 1),
+    row("memory", .concurrency, "read_latency", 950, readers: 2, shard: 1), row("memory", .concurrency, "write_latency", 2100, readers: 2, shard: 1),
+    row("memory", .read, "latency_vs_limit", 0.5, unit: .ratio, shard: 1),
+  ]
+  static let second = [
+    row("limit-dictionary", .write, "latency", 100, shard: 2), row("limit-dictionary", .read, "latency", 400, shard: 2),
+    row("limit-dictionary", .dedup, "records", 40, unit: .count, shard: 2),
+  ]
+
+  static func merge(_ first: [MetricRow], _ second: [MetricRow] = second) throws(MergeError) -> [MetricRow] {
+    try ResultsMerge.merge(
+      [ResultsMerge.Part(name: "p1.csv", rows: first), ResultsMerge.Part(name: "p2.csv", rows: second)], configurations: [memory, limit],
+      expecting: expectations)
+  }
+
+  static func without(_ rows: [MetricRow], _ description: String) -> [MetricRow] {
+    let kept = rows.filter { "\($0.key)" != description }
+    precondition(kept.count == rows.count - 1, "no row \(description)")
+    return kept
+  }
+
+  @Test("whole parts merge: a timing with a p50 of 0 has no row against the limit store")
+  func whole() throws {
+    #expect(try Self.merge(Self.first).count == 11)
+  }
+
+  @Test(
+    "a part without one of a configuration's rows is refused, naming the configuration and the row",
+    arguments: [
+      (
+        "w/memory/path/read/latency_vs_limit", "p1.csv lacks the row memory × path read/latency_vs_limit: it is not a whole part of this run"
+      ),
+      (
+        "w/memory/path/read/latency",
+        "p1.csv lacks the row memory × path read/latency, which its row read/latency_vs_limit is made from: it is not a whole part of this run"
+      ),
+      (
+        "w[readers=2]/memory/path/concurrency/write_latency",
+        "p1.csv lacks the row memory × path readers=2 concurrency/write_latency: it is not a whole part of this run"
+      ),
+    ])
+  func lacksARow(removed: String, message: String) {
+    #expect(throws: MergeError.incomplete(message)) { try Self.merge(Self.without(Self.first, removed)) }
+  }
+
+  @Test("a part without a reader count's rows, or whose limit store lost the timing a ratio is made from, is refused")
+  func lacksRowsElsewhere() {
+    // Every concurrency row gone, as from a part cut at a line end just before them.
+    #expect(throws: MergeError.incomplete("p1.csv lacks the rows of memory × path at readers=1: it is not a whole part of this run")) {
+      try Self.merge(Self.first.filter { $0.key.readers == nil })
+    }
+    let noSecondReaders = Self.first.filter { $0.key.readers != 2 }
+    #expect(throws: MergeError.incomplete("p1.csv lacks the rows of memory × path at readers=2: it is not a whole part of this run")) {
+      try Self.merge(noSecondReaders)
+    }
+    #expect(
+      throws: MergeError.incomplete(
+        "p2.csv lacks the row limit-dictionary × path read/latency, which memory × path's row read/latency_vs_limit is made from: it is not a whole part of this run"
+      )
+    ) { try Self.merge(Self.first, Self.without(Self.second, "w/limit-dictionary/path/read/latency")) }
+    var zero = Self.first
+    zero[0] = Self.row("memory", .write, "latency", 0, shard: 1)
+    zero.append(Self.row("memory", .write, "latency_vs_limit", 1, unit: .ratio, shard: 1))
+    #expect(
+      throws: MergeError.incomplete("p1.csv holds the row memory × path write/latency_vs_limit, which a run does not write: its p50 is 0")
+    ) { try Self.merge(zero) }
+  }
+}

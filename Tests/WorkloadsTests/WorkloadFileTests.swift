@@ -409,6 +409,23 @@ struct WorkloadFileTests {
     #expect(error.map(message(of:)) == #"w.json: recorded.operations[0]: r.json: missing field "b" at data.a"#)
   }
 
+  @Test("the traffic's clock without a store with dates: a warning per setting, given or swept, at its key")
+  func datelessClock() throws {
+    let head = #"{"name": "t", "seed": 2, "generator": {"responses": 3}, "keys": ["path"], "stores": [{"kind": "memory"}"#
+    let workload = try load(
+      head + "],\n \"traffic\": {\"steps\": 100, \"secondsPerStep\": 10, \"ttl\": \"permissive\", \"startAt\": 5, \"gc\": true},\n"
+        + #" "sweep": {"traffic.ttl": ["strict", "permissive"]}}"#)
+    let why = #"changes nothing here: it needs a store with "dates": true, and no store of this workload has dates"#
+    #expect(
+      workload.warnings.map { $0.replacingOccurrences(of: #"^/[^ ]*/workload-[0-9A-F-]+/"#, with: "", options: .regularExpression) } == [
+        "w.json:2:28: traffic.secondsPerStep: \(why)", "w.json:2:50: traffic.ttl: \(why)", "w.json:2:71: traffic.startAt: \(why)",
+        "w.json:3:12: sweep.traffic.ttl: \(why)",
+      ])
+    // One store with dates, or no clock setting given: nothing to say.
+    #expect(try load(head + #", {"kind": "memory", "dates": true, "label": "dated"}], "traffic": {"ttl": "permissive"}}"#).warnings.isEmpty)
+    #expect(try load(head + #"], "traffic": {"steps": 100, "ttl": null}}"#).warnings.isEmpty)
+  }
+
   @Test("every shipped workload is valid")
   func shippedWorkloads() throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -421,6 +438,7 @@ struct WorkloadFileTests {
       let workload = try Workload.load(root.appendingPathComponent("Workloads/\(name).json").path)
       try WorkloadChecker.check(workload)
       #expect(workload.name == name)
+      #expect(workload.warnings.isEmpty, "\(name)")
     }
   }
 }

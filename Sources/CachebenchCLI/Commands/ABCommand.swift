@@ -73,6 +73,8 @@ enum ABCommand: Command {
       throw UsageError(message: "Missing expected options '--base <CMD>' and '--current <CMD>'.", usage: spec.usage)
     }
     let format = try VerdictOutput.format(arguments, usage: spec.usage)
+    try VerdictOutput.checkDistinct(arguments, usage: spec.usage)
+    try checkShiftStores(arguments, context: context)
     let rounds = try integer(arguments.value("rounds"), option: "rounds", default: 5, range: 2...1_000)
     let paired = arguments.has("paired")
     if paired, arguments.positionals.count != 1 {
@@ -116,6 +118,25 @@ enum ABCommand: Command {
     return comparison.hasRegressions ? .regression : .success
   }
 
+  /// `--shift-from` must name a store of the workloads (64 otherwise): an unknown label would
+  /// leave no timing row to estimate the shift from. Not checked when a workload does not load
+  /// here (a store kind only the sides know).
+  private static func checkShiftStores(_ arguments: ParsedArguments, context: CommandContext) throws {
+    let names = arguments.values("shift-from")
+    guard !names.isEmpty else { return }
+    var labels: [String] = []
+    for path in arguments.positionals {
+      guard let workload = try? Workload.load(path, registry: context.registry) else { return }
+      labels += ((try? workload.variants.flatMap(\.stores)) ?? workload.measuredStores).map(\.label)
+    }
+    let known = labels.uniqued()
+    for name in names where !known.contains(name) {
+      throw UsageError(
+        message: "The value '\(name)' is invalid for '--shift-from'; expected a store of the workloads: \(known.joined(separator: ", ")).",
+        usage: spec.usage)
+    }
+  }
+
   /// One build: `base` or `current`, and its command.
   struct Side {
     let name: String
@@ -130,11 +151,7 @@ enum ABCommand: Command {
     let quick = arguments.has("quick")
     if paired {
       let workload = try Workload.load(arguments.positionals[0], registry: context.registry)
-      if workload.source.noOperations != nil {
-        throw CommandError(
-          "\(arguments.positionals[0]) is a \(workload.source.kindName) workload: it has no responses to merge and read step by step; run ab without --paired",
-          .dataError)
-      }
+      try WorkerCommand.checkSteppable(workload, path: arguments.positionals[0], hint: "run ab without --paired")
       return RunTimeout.default(for: quick ? workload.quick() : workload)
     }
     return arguments.positionals.reduce(Duration.zero) { total, path in

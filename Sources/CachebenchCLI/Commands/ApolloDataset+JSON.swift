@@ -10,9 +10,13 @@ extension ApolloDataset {
   /// - Throws: ``InputError`` (66) when the file cannot be read; ``GraphQLError`` (65) when it is
   ///   not JSON, with its line and column; ``ApolloDatasetError`` (65) naming the line and key of
   ///   a missing key, a value of the wrong type, a number below 0, or a tier below 0 or an
-  ///   iteration count below 1.
+  ///   iteration count below 1, or the line of a last line without a line end (a file cut short).
   static func read(_ path: String) throws -> ApolloDataset {
-    let (value, locations) = try JSONParser.parseWithKeyLocations(try InputFile.bytes(path), file: path)
+    let bytes = try InputFile.bytes(path)
+    if let line = InputFile.unendedLastLine(bytes) {
+      throw ApolloDatasetError("\(path):\(line): \(InputFile.unendedLastLineMessage)")
+    }
+    let (value, locations) = try JSONParser.parseWithKeyLocations(bytes, file: path)
     let reader = DatasetReader(file: path, locations: locations)
     guard case .object(let top) = value else {
       throw reader.error("", "must be a JSON object, Apollo's dataset (docs/apollo.md), not \(value.kindDescription)")

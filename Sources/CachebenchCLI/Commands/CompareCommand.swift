@@ -40,6 +40,7 @@ enum CompareCommand: Command {
       threshold = percent
     }
     let format = try VerdictOutput.format(arguments, usage: spec.usage)
+    try VerdictOutput.checkDistinct(arguments, usage: spec.usage)
     let baseline = try ResultsFile.read(MetricRow.self, from: arguments.positionals[0])
     let current = try ResultsFile.read(MetricRow.self, from: arguments.positionals[1])
     let comparison = try Comparison(baseline: baseline, current: current, options: ComparisonOptions(thresholdPercent: threshold))

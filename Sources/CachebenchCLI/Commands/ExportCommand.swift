@@ -82,6 +82,11 @@ enum ExportCommand: Command {
     if format == .apollo, arguments.value("samples") == nil {
       throw UsageError(message: "Missing expected option '--samples <SAMPLES.csv>': Apollo's p95 comes from the samples.", usage: spec.usage)
     }
+    var outputs = OutputFiles()
+    outputs.add("'--out'", arguments.value("out"))
+    outputs.addInput("the input '\(arguments.positionals[0])'", arguments.positionals[0])
+    for option in ["samples", "baseline"] { outputs.addInput("'--\(option)'", arguments.value(option)) }
+    try outputs.checkDistinct(usage: spec.usage)
     if let out = arguments.value("out") { try AtomicFile.checkWritable(out) }
     var rows = try ResultsFile.read(MetricRow.self, from: arguments.positionals[0])
     if arguments.has("deterministic-only") { rows = rows.filter(\.deterministic) }

@@ -18,9 +18,12 @@ enum MergeCommand: Command {
       Checks that the parts are one run's (one workload, seed and build; one N, each K once) and
       that together they hold every configuration of the workload, each in its shard's part, in
       the run's order: a part that lost a configuration, or holds one it should not, is refused
-      and named. Writes the rows in the order the unsplit run writes them: its deterministic rows
-      are the unsplit run's. Every row takes shard 1's run ID (without -shardKofN) and timestamp,
-      and keeps its host.
+      and named. A configuration must also be whole where the rows tell: the concurrency phase's
+      rows for each of the workload's reader counts, alike, and a row against its limit store for
+      each timing both have; a part that lacks one is refused, naming the configuration and the
+      row. Writes the rows in the order the unsplit run writes them: its deterministic rows are
+      the unsplit run's. Every row takes shard 1's run ID (without -shardKofN) and timestamp, and
+      keeps its host.
 
       Exit codes: 0 success, 64 wrong usage, 65 parts that are not one run's or do not cover the
       workload, or a workload that does not load, 66 a missing file, 74 an output that cannot be
@@ -34,6 +37,11 @@ enum MergeCommand: Command {
     guard let out = arguments.value("out"), let workloadPath = arguments.value("workload") else {
       throw UsageError(message: "Missing expected options '--workload <FILE.json>' and '--out <FILE.csv>'.", usage: spec.usage)
     }
+    var outputs = OutputFiles()
+    outputs.add("'--out'", out)
+    for path in arguments.positionals { outputs.addInput("the part '\(path)'", path) }
+    outputs.addInput("'--workload'", workloadPath)
+    try outputs.checkDistinct(usage: spec.usage)
     try AtomicFile.checkWritable(out)
     let workload = try Workload.load(workloadPath, registry: context.registry)
     let configurations = try ConfigurationSequence(workload).ids
@@ -45,7 +53,12 @@ enum MergeCommand: Command {
       }
       parts.append(part)
     }
-    let rows = try ResultsMerge.merge(parts, configurations: configurations)
+    let stores = (try? workload.variants.flatMap(\.stores)) ?? workload.measuredStores
+    let expectations = ResultsMerge.Expectations(
+      limits: Dictionary(stores.compactMap { store in store.limit.map { (store.label, $0.label) } }) { first, _ in first },
+      readers: workload.concurrency?.readers ?? [],
+      concurrentStores: workload.concurrency == nil ? [] : Set(stores.filter { !$0.isLimit }.map(\.label)))
+    let rows = try ResultsMerge.merge(parts, configurations: configurations, expecting: expectations)
     try AtomicFile.createDirectory(for: out)
     try ResultsFile.write(rows, to: out)
     try writeStandardOutput("merged \(parts.count) part\(parts.count == 1 ? "" : "s"), \(rows.count) rows, into \(out)\n")

@@ -37,6 +37,11 @@ enum ReportCommand: Command {
     guard let out = arguments.value("out") else {
       throw UsageError(message: "Missing expected option '--out <report.html>'.", usage: spec.usage)
     }
+    var outputs = OutputFiles()
+    outputs.add("'--out'", out)
+    outputs.addInput("the input '\(arguments.positionals[0])'", arguments.positionals[0])
+    for option in ["samples", "comparison"] { outputs.addInput("'--\(option)'", arguments.value(option)) }
+    try outputs.checkDistinct(usage: spec.usage)
     try AtomicFile.checkWritable(out)
     let rows = try ResultsFile.read(MetricRow.self, from: arguments.positionals[0])
     let samples = try arguments.value("samples").map { try ResultsFile.read(SampleRow.self, from: $0) } ?? []

@@ -34,7 +34,8 @@ enum RunCommand: Command {
     discussion: """
       Files are written atomically: to a temporary file, then renamed into place (a symbolic
       link's target; a device or FIFO is written through). Every output is checked before the
-      run, and the files are written before the table is printed.
+      run, and the files are written before the table is printed. --out (or each workload's
+      default file), --samples and --history must be files of their own (64 otherwise).
 
       A SQLite store with "journal": "memory" or "off" is measured without SQLite's crash
       safety: as SQLite documents, a crash in a transaction can then corrupt the database.
@@ -51,11 +52,13 @@ enum RunCommand: Command {
       """)
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-    // Check every file before running any.
+    // Check every file before running any: the outputs given first, before any is read.
+    try distinctOutputs(arguments, workloads: nil)
     let history = try arguments.value("history").map(ResultsHistory.init(path:))
     var workloads: [Workload] = []
     for path in arguments.positionals {
       let workload = try Workload.load(path, registry: context.registry)
+      for warning in workload.warnings { writeStandardError("Warning: \(warning)\n") }
       // Sizes are checked as the workload will run: --quick shrinks it first.
       try WorkloadChecker.check(arguments.has("quick") ? workload.quick() : workload, allowLarge: arguments.has("allow-large"))
       workloads.append(workload)
@@ -75,6 +78,7 @@ enum RunCommand: Command {
     if instructions { ChildProcess.endChildrenOnSignals() }
     // Every output checked before the run: an unwritable --samples must not be found after --out
     // was written and minutes were spent.
+    try distinctOutputs(arguments, workloads: zip(arguments.positionals, workloads).map { $0 })
     let perWorkloadFiles = arguments.value("out") == nil
     let outputs =
       (perWorkloadFiles ? workloads.map { defaultOutput(of: $0) } : [arguments.value("out")!])
@@ -95,6 +99,18 @@ enum RunCommand: Command {
     }
     try writeOutputs(results, of: workloads, perWorkloadFiles: perWorkloadFiles, history: history, arguments: arguments)
     return .success
+  }
+
+  /// `--out` (or, without it, each workload's default file), `--samples` and `--history` must be
+  /// files of their own: 64 otherwise. Without the workloads, the options given only.
+  private static func distinctOutputs(_ arguments: ParsedArguments, workloads: [(path: String, workload: Workload)]?) throws {
+    var outputs = OutputFiles()
+    if arguments.value("out") == nil, let workloads {
+      for (path, workload) in workloads { outputs.add("the default output of \(path)", defaultOutput(of: workload)) }
+    }
+    for option in ["out", "samples", "history"] { outputs.add("'--\(option)'", arguments.value(option)) }
+    for path in arguments.positionals { outputs.addInput("the workload '\(path)'", path) }
+    try outputs.checkDistinct(usage: spec.usage)
   }
 
   /// `--shard K/N`, checked against the one workload it splits; nil without the option.

@@ -26,7 +26,8 @@ enum SoakCommand: Command {
       the session's clock when the store has dates) on a fresh store, without the write and read
       phases. Every --every steps it samples the process's resident set (VmRSS), jemalloc's live
       bytes, and the store's records, accounted bytes, database and WAL; then it fits a line through
-      the samples after the warm-up and prints its slope per 100,000 steps.
+      the samples after the warm-up and prints its slope per 100,000 steps. --out and --series
+      must be two files (64 otherwise, given or by default).
 
       EXAMPLES:
         cachebench soak Workloads/soak.json --allow-large      # what make soak runs
@@ -42,6 +43,11 @@ enum SoakCommand: Command {
     try WorkloadChecker.check(quick ? workload.quick() : workload, allowLarge: arguments.has("allow-large"))
     let out = arguments.value("out") ?? "results/\(workload.name).csv"
     let series = arguments.value("series") ?? "results/\(workload.name)-series.csv"
+    var outputs = OutputFiles()
+    outputs.add(arguments.value("out") == nil ? "the default of '--out'" : "'--out'", out)
+    outputs.add(arguments.value("series") == nil ? "the default of '--series'" : "'--series'", series)
+    outputs.addInput("the workload '\(path)'", path)
+    try outputs.checkDistinct(usage: spec.usage)
     for output in [out, series] { try AtomicFile.checkWritable(output) }
     var options = SoakOptions(every: every, warmup: warmup, quick: quick, progress: !arguments.has("no-progress"))
     options.signalAtStep = try signalAtStep()

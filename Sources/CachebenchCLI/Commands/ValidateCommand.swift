@@ -22,6 +22,7 @@ enum ValidateCommand: Command {
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
     for path in arguments.positionals {
       let workload = try Workload.load(path, registry: context.registry)
+      for warning in workload.warnings { writeStandardError("Warning: \(warning)\n") }
       try WorkloadChecker.check(workload, allowLarge: arguments.has("allow-large"))
       try Preflight.check(workload)
       let variants = try workload.variants.count

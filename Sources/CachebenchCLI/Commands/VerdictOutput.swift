@@ -19,6 +19,17 @@ enum VerdictOutput {
     return format
   }
 
+  /// `--out` and `--markdown` must be files of their own (64 otherwise): the Markdown, written
+  /// second, would replace the verdicts; and neither may be one of the inputs (the positional
+  /// arguments: `compare`'s CSVs, `ab`'s workloads).
+  static func checkDistinct(_ arguments: ParsedArguments, usage: String) throws {
+    var outputs = OutputFiles()
+    outputs.add("'--out'", arguments.value("out"))
+    outputs.add("'--markdown'", arguments.value("markdown"))
+    for path in arguments.positionals { outputs.addInput("the input '\(path)'", path) }
+    try outputs.checkDistinct(usage: usage)
+  }
+
   /// Prints `text` or `markdown` as `--format` asks, and writes `markdown` to `--markdown`'s file.
   static func write(text: String, markdown: @autoclosure () -> String, format: String, arguments: ParsedArguments) throws {
     let markdownText = format == "markdown" || arguments.value("markdown") != nil ? markdown() : ""

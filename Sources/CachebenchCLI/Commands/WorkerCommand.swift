@@ -37,6 +37,7 @@ enum WorkerCommand: Command {
     let quick = arguments.has("quick")
     let workload = try Workload.load(arguments.positionals[0], registry: context.registry)
     try WorkloadChecker.check(quick ? workload.quick() : workload, allowLarge: false)
+    try checkSteppable(workload, path: arguments.positionals[0], hint: "a worker steps merges and reads of responses")
     var requests = LineReader(descriptor: STDIN_FILENO, maximumBytes: WorkerProtocol.maximumLineBytes)
     var worker: StepWorker?
     while true {
@@ -63,6 +64,15 @@ enum WorkerCommand: Command {
         throw error
       }
     }
+  }
+
+  /// A workload without responses (store records, Apollo's Tier-2 scenarios, lists) has no
+  /// merge or read to step: 65, naming the file and its kind, before any request is read (it
+  /// used to say "no row 0: rows 0 to -1" at the first step).
+  static func checkSteppable(_ workload: Workload, path: String, hint: String) throws {
+    guard workload.source.noOperations != nil else { return }
+    throw CommandError(
+      "\(path) is a \(workload.source.kindName) workload: it has no responses to merge and read step by step; \(hint)", .dataError)
   }
 
   /// The next request's line; nil at the end of the input. A line past the protocol's limit is a

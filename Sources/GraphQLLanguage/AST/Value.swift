@@ -62,6 +62,25 @@ public indirect enum TypeReference: Sendable, Hashable, CustomStringConvertible 
     }
   }
 
+  /// How many lists wrap the named type: 0 for `Book!`, 1 for `[Book]`, 2 for `[[Book]!]`.
+  public var listDepth: Int {
+    switch self {
+    case .named: 0
+    case .list(let inner): inner.listDepth + 1
+    case .nonNull(let inner): inner.listDepth
+    }
+  }
+
+  /// The type `levels` lists down: `[[Book]!]` one level down is `[Book]!`.
+  public func element(levels: Int) -> TypeReference {
+    guard levels > 0 else { return self }
+    switch self {
+    case .named: return self
+    case .list(let inner): return inner.element(levels: levels - 1)
+    case .nonNull(let inner): return inner.element(levels: levels)
+    }
+  }
+
   public var description: String {
     switch self {
     case .named(let name): name

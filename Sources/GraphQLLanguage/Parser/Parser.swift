@@ -118,12 +118,19 @@ public struct Parser {
 
   // MARK: - Shared productions
 
-  /// `( arguments )`, or none.
+  /// `( arguments )`, or none. An argument given twice is an error at the second
+  /// ([§5.4.2 Argument Uniqueness](https://spec.graphql.org/October2021/#sec-Argument-Uniqueness)):
+  /// which value to keep would be a guess (`@cacheControl(maxAge: 60, maxAge: 10)`).
   mutating func parseArguments(constant: Bool) throws(GraphQLError) -> [Argument] {
     guard try skip(.parenL) else { return [] }
     var arguments: [Argument] = []
+    var names: Set<String> = []
     repeat {
+      let location = self.location
       let name = try expectName()
+      guard names.insert(name).inserted else {
+        throw GraphQLError("There can be only one argument named \"\(name)\"", at: location)
+      }
       try expect(.colon)
       arguments.append(Argument(name: name, value: try parseValue(constant: constant)))
     } while token.kind != .parenR

@@ -32,20 +32,23 @@ extension Schema {
         }
       }
     }
-    // An extension of a type no file defines is a typo (`extend type Boook`), unless no type is
-    // defined at all: a workload may give its extensions without the schema they extend.
+    // An extension of a type no file defines is a typo (`extend type Boook`), and so is an
+    // interface no file defines (`implements Nod`), unless no type is defined at all: a workload
+    // may give its extensions without the schema they extend.
     if types.values.contains(where: { $0.isDefined && $0.location != nil }) {
       for document in documents {
-        for case .type(let definition) in document.definitions where definition.isExtension {
-          if let type = types[definition.name], !type.isDefined {
+        for case .type(let definition) in document.definitions {
+          if definition.isExtension, let type = types[definition.name], !type.isDefined {
             throw GraphQLError(
               "\"extend \(definition.kind.rawValue) \(definition.name)\" extends a type no schema file defines",
               at: definition.location)
           }
+          try checkImplemented(definition)
         }
       }
     }
     computeInterfaces()
+    try checkNoInterfaceCycle()
     for (typeName, directive) in typePolicyDirectives { try addTypePolicy(directive, on: typeName) }
     try computeEffectiveTypePolicies()
     for (typeName, directive) in fieldPolicyDirectives { try addFieldPolicy(directive, on: typeName) }
@@ -88,6 +91,52 @@ extension Schema {
     type.enumValues += definition.enumValues
     for field in definition.inputFields { type.inputFields[field.name] = field }
     types[definition.name] = type
+  }
+
+  /// Each interface a type implements must be an interface some file defines.
+  private func checkImplemented(_ definition: TypeDefinition) throws(GraphQLError) {
+    for name in definition.interfaces {
+      guard let interface = types[name], interface.isDefined else {
+        throw GraphQLError("\"\(definition.name)\" implements \"\(name)\", which no schema file defines", at: definition.location)
+      }
+      guard interface.kind == .interface else {
+        throw GraphQLError(
+          "\"\(definition.name)\" implements \"\(name)\", which is \(interface.kind.article) \(interface.kind.rawValue) type, not an interface",
+          at: definition.location)
+      }
+    }
+  }
+
+  /// An interface may not implement itself, directly or through others
+  /// ([§3.7](https://spec.graphql.org/October2021/#sec-Interfaces.Type-Validation)): the first
+  /// interface (by name) in a cycle is reported, with the cycle.
+  private func checkNoInterfaceCycle() throws(GraphQLError) {
+    for type in types.values.sorted(by: { $0.name < $1.name }) where type.kind == .interface {
+      guard (allInterfaces[type.name] ?? []).contains(type.name) else { continue }
+      // The shortest way back to the type, breadth first.
+      var previous: [String: String] = [:]
+      var queue = [type.name]
+      var head = 0
+      search: while head < queue.count {
+        let current = queue[head]
+        head += 1
+        for next in types[current]?.interfaces ?? [] where previous[next] == nil {
+          previous[next] = current
+          if next == type.name { break search }
+          queue.append(next)
+        }
+      }
+      var cycle = [type.name]
+      var step = previous[type.name]
+      while let name = step, name != type.name {
+        cycle.insert(name, at: 0)
+        step = previous[name]
+      }
+      cycle.insert(type.name, at: 0)
+      throw GraphQLError(
+        "Interface \"\(type.name)\" implements itself (\(cycle.joined(separator: " implements "))): interfaces may not form a cycle",
+        at: type.location)
+    }
   }
 
   /// Transitive interfaces of every object and interface, and the possible types of every abstract type.

@@ -27,6 +27,11 @@ struct CacheControlDirectives {
       }
     }
     for field in definition.fields {
+      for directive in field.directives where directive.name == CacheControl.fieldDirectiveName {
+        throw GraphQLError(
+          "@cacheControlField is for a type or its extension (extend type \(definition.name) @cacheControlField(name: \"\(field.name)\", maxAge: 60)), not for a field definition (\"\(definition.name).\(field.name)\"): write @cacheControl(maxAge: ...) on the field",
+          at: directive.location)
+      }
       if let control = try CacheControl.find(in: field.directives) { onFields.append((definition.name, field.name, control)) }
       for argument in field.arguments {
         try Self.refuse(argument.directives, on: "an argument (\"\(definition.name).\(field.name)(\(argument.name):)\")")

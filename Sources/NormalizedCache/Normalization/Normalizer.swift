@@ -130,7 +130,7 @@ private struct Walk {
         let fieldStart = writer.count
         let lengthOffset = writer.beginField(name: field.fieldKey)
         if let child = field.child {
-          try writeCompleted(value, plan: child, path: PathKey(base: key, component: field.fieldKey), field: field)
+          try writeCompleted(value, plan: child, path: PathKey(base: key, component: field.fieldKey), field: field, level: 0)
         } else {
           try writeLeaf(value, field: field)
         }
@@ -146,19 +146,25 @@ private struct Walk {
 
   /// Writes the value of a field with a selection: null, a reference to the object's record (after
   /// walking the object), or a list of them.
+  ///
+  /// - Parameter level: how many lists down the value is (0 for the field's value): against the
+  ///   schema's type (``PlannedField/listDepth``), a list where it says an object, or an object
+  ///   where it says a list, is an error rather than a record of another shape.
   private mutating func writeCompleted(
-    _ value: JSONValue, plan selectionPlan: SelectionPlan, path: PathKey, field: PlannedField
+    _ value: JSONValue, plan selectionPlan: SelectionPlan, path: PathKey, field: PlannedField, level: Int
   ) throws(NormalizationError) {
     switch value {
     case .null:
       writer.appendNull()
     case .object(let child):
+      if let depth = field.listDepth, level < depth { throw shapeError(field, level: level, found: "an object") }
       writer.appendReference(try walkChild(child, plan: selectionPlan, path: path))
     case .array(let elements):
+      if let depth = field.listDepth, level >= depth { throw shapeError(field, level: level, found: "a list") }
       writer.beginList(count: elements.count)
       for (index, element) in elements.enumerated() {
         do {
-          try writeCompleted(element, plan: selectionPlan, path: path.appending(index), field: field)
+          try writeCompleted(element, plan: selectionPlan, path: path.appending(index), field: field, level: level + 1)
         } catch {
           throw NormalizationError(error.message, path: [String(index)] + error.path)
         }
@@ -167,6 +173,14 @@ private struct Walk {
       throw NormalizationError(
         "field \"\(field.responseKey)\" has a selection set, but the response has \(value.kindDescription)", path: [])
     }
+  }
+
+  /// `field "books" is [Book] in the schema, a list, but the response has an object`: the type
+  /// `level` lists down from the field's.
+  private func shapeError(_ field: PlannedField, level: Int, found: String) -> NormalizationError {
+    let type = field.definition!.type.element(levels: level)
+    let shape = type.listDepth > 0 ? "a list" : "not a list"
+    return NormalizationError("field \"\(field.responseKey)\" is \(type) in the schema, \(shape), but the response has \(found)", path: [])
   }
 
   /// Walks a child object into its record; returns its key.

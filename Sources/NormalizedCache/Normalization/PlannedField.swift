@@ -17,6 +17,9 @@ final class PlannedField {
   /// How long the field stays fresh after it is written, in seconds (`@cacheControl`, resolved by
   /// ``Schema/maxAge(ofField:on:operation:)``); nil when it never expires.
   let maxAge: Int?
+  /// How many lists the schema wraps the field's type in (`[[Book]]`: 2), nil without a schema's
+  /// definition: the shape of the response the normalizer checks, once a level.
+  let listDepth: Int?
 
   init(
     responseKey: String, name: String, arguments: [Argument], fieldKey: String, definition: FieldDefinition?,
@@ -31,6 +34,7 @@ final class PlannedField {
     self.isConditional = isConditional
     self.repeatsFieldKey = repeatsFieldKey
     self.maxAge = maxAge
+    listDepth = definition?.type.listDepth
   }
 
   /// The `@cacheControl` that the operation puts on a field selected under one response key by

@@ -21,7 +21,7 @@ extension ApolloDataset {
   ///   - version: the dataset's `version`.
   ///   - device: its `device`; nil for the rows' hosts.
   /// - Throws: ``ApolloDatasetError`` when `rows` has no timing row or rows of several builds,
-  ///   when a row's samples are missing or not `n`, when two rows would be one scenario, or when
+  ///   when a row's samples are missing or not `n` or one is below 0, when two rows would be one scenario, or when
   ///   statistics in milliseconds are not finite numbers.
   package static func of(
     _ rows: [MetricRow], samples: [SampleRow], version: String, device: String?, sources: Sources
@@ -63,6 +63,10 @@ extension ApolloDataset {
     guard ordered.map(\.index) == Array(0..<row.summary.n) else {
       throw ApolloDatasetError(
         "\(sources.samples) has \(samples.count) samples of \(row.key) (run \(row.run.runID)) where \(sources.results) counts \(row.summary.n)")
+    }
+    if let negative = ordered.first(where: { $0.value < 0 }) {
+      throw ApolloDatasetError(
+        "\(sources.samples): sample \(negative.index) of \(row.key) (run \(row.run.runID)) is \(CSVNumber.format(negative.value)) ns: a time is 0 or more")
     }
     return ordered.map(\.value)
   }
