@@ -6,7 +6,7 @@ import Testing
 /// verbatim from `Tests/ApolloPerformanceTests/CacheBenchmarks/baseline-2.x.json` of
 /// apollo-ios-dev's branch `cache-rewrite/phase-1-plan` at 840d6ce8c9d2; `Fixtures/apollo/ORIGIN.md`),
 /// and the hostile input that ends it.
-@Suite("export --format apollo", .timeLimit(.minutes(2)))
+@Suite("export --format apollo", .timeLimit(.minutes(10)))
 struct ApolloExportTests {
   static let directory = fixtures + "/apollo"
   static let results = directory + "/tier2.csv"

@@ -7,7 +7,7 @@ import Testing
 /// tests, whose time limits run meanwhile, are not starved of threads.
 func awaitCachebench(
   _ arguments: [String], in directory: String = projectRoot.path, environment: [String: String] = [:], input: String? = nil,
-  timeout: Duration = .seconds(240), sourceLocation: SourceLocation = #_sourceLocation
+  timeout: Duration = .seconds(480), sourceLocation: SourceLocation = #_sourceLocation
 ) async throws -> Run {
   try await withCheckedThrowingContinuation { continuation in
     let thread = Thread {

@@ -31,7 +31,7 @@ let binary: URL = {
 /// started) when it outlives `timeout`, which is then recorded as an issue.
 func runProcess(
   _ executable: String, _ arguments: [String], in directory: String = projectRoot.path, environment: [String: String] = [:],
-  input: String? = nil, timeout: Duration = .seconds(240), expectTimeout: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
+  input: String? = nil, timeout: Duration = .seconds(480), expectTimeout: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> Run {
   let outcome = try ChildProcess.run(
     executable, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, directory: directory,
@@ -46,7 +46,7 @@ func runProcess(
 /// process's, and waits for it (at most `timeout`).
 func cachebench(
   _ arguments: [String], in directory: String = projectRoot.path, environment: [String: String] = [:], input: String? = nil,
-  timeout: Duration = .seconds(240), sourceLocation: SourceLocation = #_sourceLocation
+  timeout: Duration = .seconds(480), sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> Run {
   try runProcess(
     binary.path, arguments, in: directory, environment: environment, input: input, timeout: timeout, sourceLocation: sourceLocation)
@@ -55,7 +55,7 @@ func cachebench(
 /// Runs a shell command line (bash) in `directory`, with `environment` added and `CB` set to the
 /// binary.
 func shell(
-  _ command: String, in directory: String, environment: [String: String] = [:], timeout: Duration = .seconds(240),
+  _ command: String, in directory: String, environment: [String: String] = [:], timeout: Duration = .seconds(480),
   sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> Run {
   try runProcess(

@@ -4,7 +4,7 @@ import Testing
 /// Issue 38, "clear errors where today's are puzzling, or none is given": each case ends with its
 /// documented code and a message that names the file, and where it applies the line and the key
 /// (docs/command-line.md#hostile-input).
-@Suite("Clear errors", .timeLimit(.minutes(3)))
+@Suite("Clear errors", .timeLimit(.minutes(10)))
 struct ClearErrorsTests {
   typealias Case = HostileInputTests.Case
 

@@ -4,7 +4,7 @@ import Testing
 /// The short version of `make crash-test` (which kills 50 times per configuration): a few kills of
 /// a process merging into each SQLite layout x journal mode, unbounded and bounded (merges that
 /// evict), each followed by the check.
-@Suite("Crash safety", .timeLimit(.minutes(3)))
+@Suite("Crash safety", .timeLimit(.minutes(10)))
 struct CrashTests {
   @Test("killed mid-merge three times per layout x journal, unbounded and bounded: integrity ok, nothing lost or torn; the check sees damage")
   func kills() throws {

@@ -5,7 +5,7 @@ import Testing
 /// (results, samples and verdict CSVs, a history, Apollo's dataset) refuses a file whose last line
 /// has no line end, which a copy or an upload that stopped leaves, with its last number cut
 /// (`12.75` read as `12.7`) and every field still there. 65, naming the file and the line.
-@Suite("Files cut short", .timeLimit(.minutes(3)))
+@Suite("Files cut short", .timeLimit(.minutes(10)))
 struct CutShortTests {
   typealias Case = HostileInputTests.Case
 

@@ -3,7 +3,7 @@ import Testing
 
 /// `run --quick` of `Workloads/lists.json` (docs/metrics.md#lists), as CI runs it: a row of every
 /// scenario, kind and size in every store the file lists, one iteration each, and the table.
-@Suite("cachebench run Workloads/lists.json", .timeLimit(.minutes(3)))
+@Suite("cachebench run Workloads/lists.json", .timeLimit(.minutes(10)))
 struct ListsRunTests {
   @Test("--quick writes read, write and mutate rows of one iteration for every kind and size, and bytes per record, in every store")
   func quickRows() throws {

@@ -5,7 +5,7 @@ import Testing
 /// compare and export of extreme numbers, report's samples and comparison of another run,
 /// validate against what run refuses, --shard's form. Each ends in seconds with its documented
 /// code and a message naming what is wrong (docs/command-line.md#hostile-input).
-@Suite("Hostile input to the newer commands", .timeLimit(.minutes(2)))
+@Suite("Hostile input to the newer commands", .timeLimit(.minutes(10)))
 struct NewerCommandsHostileTests {
   /// One case: files to write, the arguments, the exit code, the start of stderr (empty: none).
   typealias Case = HostileInputTests.Case

@@ -5,7 +5,7 @@ import Testing
 /// docs/command-line.md, run in `Fixtures/ttl`, their outputs worked out by hand from the
 /// fixture's schema: Book has maxAge 60, its price 10, its author (object-typed, no
 /// inheritMaxAge) none, Author none.
-@Suite("cachebench normalize with a clock", .timeLimit(.minutes(2)))
+@Suite("cachebench normalize with a clock", .timeLimit(.minutes(10)))
 struct NormalizeClockTests {
   static let directory = fixtures + "/ttl"
 
@@ -214,7 +214,7 @@ struct NormalizeClockTests {
 }
 
 /// Hostile and careless input to `normalize`'s clock and read (docs/command-line.md#hostile-input).
-@Suite("Hostile input to normalize's clock and read", .timeLimit(.minutes(2)))
+@Suite("Hostile input to normalize's clock and read", .timeLimit(.minutes(10)))
 struct NormalizeClockHostileTests {
   typealias Case = HostileInputTests.Case
 

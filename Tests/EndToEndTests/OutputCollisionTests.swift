@@ -5,7 +5,7 @@ import Testing
 /// file (as given, after standardizing the path, through a symbolic link, or an option's default)
 /// are a usage error, 64, before anything is read or run: the second write would replace the first
 /// (`soak --out S --series S` kept the series and lost the growth table).
-@Suite("Outputs that name one file", .timeLimit(.minutes(3)))
+@Suite("Outputs that name one file", .timeLimit(.minutes(10)))
 struct OutputCollisionTests {
   typealias Case = HostileInputTests.Case
 

@@ -15,7 +15,7 @@ func tinyFile() throws -> (directory: String, path: String) {
   return (directory, path)
 }
 
-@Suite("cachebench ab --paired and its workers", .timeLimit(.minutes(2)))
+@Suite("cachebench ab --paired and its workers", .timeLimit(.minutes(10)))
 struct PairedABTests {
   @Test("a worker answers hello, lists its rows after prepare, times a step, and quits")
   func protocolByHand() throws {
@@ -52,7 +52,7 @@ struct PairedABTests {
 
   @Test(
     "ab --paired drives two workers step by step and finds a slowdown injected into one row of the current build",
-    .timeLimit(.minutes(2)))
+    .timeLimit(.minutes(10)))
   func pairedRun() throws {
     let (directory, path) = try tinyFile()
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -78,7 +78,7 @@ struct PairedABTests {
     #expect(slowedRow?["status"] == "regressed", "\(csv.rows)")
   }
 
-  @Test("a base without a worker mode fails the handshake, and ab falls back to runs in turns", .timeLimit(.minutes(2)))
+  @Test("a base without a worker mode fails the handshake, and ab falls back to runs in turns", .timeLimit(.minutes(10)))
   func fallback() throws {
     let (directory, path) = try tinyFile()
     defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -4,7 +4,7 @@ import Testing
 /// The sample GitHub Actions workflow (Examples/ci/cachebench.yml), its `run:` commands run here
 /// in order: each shard of the matrix, then the merge job; and what `merge` writes against the
 /// unsplit run.
-@Suite("Results in CI", .timeLimit(.minutes(5)))
+@Suite("Results in CI", .timeLimit(.minutes(10)))
 struct ResultsInCITests {
   /// A workflow's jobs, each its `run:` commands in order, and the matrix of shards.
   struct Workflow {
@@ -189,7 +189,7 @@ struct ResultsInCITests {
   }
 }
 
-@Suite("The new commands' help and version", .timeLimit(.minutes(3)))
+@Suite("The new commands' help and version", .timeLimit(.minutes(10)))
 struct NewCommandsHelpTests {
   @Test("export, merge and report print OVERVIEW, USAGE and OPTIONS; --version prints the version", arguments: ["export", "merge", "report"])
   func help(command: String) throws {

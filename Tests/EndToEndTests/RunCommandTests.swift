@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("cachebench run", .timeLimit(.minutes(5)))
+@Suite("cachebench run", .timeLimit(.minutes(10)))
 struct RunCommandTests {
   /// Runs quick.json twice at once (two processes), with samples.
   static let runs: [(run: Run, csv: String, samples: String)] = {
@@ -271,7 +271,7 @@ struct RunCommandTests {
   }
 }
 
-@Suite("cachebench ab", .timeLimit(.minutes(5)))
+@Suite("cachebench ab", .timeLimit(.minutes(10)))
 struct ABCommandTests {
   @Test("the same build on both sides: runs in turns, deterministic rows unchanged, verdicts with intervals and p-values")
   func sameBuild() throws {
@@ -304,7 +304,7 @@ struct ABCommandTests {
   }
 }
 
-@Suite("cachebench compare", .timeLimit(.minutes(2)))
+@Suite("cachebench compare", .timeLimit(.minutes(10)))
 struct CompareCommandTests {
   /// A results file with one timing and one deterministic metric.
   func write(_ directory: String, _ name: String, latency: Double, records: Double) throws -> String {

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@Suite("cachebench soak", .timeLimit(.minutes(3)))
+@Suite("cachebench soak", .timeLimit(.minutes(10)))
 struct SoakCommandTests {
   @Test("gate.json, quick: a table of every store × strategy's figures, the growth and the series written")
   func gate() throws {

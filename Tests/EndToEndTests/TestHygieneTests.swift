@@ -4,7 +4,7 @@ import Testing
 /// What keeps these tests from hanging CI: one runner starts every process (`runProcess` in
 /// Binary.swift, on `ChildProcess`: both pipes read side by side, a deadline on every wait), and
 /// every suite here has a time limit.
-@Suite("Test hygiene", .timeLimit(.minutes(3)))
+@Suite("Test hygiene", .timeLimit(.minutes(10)))
 struct TestHygieneTests {
   /// Every Swift file under Tests/ but the fuzzers', with its path from Tests/.
   static func testSources() throws -> [(path: String, text: String)] {

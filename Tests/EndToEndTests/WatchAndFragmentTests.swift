@@ -3,7 +3,7 @@ import Testing
 
 /// `read.fragments` and `read.watchers` on a small recorded workload whose figures are counted by
 /// hand, and the errors of a read-back the schema forbids.
-@Suite("cachebench run: fragment reads and watchers", .timeLimit(.minutes(3)))
+@Suite("cachebench run: fragment reads and watchers", .timeLimit(.minutes(10)))
 struct WatchAndFragmentTests {
   static let schema = """
     type Query { a: Book  b: Book  c: Author }

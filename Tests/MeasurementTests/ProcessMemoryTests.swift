@@ -2,7 +2,7 @@ import Testing
 
 @testable import Measurement
 
-@Suite("the process's memory", .timeLimit(.minutes(3)))
+@Suite("the process's memory", .timeLimit(.minutes(10)))
 struct ProcessMemoryTests {
   @Test("VmRSS is read from a status text in kB, and nothing else is taken for it")
   func statusText() {

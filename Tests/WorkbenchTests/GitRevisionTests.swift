@@ -4,7 +4,7 @@ import Testing
 
 @testable import Workbench
 
-@Suite("The run's git revision", .timeLimit(.minutes(3)))
+@Suite("The run's git revision", .timeLimit(.minutes(10)))
 struct GitRevisionTests {
   /// What git itself says, through /usr/bin/env (the code under test finds it on the PATH).
   func git(_ arguments: [String]) throws -> (status: Int32, output: String) {
