@@ -29,7 +29,9 @@ enum ValidateCommand: Command {
       var strategies = workload.keys.count
       if workload.source.noOperations != nil { strategies = 1 }
       let configurations = variants * workload.stores.count * strategies
-      let limits = workload.limits ? ", and \(variants * 2 * strategies) of the limit stores" : ""
+      // Two limit stores, or with "layouts" the dictionary and a floor per SQLite layout and mode.
+      let limitStores = workload.measuredStores.filter(\.isLimit).count
+      let limits = limitStores > 0 ? ", and \(variants * limitStores * strategies) of the limit stores" : ""
       var estimate = ""
       if case .generator(let config) = workload.source { estimate = "; \(config.estimate)" }
       try writeStandardOutput("\(path): ok (\(workload.name), \(workload.source.kindName), \(configurations) configuration\(configurations == 1 ? "" : "s")\(limits)\(estimate))\n")
