@@ -43,9 +43,13 @@ extension Connection {
   /// See [LIKE](https://www.sqlite.org/lang_expr.html#the_like_glob_regexp_match_and_extract_operators).
   func removeRecords(matching pattern: String, table: String = "records") throws(SQLiteError) {
     let statement = try cachedStatement("DELETE FROM \(table) WHERE key LIKE ? ESCAPE '\\'")
-    try statement.bind("%" + Self.escapedForLike(pattern) + "%", at: 1)
+    try statement.bind(Self.like(containing: pattern), at: 1)
     try statement.execute()
   }
+
+  /// The `LIKE` pattern of keys that contain `pattern` (``escapedForLike(_:)`` between `%`s), as
+  /// ``KeyPattern`` matches.
+  static func like(containing pattern: String) -> String { "%" + escapedForLike(pattern) + "%" }
 
   static func escapedForLike(_ pattern: String) -> String {
     var escaped = ""

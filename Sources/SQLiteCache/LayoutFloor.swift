@@ -187,7 +187,7 @@ public final class LayoutFloorStore: NormalizedCache {
   public func removeRecords(matching pattern: String) throws(SQLiteError) {
     try connection.withLock { connection throws(SQLiteError) in
       let delete = try connection.cachedStatement(floor.deleteMatchingSQL)
-      try delete.bind("%" + Connection.escapedForLike(pattern) + "%", at: 1)
+      try delete.bind(Connection.like(containing: pattern), at: 1)
       try delete.execute()
     }
   }
@@ -241,7 +241,7 @@ public struct LayoutFloor: Sendable, Hashable {
 
   var deleteMatchingSQL: String {
     layout == .rows
-      ? "DELETE FROM records WHERE cache_key LIKE ? ESCAPE '\\' AND field_name <> '$'"
+      ? RowStore.deleteMatchingSQL
       : "DELETE FROM records WHERE key LIKE ? ESCAPE '\\'"
   }
 }

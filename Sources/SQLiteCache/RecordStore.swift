@@ -124,7 +124,7 @@ struct RecordStore {
   /// that had a record. One statement per key, as before, took 40 ms to remove 10,000 of 11,000
   /// records (Apollo's Tier-2 pattern delete; Apollo 2.x's one `DELETE ... LIKE`: 12 ms on its machine).
   mutating func deleteRows(matching pattern: String, deleted: (CacheKey) -> Void = { _ in }) throws(SQLiteError) {
-    let like = "%" + Connection.escapedForLike(pattern) + "%"
+    let like = Connection.like(containing: pattern)
     let statement = try connection.cachedStatement(
       "DELETE FROM records WHERE key LIKE ? ESCAPE '\\' RETURNING key, length(CAST(key AS BLOB)) + length(CAST(\(format.dataColumn) AS BLOB))")
     defer { statement.reset() }

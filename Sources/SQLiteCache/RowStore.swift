@@ -203,7 +203,7 @@ struct RowStore {
       "DELETE FROM records WHERE cache_key LIKE ? ESCAPE '\\' AND field_name <> '$' RETURNING cache_key, "
         + "\(Self.rowBytesSQL), CASE WHEN int_value IS NOT NULL THEN child_key_value END")
     defer { statement.reset() }
-    try statement.bind("%" + Connection.escapedForLike(pattern) + "%", at: 1)
+    try statement.bind(Connection.like(containing: pattern), at: 1)
     var bytes = 0
     var records = 0
     var nested: [CacheKey] = []
@@ -270,7 +270,7 @@ struct RowStore {
   /// `SELECT` of their pointers (Apollo's cascade walk). A sub-record (field `$`) whose key alone
   /// matches stays. The accounting is counted again when next asked.
   mutating func deleteRows(matching pattern: String) throws(SQLiteError) {
-    let like = "%" + Connection.escapedForLike(pattern) + "%"
+    let like = Connection.like(containing: pattern)
     var nested: [CacheKey] = []
     if hadSubRecords || batch.hasWrittenSubRecords {
       let pointers = try connection.cachedStatement(
@@ -280,13 +280,15 @@ struct RowStore {
       try pointers.bind(like, at: 1)
       while try pointers.step() { nested.append(try pointers.text(at: 0)) }
     }
-    let statement = try connection.cachedStatement(
-      "DELETE FROM records WHERE cache_key LIKE ? ESCAPE '\\' AND field_name <> '$'")
+    let statement = try connection.cachedStatement(Self.deleteMatchingSQL)
     try statement.bind(like, at: 1)
     try statement.execute()
     _ = try deleteSubRecords(nested)
     accounting.isStale = true
   }
+
+  /// The plain pattern delete: the rows of records (not of sub-records) whose key is `LIKE` `?1`.
+  static let deleteMatchingSQL = "DELETE FROM records WHERE cache_key LIKE ? ESCAPE '\\' AND field_name <> '$'"
 
   /// Deletes every row.
   mutating func deleteAllRows() throws(SQLiteError) {
