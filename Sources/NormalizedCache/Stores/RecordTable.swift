@@ -108,23 +108,19 @@ struct RecordTable {
   /// a removal of most of the table, placing the few kept ones anew costs less.
   /// - Complexity: O(capacity).
   mutating func removeAll(where matches: (CacheKey) -> Bool, removed: (CacheKey, [UInt8]) -> Void) {
-    var kept = 0
-    var anyRemoved = false
+    let before = count
     for index in slots.indices {
-      guard let fields = slots[index].fields else { continue }
-      if matches(slots[index].key) {
-        removed(slots[index].key, fields)
-        anyRemoved = true
-      } else {
-        kept += 1
-      }
+      guard let fields = slots[index].fields, matches(slots[index].key) else { continue }
+      removed(slots[index].key, fields)
+      slots[index] = Entry()
+      count -= 1
     }
-    guard anyRemoved else { return }
+    guard count < before else { return }
+    // The holes broke the probe runs: every entry left is placed again from its home slot.
     let old = slots
     slots = Array(repeating: Entry(), count: old.count)
-    count = kept
     for slot in old {
-      guard let fields = slot.fields, !matches(slot.key) else { continue }
+      guard let fields = slot.fields else { continue }
       var index = home(slot.key)
       while slots[index].fields != nil { index = (index + 1) & mask }
       slots[index] = Entry(key: slot.key, fields: fields)
