@@ -21,8 +21,8 @@ struct ApolloExportTests {
   }
 
   @Test("verdicts against Apollo's baseline rows, worked out by hand; their Tier-1 row left out")
-  func verdictsByHand() throws {
-    let run = try cachebench(["export", Self.results, "--format", "apollo", "--samples", Self.samples, "--baseline", Self.baseline])
+  func verdictsByHand() async throws {
+    let run = try await cachebench(["export", Self.results, "--format", "apollo", "--samples", Self.samples, "--baseline", Self.baseline])
     #expect(run.status == 0, "\(run.stderr)")
     let (top, byScenario) = try Self.results(run.stdout)
     #expect(top["baseline_version"] as? String == "2.x")
@@ -60,11 +60,11 @@ struct ApolloExportTests {
   }
 
   @Test("--out writes what standard output gets; without --baseline no change and no verdict")
-  func out() throws {
+  func out() async throws {
     let scratch = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: scratch) }
-    let printed = try cachebench(["export", Self.results, "--format", "apollo", "--samples", Self.samples, "--device", "M1 Pro"])
-    let written = try cachebench(
+    let printed = try await cachebench(["export", Self.results, "--format", "apollo", "--samples", Self.samples, "--device", "M1 Pro"])
+    let written = try await cachebench(
       ["export", Self.results, "--format", "apollo", "--samples", Self.samples, "--device", "M1 Pro", "--out", scratch + "/d/apollo.json"])
     #expect(printed.status == 0 && written.status == 0 && written.stdout.isEmpty)
     #expect(try String(contentsOfFile: scratch + "/d/apollo.json", encoding: .utf8) == printed.stdout)
@@ -96,13 +96,13 @@ struct ApolloExportTests {
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     let large = try Self.largeBaseline(megabytes: 10)
     try large.write(toFile: scratch + "/b.json", atomically: true, encoding: .utf8)
-    let judged = try await awaitCachebench(["export", Self.results, "--format", "apollo", "--samples", Self.samples, "--baseline", "b.json"], in: scratch)
+    let judged = try await cachebench(["export", Self.results, "--format", "apollo", "--samples", Self.samples, "--baseline", "b.json"], in: scratch)
     #expect(judged.status == 0, "\(judged.stderr)")
     let (_, byScenario) = try Self.results(judged.stdout)
     #expect(byScenario["tier2.inmemory.batch_load_100_records"]?["verdict"] as? String == "improved")
     try Self.baselineReplacingFirst(in: large, #""mean_ms": 0.02812414,"#, with: #""mean_ms": "fast","#)
       .write(toFile: scratch + "/bad.json", atomically: true, encoding: .utf8)
-    let refused = try await awaitCachebench(["export", Self.results, "--format", "apollo", "--samples", Self.samples, "--baseline", "bad.json"], in: scratch)
+    let refused = try await cachebench(["export", Self.results, "--format", "apollo", "--samples", Self.samples, "--baseline", "bad.json"], in: scratch)
     #expect(refused.status == 65)
     #expect(refused.stderr == "Error: bad.json:19:7: results[1].mean_ms: must be a number, not a string\n")
   }
@@ -190,11 +190,11 @@ struct ApolloExportTests {
   ]
 
   @Test("each hostile input: its exit code and message", arguments: cases)
-  func hostile(_ testCase: Case) throws {
+  func hostile(_ testCase: Case) async throws {
     let scratch = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     for (name, text) in testCase.files { try text.write(toFile: scratch + "/" + name, atomically: true, encoding: .utf8) }
-    let run = try cachebench(testCase.arguments, in: scratch)
+    let run = try await cachebench(testCase.arguments, in: scratch)
     #expect(run.status == testCase.status, "\(run.stderr)")
     #expect(run.stderr.hasPrefix(testCase.stderr), "\(run.stderr.prefix(400))")
     #expect(run.stdout.isEmpty)

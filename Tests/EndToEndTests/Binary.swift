@@ -9,7 +9,7 @@ let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().de
 let fixtures = projectRoot.appendingPathComponent("Tests/EndToEndTests/Fixtures").path
 
 /// The output of one run of a process.
-struct Run {
+struct Run: Sendable {
   let status: Int32
   let stdout: String
   let stderr: String
@@ -29,17 +29,39 @@ let binary: URL = {
 /// `environment` added to this process's and `input` on its standard input, its standard output
 /// and error read side by side (neither pipe can fill and stall it), killed (with whatever it
 /// started) when it outlives `timeout`, which is then recorded as an issue.
+///
+/// Awaited, never waited for: the child is started and waited for on a thread of its own, so that
+/// a test does not hold one of the cooperative pool's threads (as many as cores) while the child
+/// runs, and the other suites' tests, whose time limits run meanwhile, are not starved of threads
+/// (issue 38: on a busy 2-core runner they were).
 func runProcess(
   _ executable: String, _ arguments: [String], in directory: String = projectRoot.path, environment: [String: String] = [:],
   input: String? = nil, timeout: Duration = .seconds(480), expectTimeout: Bool = false, sourceLocation: SourceLocation = #_sourceLocation
-) throws -> Run {
-  let outcome = try ChildProcess.run(
-    executable, arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, directory: directory,
-    input: input.map { Array($0.utf8) }, timeout: timeout)
+) async throws -> Run {
+  let environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+  let outcome = try await offThePool {
+    try ChildProcess.run(
+      executable, arguments, environment: environment, directory: directory, input: input.map { Array($0.utf8) }, timeout: timeout)
+  }
   if outcome.timedOut && !expectTimeout {
     Issue.record("\(executable) \(arguments.joined(separator: " ")) outlived \(timeout) and was killed", sourceLocation: sourceLocation)
   }
   return Run(status: outcome.termination.status, stdout: outcome.outputText, stderr: outcome.errorText, timedOut: outcome.timedOut)
+}
+
+/// A value handed to ``offThePool(_:)``'s thread that is not `Sendable` but is used there alone
+/// while the task waits.
+struct Unchecked<Value>: @unchecked Sendable {
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+/// `body`'s result, computed on a thread of its own while the caller's task is suspended: for
+/// work that blocks (a child process, a sleep), which must not hold a cooperative thread.
+func offThePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+  try await withCheckedThrowingContinuation { continuation in
+    Thread { continuation.resume(with: Result { try body() }) }.start()
+  }
 }
 
 /// Runs `cachebench` with these arguments in `directory`, with `environment` added to this
@@ -47,8 +69,8 @@ func runProcess(
 func cachebench(
   _ arguments: [String], in directory: String = projectRoot.path, environment: [String: String] = [:], input: String? = nil,
   timeout: Duration = .seconds(480), sourceLocation: SourceLocation = #_sourceLocation
-) throws -> Run {
-  try runProcess(
+) async throws -> Run {
+  try await runProcess(
     binary.path, arguments, in: directory, environment: environment, input: input, timeout: timeout, sourceLocation: sourceLocation)
 }
 
@@ -57,8 +79,8 @@ func cachebench(
 func shell(
   _ command: String, in directory: String, environment: [String: String] = [:], timeout: Duration = .seconds(480),
   sourceLocation: SourceLocation = #_sourceLocation
-) throws -> Run {
-  try runProcess(
+) async throws -> Run {
+  try await runProcess(
     "/bin/bash", ["-c", command], in: directory, environment: environment.merging(["CB": binary.path]) { $1 }, timeout: timeout,
     sourceLocation: sourceLocation)
 }

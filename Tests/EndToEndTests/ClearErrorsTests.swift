@@ -78,13 +78,13 @@ struct ClearErrorsTests {
       .write(toFile: directory + "/dated.json", atomically: true, encoding: .utf8)
     let warning =
       #"Warning: w.json:1:195: traffic.ttl: changes nothing here: it needs a store with "dates": true, and no store of this workload has dates"# + "\n"
-    let validated = try await awaitCachebench(["validate", "w.json", "dated.json"], in: directory)
+    let validated = try await cachebench(["validate", "w.json", "dated.json"], in: directory)
     #expect(validated.status == 0, "\(validated.stderr)")
     #expect(validated.stderr == warning)
-    let run = try await awaitCachebench(["run", "w.json", "--out", "o.csv", "--no-progress"], in: directory)
+    let run = try await cachebench(["run", "w.json", "--out", "o.csv", "--no-progress"], in: directory)
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stderr == warning)
-    let dated = try await awaitCachebench(["run", "dated.json", "--out", "d.csv", "--no-progress"], in: directory)
+    let dated = try await cachebench(["run", "dated.json", "--out", "d.csv", "--no-progress"], in: directory)
     #expect(dated.status == 0 && dated.stderr.isEmpty, "\(dated.stderr)")
   }
 
@@ -94,7 +94,7 @@ struct ClearErrorsTests {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     try NewerCommandsHostileTests.workload(stores: #"[{"kind": "memory"}]"#).write(toFile: directory + "/w.json", atomically: true, encoding: .utf8)
     try FileManager.default.createDirectory(atPath: directory + "/h", withIntermediateDirectories: true)
-    let run = try await awaitCachebench(["run", "w.json", "--out", "o.csv", "--history", "h", "--no-progress"], in: directory)
+    let run = try await cachebench(["run", "w.json", "--out", "o.csv", "--history", "h", "--no-progress"], in: directory)
     #expect(run.status == 74)
     #expect(run.stderr == "Error: cannot write h: Is a directory\n")
     #expect(!FileManager.default.fileExists(atPath: directory + "/o.csv"))

@@ -64,12 +64,12 @@ struct CutShortTests {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     try Self.results.write(toFile: directory + "/r.csv", atomically: true, encoding: .utf8)
-    let compared = try await awaitCachebench(["compare", "r.csv", "r.csv", "--out", "v.csv"], in: directory)
+    let compared = try await cachebench(["compare", "r.csv", "r.csv", "--out", "v.csv"], in: directory)
     #expect(compared.status == 0, "\(compared.stderr)")
     let verdicts = try String(contentsOfFile: directory + "/v.csv", encoding: .utf8)
     let lines = verdicts.split(separator: "\n").count
     try Self.cut(verdicts).write(toFile: directory + "/v.csv", atomically: true, encoding: .utf8)
-    let run = try await awaitCachebench(["report", "r.csv", "--comparison", "v.csv", "--out", "r.html"], in: directory)
+    let run = try await cachebench(["report", "r.csv", "--comparison", "v.csv", "--out", "r.html"], in: directory)
     #expect(run.status == 65)
     #expect(run.stderr.hasPrefix("Error: v.csv:\(lines): \(Self.message)"), "\(run.stderr)")
     #expect(!FileManager.default.fileExists(atPath: directory + "/r.html"))

@@ -166,17 +166,17 @@ struct HostileInputTests {
   ]
 
   @Test("--allow-large lets a large generator workload through validate, with its estimate")
-  func allowLarge() throws {
+  func allowLarge() async throws {
     let directory = try temporaryDirectory()
     try #"{"name":"d","seed":1,"generator":{"responses":1,"depth":20}}"#.write(toFile: directory + "/d.json", atomically: true, encoding: .utf8)
-    let run = try cachebench(["validate", "d.json", "--allow-large"], in: directory)
+    let run = try await cachebench(["validate", "d.json", "--allow-large"], in: directory)
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout.hasPrefix("d.json: ok (d, generator, 6 configurations; about 1.3e+12 objects and 2.1e+14 B per response"), "\(run.stdout)")
     #expect(!FileManager.default.fileExists(atPath: directory + "/out"))
   }
 
   @Test("invalid UTF-8 in a response, an operation, a workload: an error at its byte offset, exit 65")
-  func invalidUTF8() throws {
+  func invalidUTF8() async throws {
     let directory = try temporaryDirectory()
     let valid = Array(#"{"data": {"a": "x"}}"#.utf8)
     var invalid = valid
@@ -185,22 +185,22 @@ struct HostileInputTests {
     try Data(valid).write(to: URL(fileURLWithPath: directory + "/ok.json"))
     try Data(Array("query Q { a }".utf8) + [0x23, 0xC3, 0x28]).write(to: URL(fileURLWithPath: directory + "/q.graphql"))
     try "query Q { a }".write(toFile: directory + "/good.graphql", atomically: true, encoding: .utf8)
-    let response = try cachebench(["normalize", "--operation", "good.graphql", "--response", "r.json"], in: directory)
+    let response = try await cachebench(["normalize", "--operation", "good.graphql", "--response", "r.json"], in: directory)
     #expect(response.status == 65)
     #expect(response.stderr.hasPrefix("Error: r.json:1:17: Invalid UTF-8 at byte offset 16 (byte 0xFF)"), "\(response.stderr)")
-    let operation = try cachebench(["normalize", "--operation", "q.graphql", "--response", "ok.json"], in: directory)
+    let operation = try await cachebench(["normalize", "--operation", "q.graphql", "--response", "ok.json"], in: directory)
     #expect(operation.status == 65)
     #expect(operation.stderr.hasPrefix("Error: q.graphql:1:15: Invalid UTF-8 at byte offset 14 (byte 0xC3)"), "\(operation.stderr)")
-    #expect(try cachebench(["normalize", "--operation", "good.graphql", "--response", "ok.json"], in: directory).status == 0)
+    #expect(try await cachebench(["normalize", "--operation", "good.graphql", "--response", "ok.json"], in: directory).status == 0)
   }
 
   /// "In seconds" is held by a time limit: a regression that makes an input hang fails here
   /// instead of hanging CI (a minute is Swift Testing's smallest limit).
   @Test("each bad input: its exit code and message, in seconds", .timeLimit(.minutes(10)), arguments: cases)
-  func badInput(_ testCase: Case) throws {
+  func badInput(_ testCase: Case) async throws {
     let directory = try temporaryDirectory()
     for (name, text) in testCase.files { try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8) }
-    let run = try cachebench(testCase.arguments, in: directory)
+    let run = try await cachebench(testCase.arguments, in: directory)
     #expect(run.status == testCase.status, "\(run.stderr)")
     #expect(run.stderr.hasPrefix(testCase.stderr), "\(run.stderr.prefix(300))")
     // Whatever the input quoted, the message stays readable.
@@ -208,21 +208,21 @@ struct HostileInputTests {
   }
 
   @Test("a fragment bomb (40 fragments each spreading the next twice: 2^40 paths) is checked and planned at once", .timeLimit(.minutes(10)))
-  func fragmentBomb() throws {
+  func fragmentBomb() async throws {
     let directory = try temporaryDirectory()
     try Self.bomb(40).write(toFile: directory + "/q.graphql", atomically: true, encoding: .utf8)
     try Self.response.write(toFile: directory + "/r.json", atomically: true, encoding: .utf8)
-    let run = try cachebench(["normalize", "--operation", "q.graphql", "--response", "r.json"], in: directory)
+    let run = try await cachebench(["normalize", "--operation", "q.graphql", "--response", "r.json"], in: directory)
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout.contains(#""a": 1"#))
   }
 
   @Test("a chain of 200 fragments, under the limit, reads as one selection", .timeLimit(.minutes(10)))
-  func longChain() throws {
+  func longChain() async throws {
     let directory = try temporaryDirectory()
     try Self.chain(200).write(toFile: directory + "/q.graphql", atomically: true, encoding: .utf8)
     try Self.response.write(toFile: directory + "/r.json", atomically: true, encoding: .utf8)
-    let run = try cachebench(["normalize", "--operation", "q.graphql", "--response", "r.json"], in: directory)
+    let run = try await cachebench(["normalize", "--operation", "q.graphql", "--response", "r.json"], in: directory)
     #expect(run.status == 0, "\(run.stderr)")
   }
 
@@ -231,39 +231,39 @@ struct HostileInputTests {
   static let tiny = tinyWorkload()
 
   @Test("a full standard output: the CSV is written first, then exit 74 with a message")
-  func fullStandardOutput() throws {
+  func fullStandardOutput() async throws {
     let directory = try temporaryDirectory()
     try Self.tiny.write(toFile: directory + "/tiny.json", atomically: true, encoding: .utf8)
-    let run = try shell(#""$CB" run tiny.json --out r.csv --no-progress > /dev/full"#, in: directory)
+    let run = try await shell(#""$CB" run tiny.json --out r.csv --no-progress > /dev/full"#, in: directory)
     #expect(run.status == 74)
     #expect(run.stderr.hasPrefix("Error: cannot write standard output: No space left on device\n"), "\(run.stderr)")
     #expect(try CSVFile(path: directory + "/r.csv").rows.count > 10)
   }
 
   @Test("a closed pipe (| head -1) ends the run quietly, after the CSV is written")
-  func closedPipe() throws {
+  func closedPipe() async throws {
     let directory = try temporaryDirectory()
     try Self.tiny.write(toFile: directory + "/tiny.json", atomically: true, encoding: .utf8)
-    let run = try shell(#""$CB" run tiny.json --out r.csv --no-progress | head -c 1 > /dev/null"#, in: directory)
+    let run = try await shell(#""$CB" run tiny.json --out r.csv --no-progress | head -c 1 > /dev/null"#, in: directory)
     #expect(run.status == 0)
     #expect(run.stderr == "")
     #expect(try CSVFile(path: directory + "/r.csv").rows.count > 10)
   }
 
   @Test("--out through a symbolic link writes its target and keeps the link; a FIFO without a reader is 74, still a FIFO")
-  func specialDestinations() throws {
+  func specialDestinations() async throws {
     let directory = try temporaryDirectory()
     try Self.tiny.write(toFile: directory + "/tiny.json", atomically: true, encoding: .utf8)
     try FileManager.default.createDirectory(atPath: directory + "/real", withIntermediateDirectories: true)
     try FileManager.default.createSymbolicLink(atPath: directory + "/link.csv", withDestinationPath: "real/target.csv")
-    let linked = try cachebench(["run", "tiny.json", "--out", "link.csv", "--no-progress"], in: directory)
+    let linked = try await cachebench(["run", "tiny.json", "--out", "link.csv", "--no-progress"], in: directory)
     #expect(linked.status == 0, "\(linked.stderr)")
     #expect(try FileManager.default.destinationOfSymbolicLink(atPath: directory + "/link.csv") == "real/target.csv")
     #expect(try CSVFile(path: directory + "/real/target.csv").rows.count > 10)
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/real") == ["target.csv"])
 
     #expect(mkfifo(directory + "/fifo", 0o644) == 0)
-    let fifo = try cachebench(["run", "tiny.json", "--out", "fifo", "--no-progress"], in: directory)
+    let fifo = try await cachebench(["run", "tiny.json", "--out", "fifo", "--no-progress"], in: directory)
     #expect(fifo.status == 74)
     #expect(fifo.stderr.hasPrefix("Error: cannot write fifo: No such device or address"), "\(fifo.stderr)")
     var status = stat()
@@ -272,11 +272,11 @@ struct HostileInputTests {
   }
 
   @Test("an unwritable --samples is found before the run, and --out is not written")
-  func outputsCheckedFirst() throws {
+  func outputsCheckedFirst() async throws {
     let directory = try temporaryDirectory()
     try Self.tiny.write(toFile: directory + "/tiny.json", atomically: true, encoding: .utf8)
     try "x".write(toFile: directory + "/file", atomically: true, encoding: .utf8)
-    let run = try cachebench(["run", "tiny.json", "--out", "r.csv", "--samples", "file/s.csv", "--no-progress"], in: directory)
+    let run = try await cachebench(["run", "tiny.json", "--out", "r.csv", "--samples", "file/s.csv", "--no-progress"], in: directory)
     #expect(run.status == 74)
     #expect(run.stderr.hasPrefix("Error: cannot write file/s.csv: Not a directory"), "\(run.stderr)")
     #expect(run.stdout == "")

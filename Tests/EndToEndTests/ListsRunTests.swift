@@ -6,11 +6,11 @@ import Testing
 @Suite("cachebench run Workloads/lists.json", .timeLimit(.minutes(10)))
 struct ListsRunTests {
   @Test("--quick writes read, write and mutate rows of one iteration for every kind and size, and bytes per record, in every store")
-  func quickRows() throws {
+  func quickRows() async throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let csv = directory + "/lists.csv"
-    let run = try cachebench(["run", "Workloads/lists.json", "--quick", "--out", csv, "--no-progress"])
+    let run = try await cachebench(["run", "Workloads/lists.json", "--quick", "--out", csv, "--no-progress"])
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout.contains("Lists (p50 of one iteration each; mutate changes element K = ⌊N × 0.5⌋;"))
     let tableLines = run.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }

@@ -94,15 +94,15 @@ struct NewerCommandsHostileTests {
   ]
 
   @Test("each case: its exit code and message, in seconds", arguments: cases)
-  func hostile(_ testCase: Case) throws {
+  func hostile(_ testCase: Case) async throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     for (name, text) in testCase.files { try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8) }
     if testCase.arguments.contains("v.csv"), testCase.arguments.first == "report" {
-      let compared = try cachebench(["compare", "a.csv", "b.csv", "--out", "v.csv"], in: directory)
+      let compared = try await cachebench(["compare", "a.csv", "b.csv", "--out", "v.csv"], in: directory)
       #expect(compared.status == 2, "\(compared.stderr)")
     }
-    let run = try cachebench(testCase.arguments, in: directory)
+    let run = try await cachebench(testCase.arguments, in: directory)
     #expect(run.status == testCase.status, "\(run.stderr)")
     #expect(testCase.stderr.isEmpty ? run.stderr.isEmpty : run.stderr.hasPrefix(testCase.stderr), "\(run.stderr.prefix(400))")
   }

@@ -19,8 +19,8 @@ struct NormalizeClockTests {
   static let stores: [[String]] = [[], ["--store", "sqlite"], ["--store", "sqlite", "--layout", "apollo"]]
 
   @Test("docs/ttl.md's example: at 1070 the price (written at 1000, maxAge 10) has expired, the refetched title has not", arguments: stores)
-  func staleExample(store: [String]) throws {
-    let run = try cachebench(Self.bookAndTitle + store + ["--read", "Book.graphql", "--at", "1070", "--ttl", "permissive"], in: Self.directory)
+  func staleExample(store: [String]) async throws {
+    let run = try await cachebench(Self.bookAndTitle + store + ["--read", "Book.graphql", "--at", "1070", "--ttl", "permissive"], in: Self.directory)
     #expect(run.stderr == "")
     #expect(run.status == 0)
     #expect(
@@ -48,19 +48,19 @@ struct NormalizeClockTests {
   }
 
   @Test("strict is the default: the same read is a miss, without data; at 1010, the price's last fresh second, a hit")
-  func strictAndBoundary() throws {
-    let strict = try cachebench(Self.bookAndTitle + ["--read", "Book.graphql", "--at", "1070"], in: Self.directory)
+  func strictAndBoundary() async throws {
+    let strict = try await cachebench(Self.bookAndTitle + ["--read", "Book.graphql", "--at", "1070"], in: Self.directory)
     #expect(strict.status == 0)
     #expect(compact(strict.stdout) == #"{"outcome":"miss","data":null,"expired":["book.price"],"missing":[]}"#)
-    let boundary = try cachebench(Self.bookAndTitle + ["--read", "Book.graphql", "--at", "1010"], in: Self.directory)
+    let boundary = try await cachebench(Self.bookAndTitle + ["--read", "Book.graphql", "--at", "1010"], in: Self.directory)
     #expect(
       compact(boundary.stdout)
         == #"{"outcome":"hit","data":{"book":{"id":"1","title":"Dune","price":10,"author":{"id":"a1","name":"FrankHerbert"}}},"expired":[],"missing":[]}"#
     )
     // 1011: the price expired; the title, rewritten at 1050, is fresh till 1110.
-    let late = try cachebench(Self.bookAndTitle + ["--read", "BookTitle.graphql", "--at", "1110"], in: Self.directory)
+    let late = try await cachebench(Self.bookAndTitle + ["--read", "BookTitle.graphql", "--at", "1110"], in: Self.directory)
     #expect(compact(late.stdout) == #"{"outcome":"hit","data":{"book":{"id":"1","title":"Dune"}},"expired":[],"missing":[]}"#)
-    let later = try cachebench(Self.bookAndTitle + ["--read", "BookTitle.graphql", "--at", "1111"], in: Self.directory)
+    let later = try await cachebench(Self.bookAndTitle + ["--read", "BookTitle.graphql", "--at", "1111"], in: Self.directory)
     #expect(compact(later.stdout) == #"{"outcome":"miss","data":null,"expired":["book.id","book.title"],"missing":[]}"#)
   }
 
@@ -68,14 +68,14 @@ struct NormalizeClockTests {
   /// policies the read finds Book:1 by it; under path keys, which key no object by its
   /// arguments, the read follows QUERY_ROOT's field, as the workbench reads.
   @Test("the read uses field policies, except under path keys", arguments: ["typePolicy", "path"])
-  func fieldPolicies(keys: String) throws {
-    let run = try cachebench(Self.bookAndTitle + ["--keys", keys, "--read", "BookTitle.graphql", "--at", "1070"], in: Self.directory)
+  func fieldPolicies(keys: String) async throws {
+    let run = try await cachebench(Self.bookAndTitle + ["--keys", keys, "--read", "BookTitle.graphql", "--at", "1070"], in: Self.directory)
     #expect(compact(run.stdout) == #"{"outcome":"hit","data":{"book":{"id":"1","title":"Dune"}},"expired":[],"missing":[]}"#)
   }
 
   @Test("--read without --at reads at 0, and the writes without --at are written at 0")
-  func clockZero() throws {
-    let run = try cachebench(
+  func clockZero() async throws {
+    let run = try await cachebench(
       ["normalize", "--schema", "schema.graphqls", "--operation", "Book.graphql", "--response", "book.json", "--read", "BookTitle.graphql"],
       in: Self.directory)
     #expect(compact(run.stdout) == #"{"outcome":"hit","data":{"book":{"id":"1","title":"Dune"}},"expired":[],"missing":[]}"#)
@@ -87,8 +87,8 @@ struct NormalizeClockTests {
   @Test(
     "each key strategy and store: expired and missing paths with list indexes, sorted",
     arguments: ["typePolicy", "path", "programmatic"], stores)
-  func strategies(keys: String, store: [String]) throws {
-    let run = try cachebench(
+  func strategies(keys: String, store: [String]) async throws {
+    let run = try await cachebench(
       [
         "normalize", "--schema", "schema.graphqls", "--keys", keys, "--at", "1000", "--operation", "Books.graphql", "--response",
         "books.json", "--at", "1050", "--operation", "BookTitle.graphql", "--response", "bookTitle.json",
@@ -102,8 +102,8 @@ struct NormalizeClockTests {
   }
 
   @Test("a read of what was never written: the missing field is its path, whatever the mode", arguments: ["strict", "permissive"])
-  func missing(mode: String) throws {
-    let run = try cachebench(
+  func missing(mode: String) async throws {
+    let run = try await cachebench(
       [
         "normalize", "--schema", "schema.graphqls", "--at", "1000", "--operation", "Book.graphql", "--response", "book.json",
         "--read", "Books.graphql", "--at", "1000", "--ttl", mode,
@@ -112,8 +112,8 @@ struct NormalizeClockTests {
   }
 
   @Test("dated records list their dates: per field in entries, one per record or per field in json", arguments: stores)
-  func datedListings(store: [String]) throws {
-    let entries = try cachebench(Self.bookAndTitle + store + ["--format", "entries"], in: Self.directory)
+  func datedListings(store: [String]) async throws {
+    let entries = try await cachebench(Self.bookAndTitle + store + ["--format", "entries"], in: Self.directory)
     #expect(entries.status == 0)
     #expect(
       entries.stdout == """
@@ -134,7 +134,7 @@ struct NormalizeClockTests {
         }
 
         """)
-    let json = try cachebench(Self.bookAndTitle + store, in: Self.directory)
+    let json = try await cachebench(Self.bookAndTitle + store, in: Self.directory)
     #expect(
       json.stdout == """
         {
@@ -171,14 +171,14 @@ struct NormalizeClockTests {
   }
 
   @Test("without --at or --read, every store lists the seeds' records as the in-memory store always did", arguments: stores)
-  func undatedThroughEveryStore(store: [String]) throws {
+  func undatedThroughEveryStore(store: [String]) async throws {
     let arguments = [
       "normalize", "--schema", "schema.graphqls", "--schema", "extensions.graphqls", "--operation", "GetFavoriteBook.graphql",
       "--response", "favoriteBook.json", "--operation", "FavoriteBookYear.graphql", "--response", "favoriteBookYear.json",
     ]
     for format in ["json", "entries"] {
-      let memory = try cachebench(arguments + ["--format", format], in: fixtures + "/seeds")
-      let other = try cachebench(arguments + store + ["--format", format], in: fixtures + "/seeds")
+      let memory = try await cachebench(arguments + ["--format", format], in: fixtures + "/seeds")
+      let other = try await cachebench(arguments + store + ["--format", format], in: fixtures + "/seeds")
       #expect(other.status == 0)
       #expect(other.stdout == memory.stdout)
       #expect(!other.stdout.contains("written"))
@@ -186,21 +186,21 @@ struct NormalizeClockTests {
   }
 
   @Test("a SQLite store lives in a temporary directory that is gone afterwards, after an error too")
-  func temporaryStoreRemoved() throws {
+  func temporaryStoreRemoved() async throws {
     let temporary = try temporaryDirectory()
-    let good = try cachebench(
+    let good = try await cachebench(
       Self.bookAndTitle + ["--store", "sqlite", "--read", "Book.graphql", "--at", "1070"], in: Self.directory,
       environment: ["TMPDIR": temporary])
     #expect(good.status == 0)
-    let bad = try cachebench(
+    let bad = try await cachebench(
       Self.bookAndTitle + ["--store", "sqlite", "--read", "book.json", "--at", "1070"], in: Self.directory, environment: ["TMPDIR": temporary])
     #expect(bad.status == 65)
     #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [])
   }
 
   @Test("--help shows the clock, the read and an example")
-  func help() throws {
-    let run = try cachebench(["normalize", "--help"])
+  func help() async throws {
+    let run = try await cachebench(["normalize", "--help"])
     #expect(run.status == 0)
     #expect(run.stdout.contains("\n  --at <seconds>"))
     #expect(run.stdout.contains("\n  --read <file>"))
@@ -291,10 +291,10 @@ struct NormalizeClockHostileTests {
   ]
 
   @Test("each case: its exit code and message, in seconds", arguments: cases)
-  func badInput(_ testCase: Case) throws {
+  func badInput(_ testCase: Case) async throws {
     let directory = try temporaryDirectory()
     for (name, text) in testCase.files { try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8) }
-    let run = try cachebench(testCase.arguments, in: directory)
+    let run = try await cachebench(testCase.arguments, in: directory)
     #expect(run.status == testCase.status, "\(run.stderr)")
     #expect(run.stderr.hasPrefix(testCase.stderr), "\(run.stderr.prefix(300))")
     if testCase.status != 0 { #expect(run.stdout == "") }

@@ -7,8 +7,8 @@ let normalizeUsage =
 @Suite("cachebench normalize", .timeLimit(.minutes(10)))
 struct NormalizeCommandTests {
   @Test("reproduces the seed's first listing: QUERY_ROOT, QUERY_ROOT.favoriteBook and its author")
-  func seedListing() throws {
-    let run = try cachebench(
+  func seedListing() async throws {
+    let run = try await cachebench(
       ["normalize", "--operation", "GetFavoriteBook.graphql", "--response", "favoriteBook.json", "--format", "entries"],
       in: fixtures + "/seeds")
     #expect(run.status == 0)
@@ -34,8 +34,8 @@ struct NormalizeCommandTests {
   }
 
   @Test("merges several responses in order and keys Book:bk123 by the schema extension's type policy")
-  func mergedListing() throws {
-    let run = try cachebench(
+  func mergedListing() async throws {
+    let run = try await cachebench(
       [
         "normalize", "--schema", "schema.graphqls", "--schema", "extensions.graphqls", "--keys", "typePolicy",
         "--operation", "GetFavoriteBook.graphql", "--response", "favoriteBook.json",
@@ -72,8 +72,8 @@ struct NormalizeCommandTests {
   }
 
   @Test("the json format: records by sorted key, fields sorted, references as $reference")
-  func jsonFormat() throws {
-    let run = try cachebench(
+  func jsonFormat() async throws {
+    let run = try await cachebench(
       ["normalize", "--operation", "FavoriteBookYear.graphql", "--response", "favoriteBookYear.json"],
       in: fixtures + "/seeds")
     #expect(run.status == 0)
@@ -97,12 +97,12 @@ struct NormalizeCommandTests {
   }
 
   @Test("the calendar corpus under the id resolver")
-  func calendar() throws {
+  func calendar() async throws {
     let fragments = [
       "ItemFragment", "ItemTypeFragment", "IconFragment", "CategoryFragment", "CalendarFragment",
       "CalendarProviderFragment", "DateTimeFragment", "PageInfoFragment",
     ].flatMap { ["--document", "Workloads/calendar/\($0).graphql"] }
-    let run = try cachebench(
+    let run = try await cachebench(
       [
         "normalize", "--operation", "Workloads/calendar/ItemsQuery.graphql", "--response",
         "Workloads/calendar/calendar_response.json", "--schema", "Workloads/calendar/schema.graphqls",
@@ -149,16 +149,16 @@ struct NormalizeCommandTests {
           + "  See 'cachebench normalize --help'.\n"
       ),
     ])
-  func errors(arguments: [String], status: Int32, stderr: String) throws {
-    let run = try cachebench(["normalize"] + arguments, in: fixtures + "/seeds")
+  func errors(arguments: [String], status: Int32, stderr: String) async throws {
+    let run = try await cachebench(["normalize"] + arguments, in: fixtures + "/seeds")
     #expect(run.status == status)
     #expect(run.stderr == stderr)
     #expect(run.stdout == "")
   }
 
   @Test("--help prints OVERVIEW, USAGE and OPTIONS and exits 0")
-  func help() throws {
-    let run = try cachebench(["normalize", "--help"])
+  func help() async throws {
+    let run = try await cachebench(["normalize", "--help"])
     #expect(run.status == 0)
     #expect(run.stdout.hasPrefix("OVERVIEW: Normalize responses into records and print them, or read an operation back at a time.\n\nUSAGE: cachebench normalize"))
     #expect(run.stdout.contains("\nOPTIONS:\n  --operation <file>"))

@@ -50,7 +50,7 @@ struct ResultsInCITests {
   }
 
   @Test("the workflow's commands run in order, shard by shard then the merge; the merged CSV is the unsplit run's")
-  func workflow() throws {
+  func workflow() async throws {
     let text = try String(contentsOf: projectRoot.appendingPathComponent("Examples/ci/cachebench.yml"), encoding: .utf8)
     let workflow = Workflow(text)
     #expect(workflow.jobs.map(\.name) == ["shard", "merge"])
@@ -63,7 +63,7 @@ struct ResultsInCITests {
     try FileManager.default.createSymbolicLink(atPath: directory + "/.build/release/cachebench", withDestinationPath: binary.path)
     try FileManager.default.createDirectory(atPath: directory + "/Baselines", withIntermediateDirectories: true)
     let workload = fixtures + "/ci/sharded.json"
-    let whole = try cachebench(["run", workload, "--quick", "--out", directory + "/Baselines/ci.csv", "--no-progress"])
+    let whole = try await cachebench(["run", workload, "--quick", "--out", directory + "/Baselines/ci.csv", "--no-progress"])
     #expect(whole.status == 0, "\(whole.stderr)")
     let environment = ["WORKLOAD": workload, "SHARDS": "3", "GITHUB_STEP_SUMMARY": directory + "/step-summary.md"]
     for (job, commands) in workflow.jobs {
@@ -71,7 +71,7 @@ struct ResultsInCITests {
         // `make release` builds the binary, which the test has.
         for command in commands where command != "make release" {
           let expanded = command.replacingOccurrences(of: "${{ matrix.shard }}", with: String(shard))
-          let run = try shell(expanded, in: directory, environment: environment)
+          let run = try await shell(expanded, in: directory, environment: environment)
           #expect(run.status == 0, "\(job) \(shard): \(expanded)\n\(run.stdout)\(run.stderr)")
         }
       }
@@ -99,21 +99,21 @@ struct ResultsInCITests {
   }
 
   @Test("merge refuses parts of another run, a missing shard, a part short of a configuration or of rows; run refuses a shard that cannot be")
-  func refusals() throws {
+  func refusals() async throws {
     let directory = try temporaryDirectory()
     let workload = fixtures + "/ci/sharded.json"
     for part in 1...3 {
-      let run = try cachebench(["run", workload, "--quick", "--shard", "\(part)/3", "--out", directory + "/p\(part).csv", "--no-progress"])
+      let run = try await cachebench(["run", workload, "--quick", "--shard", "\(part)/3", "--out", directory + "/p\(part).csv", "--no-progress"])
       #expect(run.status == 0, "\(run.stderr)")
     }
-    func merge(_ parts: [String]) throws -> Run {
-      try cachebench(["merge"] + parts.map { directory + "/" + $0 } + ["--workload", workload, "--out", directory + "/m.csv"])
+    func merge(_ parts: [String]) async throws -> Run {
+      try await cachebench(["merge"] + parts.map { directory + "/" + $0 } + ["--workload", workload, "--out", directory + "/m.csv"])
     }
-    let missing = try merge(["p1.csv", "p2.csv"])
+    let missing = try await merge(["p1.csv", "p2.csv"])
     #expect(missing.status == 65)
     #expect(missing.stderr.contains("shard 3/3 is missing"))
     #expect(!FileManager.default.fileExists(atPath: directory + "/m.csv"))
-    let twice = try merge(["p1.csv", "p1.csv", "p2.csv"])
+    let twice = try await merge(["p1.csv", "p1.csv", "p2.csv"])
     #expect(twice.status == 65 && twice.stderr.contains("are both shard 1/3"))
     // Shard 1 without its last configuration (sqlite × typePolicy's rows), shard 2 with half its rows.
     let lines = try String(contentsOfFile: directory + "/p1.csv", encoding: .utf8).split(separator: "\n").map(String.init)
@@ -121,22 +121,22 @@ struct ResultsInCITests {
       .write(toFile: directory + "/short1.csv", atomically: true, encoding: .utf8)
     let half = try String(contentsOfFile: directory + "/p2.csv", encoding: .utf8).split(separator: "\n").map(String.init)
     try (half.prefix(half.count / 2).joined(separator: "\n") + "\n").write(toFile: directory + "/half2.csv", atomically: true, encoding: .utf8)
-    let lost = try merge(["short1.csv", "p2.csv", "p3.csv"])
+    let lost = try await merge(["short1.csv", "p2.csv", "p3.csv"])
     #expect(lost.status == 65)
     #expect(lost.stderr.hasPrefix("Error: \(directory)/short1.csv lacks 1 of shard 1/3's 3 configurations (sqlite × typePolicy)"), "\(lost.stderr)")
-    let halved = try merge(["p1.csv", "half2.csv", "p3.csv"])
+    let halved = try await merge(["p1.csv", "half2.csv", "p3.csv"])
     #expect(halved.status == 65)
     #expect(halved.stderr.hasPrefix("Error: \(directory)/half2.csv lacks "), "\(halved.stderr)")
     #expect(!FileManager.default.fileExists(atPath: directory + "/m.csv"))
-    let whole = try merge(["p3.csv", "p1.csv", "p2.csv"])
+    let whole = try await merge(["p3.csv", "p1.csv", "p2.csv"])
     #expect(whole.status == 0, "\(whole.stderr)")
-    let noWorkload = try cachebench(["merge", directory + "/p1.csv", "--out", directory + "/x.csv"])
+    let noWorkload = try await cachebench(["merge", directory + "/p1.csv", "--out", directory + "/x.csv"])
     #expect(noWorkload.status == 64)
-    let tooMany = try cachebench(["run", workload, "--quick", "--shard", "9/9", "--out", directory + "/x.csv", "--no-progress"])
+    let tooMany = try await cachebench(["run", workload, "--quick", "--shard", "9/9", "--out", directory + "/x.csv", "--no-progress"])
     #expect(tooMany.status == 64)
     #expect(tooMany.stderr.contains("--shard 9/9: sharded has 8 configurations, so at most 8 shards."))
     for malformed in ["4/3", "+1/+3"] {
-      let run = try cachebench(["run", workload, "--shard", malformed, "--out", directory + "/x.csv"])
+      let run = try await cachebench(["run", workload, "--shard", malformed, "--out", directory + "/x.csv"])
       #expect(run.status == 64 && run.stderr.contains("expected K/N with 1 <= K <= N"), "\(malformed)")
     }
   }
@@ -147,7 +147,7 @@ struct ResultsInCITests {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let workload = fixtures + "/ci/sharded.json"
     for part in 1...3 {
-      let run = try await awaitCachebench(["run", workload, "--quick", "--shard", "\(part)/3", "--out", directory + "/p\(part).csv", "--no-progress"])
+      let run = try await cachebench(["run", workload, "--quick", "--shard", "\(part)/3", "--out", directory + "/p\(part).csv", "--no-progress"])
       #expect(run.status == 0, "\(run.stderr)")
     }
     /// Part `k` without the lines that `drop` picks, as `name`.
@@ -177,13 +177,13 @@ struct ResultsInCITests {
       ),
     ]
     for (parts, message) in cases {
-      let run = try await awaitCachebench(
+      let run = try await cachebench(
         ["merge"] + parts.map { directory + "/" + $0 } + ["--workload", workload, "--out", directory + "/m.csv"])
       #expect(run.status == 65, "\(parts): \(run.stderr)")
       #expect(run.stderr == "Error: \(directory)/\(message)\n")
       #expect(!FileManager.default.fileExists(atPath: directory + "/m.csv"))
     }
-    let whole = try await awaitCachebench(
+    let whole = try await cachebench(
       ["merge", directory + "/p1.csv", directory + "/p2.csv", directory + "/p3.csv", "--workload", workload, "--out", directory + "/m.csv"])
     #expect(whole.status == 0, "\(whole.stderr)")
   }
@@ -192,8 +192,8 @@ struct ResultsInCITests {
 @Suite("The new commands' help and version", .timeLimit(.minutes(10)))
 struct NewCommandsHelpTests {
   @Test("export, merge and report print OVERVIEW, USAGE and OPTIONS; --version prints the version", arguments: ["export", "merge", "report"])
-  func help(command: String) throws {
-    let run = try cachebench([command, "--help"])
+  func help(command: String) async throws {
+    let run = try await cachebench([command, "--help"])
     #expect(run.status == 0)
     #expect(run.stdout.hasPrefix("OVERVIEW: "))
     #expect(run.stdout.contains("\nUSAGE: cachebench \(command) "))
@@ -201,8 +201,8 @@ struct NewCommandsHelpTests {
   }
 
   @Test("--version: the version, the revision, the toolchain")
-  func version() throws {
-    let run = try cachebench(["--version"])
+  func version() async throws {
+    let run = try await cachebench(["--version"])
     #expect(run.status == 0)
     let lines = run.stdout.split(separator: "\n")
     #expect(lines.count == 3)

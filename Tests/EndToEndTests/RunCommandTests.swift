@@ -3,34 +3,36 @@ import Testing
 
 @Suite("cachebench run", .timeLimit(.minutes(10)))
 struct RunCommandTests {
-  /// Runs quick.json twice at once (two processes), with samples.
-  static let runs: [(run: Run, csv: String, samples: String)] = {
-    let directory = try! temporaryDirectory()
-    let group = DispatchGroup()
-    nonisolated(unsafe) var results: [Int: (Run, String, String)] = [:]
-    let lock = NSLock()
-    for index in 0..<2 {
-      group.enter()
-      DispatchQueue.global().async {
-        let csv = directory + "/quick-\(index).csv"
-        let samples = directory + "/samples-\(index).csv"
-        let run = try! cachebench(["run", "Workloads/quick.json", "--out", csv, "--samples", samples, "--no-progress"])
-        lock.lock()
-        results[index] = (run, csv, samples)
-        lock.unlock()
-        group.leave()
-      }
+  /// Runs quick.json twice at once (two processes), with samples: started by the first test that
+  /// asks, awaited by every one.
+  static let quickRuns = Task { () throws -> [QuickRun] in
+    let directory = try temporaryDirectory()
+    func quick(_ index: Int) async throws -> QuickRun {
+      let csv = directory + "/quick-\(index).csv"
+      let samples = directory + "/samples-\(index).csv"
+      let run = try await cachebench(["run", "Workloads/quick.json", "--out", csv, "--samples", samples, "--no-progress"])
+      return QuickRun(run: run, csv: csv, samples: samples)
     }
-    group.wait()
-    return [results[0]!, results[1]!]
-  }()
+    async let first = quick(0)
+    async let second = quick(1)
+    return try await [first, second]
+  }
+
+  struct QuickRun: Sendable {
+    let run: Run
+    let csv: String
+    let samples: String
+  }
+
+  static var runs: [QuickRun] { get async throws { try await quickRuns.value } }
 
   static let stores = ["memory", "sqlite", "sqlite-apollo", "sqlite-rows", "sqlite-memory"]
   static let strategies = ["path", "typePolicy", "programmatic"]
 
   @Test("quick.json writes rows for every store × key strategy, with every metric of docs/csv.md")
-  func everyMetric() throws {
-    let (run, path, _) = Self.runs[0]
+  func everyMetric() async throws {
+    let quick = try await Self.runs[0]
+    let (run, path) = (quick.run, quick.csv)
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout.hasPrefix("quick (generator, seed 7, 2 repetitions)"))
     #expect(run.stdout.contains("store          keys          records  dedup  parse p50  write p50  write p99  read p50  read p99  loads/read  bytes/record  fragment p50  wakes/write  re-read p50"))
@@ -67,36 +69,36 @@ struct RunCommandTests {
   }
 
   @Test("two runs give identical deterministic metrics")
-  func deterministic() throws {
+  func deterministic() async throws {
     func deterministicRows(_ path: String) throws -> [String] {
       try CSVFile(path: path).rows.filter { $0["deterministic"] == "true" }.map { row in
         ["workload", "variant", "store", "keys", "phase", "metric", "n", "min", "p50", "p90", "p99", "max", "mean"]
           .map { row[$0]! }.joined(separator: ",")
       }.sorted()
     }
-    let first = try deterministicRows(Self.runs[0].csv)
-    let second = try deterministicRows(Self.runs[1].csv)
+    let first = try deterministicRows(await Self.runs[0].csv)
+    let second = try deterministicRows(await Self.runs[1].csv)
     #expect(first.count > 200)
     #expect(first == second)
   }
 
   @Test("--samples writes one row per sample: n of them for every metric row")
-  func samples() throws {
-    let samples = try CSVFile(path: Self.runs[0].samples)
+  func samples() async throws {
+    let samples = try await CSVFile(path: Self.runs[0].samples)
     #expect(samples.header.joined(separator: ",") == "run_id,workload,variant,store,keys,phase,metric,unit,index,value")
     var counts: [String: Int] = [:]
     for row in samples.rows {
       counts[[row["store"]!, row["keys"]!, row["phase"]!, row["metric"]!].joined(separator: "/"), default: 0] += 1
     }
-    for row in try CSVFile(path: Self.runs[0].csv).rows {
+    for row in try await CSVFile(path: Self.runs[0].csv).rows {
       #expect(counts[[row["store"]!, row["keys"]!, row["phase"]!, row["metric"]!].joined(separator: "/")] == Int(row["n"]!))
     }
   }
 
   @Test("the store-level benchmark and the calendar run with --quick")
-  func otherWorkloads() throws {
+  func otherWorkloads() async throws {
     let directory = try temporaryDirectory()
-    let run = try cachebench([
+    let run = try await cachebench([
       "run", "Workloads/store-records.json", "Workloads/calendar.json", "--quick", "--out", directory + "/both.csv",
       "--no-progress",
     ])
@@ -111,10 +113,10 @@ struct RunCommandTests {
   }
 
   @Test("an output that cannot be written exits 74 and leaves nothing behind")
-  func unwritableOutput() throws {
+  func unwritableOutput() async throws {
     let directory = try temporaryDirectory()
     try "x".write(toFile: directory + "/file", atomically: true, encoding: .utf8)
-    let run = try cachebench(["run", "Workloads/store-records.json", "--quick", "--out", directory + "/file/out.csv", "--no-progress"])
+    let run = try await cachebench(["run", "Workloads/store-records.json", "--quick", "--out", directory + "/file/out.csv", "--no-progress"])
     #expect(run.status == 74)
     #expect(run.stderr.hasPrefix("Error: cannot write \(directory)/file/out.csv: Not a directory\n"))
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["file"])
@@ -136,19 +138,19 @@ struct RunCommandTests {
       (#"{"name": "w", "seed": 1, "storeRecords": {}, "read": {"watchers": 1}}"#, Int32(65),
        "Error: w.json:1:55: read.watchers: the store-level benchmark reads no operations\n"),
     ])
-  func badWorkloads(text: String, status: Int32, stderr: String) throws {
+  func badWorkloads(text: String, status: Int32, stderr: String) async throws {
     let directory = try temporaryDirectory()
     try text.write(toFile: directory + "/w.json", atomically: true, encoding: .utf8)
     for command in ["validate", "run"] {
-      let run = try cachebench([command, "w.json"], in: directory)
+      let run = try await cachebench([command, "w.json"], in: directory)
       #expect(run.status == status)
       #expect(run.stderr.hasPrefix(stderr), "\(command): \(run.stderr)")
     }
   }
 
   @Test("validate accepts every shipped workload")
-  func validateShipped() throws {
-    let run = try cachebench(
+  func validateShipped() async throws {
+    let run = try await cachebench(
       ["validate"] + ["quick", "default", "large", "duplication-sweep", "calendar", "store-records", "apollo-tier2"].map { "Workloads/\($0).json" })
     #expect(run.status == 0, "\(run.stderr)")
     // Five stores, and their limit stores: the dictionary and the floors of the four SQLite layouts.
@@ -159,14 +161,14 @@ struct RunCommandTests {
   }
 
   @Test("deterministic rows do not depend on the length of TMPDIR or of the process ID")
-  func pathIndependence() throws {
+  func pathIndependence() async throws {
     let directory = try temporaryDirectory()
     var rows: [[String: String]] = []
     for (index, temporary) in ["t", String(repeating: "longer-temporary-directory-", count: 3)].enumerated() {
       let tmp = directory + "/" + temporary
       try FileManager.default.createDirectory(atPath: tmp, withIntermediateDirectories: true)
       let out = directory + "/run-\(index).csv"
-      let run = try cachebench(
+      let run = try await cachebench(
         ["run", "Workloads/store-records.json", "--quick", "--out", out, "--no-progress"], environment: ["TMPDIR": tmp])
       #expect(run.status == 0, "\(run.stderr)")
       // The stores' directory is gone with the run.
@@ -182,63 +184,10 @@ struct RunCommandTests {
     #expect(values(rows[..<half]) == values(rows[half...]))
   }
 
-  @Test("--instructions counts every parse, write, normalize, merge and read under callgrind; two runs agree within 0.1%")
-  func instructions() throws {
-    let directory = try temporaryDirectory()
-    let workload = directory + "/tiny.json"
-    try tinyWorkload(stores: #"[{"kind": "memory"}, {"kind": "sqlite", "label": "sqlite"}]"#)
-      .write(toFile: workload, atomically: true, encoding: .utf8)
-    var runs: [[String: [String: String]]] = []
-    for index in 0..<2 {
-      let out = directory + "/run-\(index).csv"
-      let run = try cachebench(["run", workload, "--instructions", "--out", out, "--no-progress"])
-      #expect(run.status == 0, "\(run.stderr)")
-      let rows = try CSVFile(path: out).rows.filter { $0["metric"] == "instructions" }
-      runs.append(Dictionary(uniqueKeysWithValues: rows.map { ("\($0["store"]!)/\($0["phase"]!)", $0) }))
-    }
-    let names = ["parse", "write", "normalize", "merge", "read"].flatMap { ["memory/\($0)", "sqlite/\($0)"] }
-    #expect(Set(runs[0].keys) == Set(names))
-    for (name, row) in runs[0] {
-      #expect(row["unit"] == "count" && row["deterministic"] == "true" && row["n"] == "3", "\(name)")
-      let other = try #require(runs[1][name])
-      for statistic in ["min", "p50", "max", "mean"] {
-        let (a, b) = (Double(row[statistic]!)!, Double(other[statistic]!)!)
-        #expect(a > 10_000 && abs(a - b) <= a * 0.001, "\(name) \(statistic): \(a) and \(b)")
-      }
-    }
-    // A write is its normalize and its merge, sample by sample, so the means add up.
-    for store in ["memory", "sqlite"] {
-      let mean = { (phase: String) in Double(runs[0]["\(store)/\(phase)"]!["mean"]!)! }
-      #expect(abs(mean("write") - mean("normalize") - mean("merge")) < 1)
-    }
-  }
-
-  @Test("--instructions counts one iteration of each Tier-2 scenario")
-  func tier2Instructions() throws {
-    let directory = try temporaryDirectory()
-    let workload = directory + "/tier2.json"
-    try #"{"name": "t", "seed": 1, "apolloTier2": {}, "stores": [{"kind": "memory"}], "repetitions": 1, "warmup": 0}"#
-      .write(toFile: workload, atomically: true, encoding: .utf8)
-    let out = directory + "/out.csv"
-    let run = try cachebench(["run", workload, "--instructions", "--out", out, "--no-progress"])
-    #expect(run.status == 0, "\(run.stderr)")
-    let rows = try CSVFile(path: out).rows.filter { $0["metric"]!.hasSuffix("_instructions") }
-    let counts = Dictionary(uniqueKeysWithValues: rows.map { ($0["metric"]!, Double($0["mean"]!)!) })
-    let scenarios = ["single_key_load_10_fields", "batch_load_100_records", "single_record_merge_10_fields",
-      "many_record_merge_1000_records", "pattern_delete_10k_records"]
-    #expect(Set(counts.keys) == Set(scenarios.map { $0 + "_instructions" }))
-    #expect(rows.allSatisfy { $0["phase"] == "tier2" && $0["unit"] == "count" && $0["deterministic"] == "true" })
-    let count = { (scenario: String) in counts[scenario + "_instructions"] ?? 0 }
-    // One key against a hundred, one record against a thousand.
-    #expect(count("single_key_load_10_fields") > 0 && count("single_key_load_10_fields") * 20 < count("batch_load_100_records"))
-    #expect(count("single_record_merge_10_fields") * 100 < count("many_record_merge_1000_records"))
-    #expect(count("pattern_delete_10k_records") > count("batch_load_100_records"))
-  }
-
   @Test("--instructions without valgrind is a clear error, before anything runs")
-  func instructionsWithoutValgrind() throws {
+  func instructionsWithoutValgrind() async throws {
     let directory = try temporaryDirectory()
-    let run = try cachebench(
+    let run = try await cachebench(
       ["run", "Workloads/gate.json", "--instructions", "--out", directory + "/out.csv", "--no-progress"],
       environment: ["PATH": directory])
     #expect(run.status == 1)
@@ -247,9 +196,9 @@ struct RunCommandTests {
   }
 
   @Test("generate writes files that a recorded workload replays")
-  func generateAndReplay() throws {
+  func generateAndReplay() async throws {
     let directory = try temporaryDirectory()
-    let generate = try cachebench(["generate", "Workloads/quick.json", "--out", directory + "/generated"])
+    let generate = try await cachebench(["generate", "Workloads/quick.json", "--out", directory + "/generated"])
     #expect(generate.status == 0, "\(generate.stderr)")
     #expect(generate.stdout.hasPrefix("wrote 40 responses of 4 operations to"))
     let files = try FileManager.default.contentsOfDirectory(atPath: directory + "/generated").sorted()
@@ -261,11 +210,11 @@ struct RunCommandTests {
     manifest["repetitions"] = 1
     manifest["warmup"] = 0
     try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: manifestPath))
-    let replay = try cachebench(["run", manifestPath, "--out", directory + "/replay.csv", "--no-progress"])
+    let replay = try await cachebench(["run", manifestPath, "--out", directory + "/replay.csv", "--no-progress"])
     #expect(replay.status == 0, "\(replay.stderr)")
     let replayed = try CSVFile(path: directory + "/replay.csv").rows
     // The same responses, recorded: the same objects as the synthetic run of quick.json.
-    let synthetic = try CSVFile(path: Self.runs[0].csv).rows
+    let synthetic = try await CSVFile(path: Self.runs[0].csv).rows
     func objects(_ rows: [[String: String]]) -> String? {
       rows.first { $0["store"] == "memory" && $0["keys"] == "typePolicy" && $0["metric"] == "objects" }?["p50"]
     }
@@ -274,36 +223,38 @@ struct RunCommandTests {
   }
 }
 
-@Suite("cachebench ab", .timeLimit(.minutes(10)))
-struct ABCommandTests {
-  @Test("the same build on both sides: runs in turns, deterministic rows unchanged, verdicts with intervals and p-values")
-  func sameBuild() throws {
-    let directory = try temporaryDirectory()
-    let workload = directory + "/tiny.json"
-    try tinyWorkload(repetitions: 2).write(toFile: workload, atomically: true, encoding: .utf8)
-    let out = directory + "/ab.csv"
-    let run = try cachebench(["ab", "--base", binary.path, "--current", binary.path, workload, "--rounds", "3", "--out", out])
-    // Timings are not asserted: on a shared machine a test running beside this one can make one
-    // side slower, and ab then rightly reports it (exit 2). Only timing rows may do so.
-    #expect(run.status == 0 || run.status == 2, "\(run.stderr)")
-    #expect(run.stderr.contains("cachebench ab: round 3/3, current\n"))
-    #expect(run.stdout.contains("Smallest timing change these runs detect 80% of the time: +"))
-    let rows = try CSVFile(path: out).rows
-    let timing = rows.filter { $0["deterministic"] == "false" }
-    #expect(!timing.isEmpty)
-    #expect(timing.allSatisfy { !$0["p_value"]!.isEmpty && !$0["ci_low"]!.isEmpty })
-    #expect(rows.filter { $0["deterministic"] == "true" }.allSatisfy { $0["status"] == "unchanged" })
-    #expect((run.status == 2) == rows.contains { $0["status"] == "regressed" })
-  }
+extension HeavyRuns {
+  @Suite("cachebench ab", .timeLimit(.minutes(10)))
+  struct ABCommandTests {
+    @Test("the same build on both sides: runs in turns, deterministic rows unchanged, verdicts with intervals and p-values")
+    func sameBuild() async throws {
+      let directory = try temporaryDirectory()
+      let workload = directory + "/tiny.json"
+      try tinyWorkload(repetitions: 2).write(toFile: workload, atomically: true, encoding: .utf8)
+      let out = directory + "/ab.csv"
+      let run = try await cachebench(["ab", "--base", binary.path, "--current", binary.path, workload, "--rounds", "3", "--out", out])
+      // Timings are not asserted: on a shared machine a test running beside this one can make one
+      // side slower, and ab then rightly reports it (exit 2). Only timing rows may do so.
+      #expect(run.status == 0 || run.status == 2, "\(run.stderr)")
+      #expect(run.stderr.contains("cachebench ab: round 3/3, current\n"))
+      #expect(run.stdout.contains("Smallest timing change these runs detect 80% of the time: +"))
+      let rows = try CSVFile(path: out).rows
+      let timing = rows.filter { $0["deterministic"] == "false" }
+      #expect(!timing.isEmpty)
+      #expect(timing.allSatisfy { !$0["p_value"]!.isEmpty && !$0["ci_low"]!.isEmpty })
+      #expect(rows.filter { $0["deterministic"] == "true" }.allSatisfy { $0["status"] == "unchanged" })
+      #expect((run.status == 2) == rows.contains { $0["status"] == "regressed" })
+    }
 
-  @Test("a command that is not cachebench is wrong usage, before anything runs")
-  func notCachebench() throws {
-    let run = try cachebench(["ab", "--base", "/bin/echo", "--current", binary.path, "Workloads/gate.json"])
-    #expect(run.status == 64)
-    #expect(run.stderr.hasPrefix("Error: '/bin/echo' does not behave as cachebench: its --help is not cachebench's.\n"))
-    let missing = try cachebench(["ab", "--base", "/nonexistent/cachebench", "--current", binary.path, "Workloads/gate.json"])
-    #expect(missing.status == 64)
-    #expect(missing.stderr.hasPrefix("Error: '/nonexistent/cachebench' is not an executable file.\n"))
+    @Test("a command that is not cachebench is wrong usage, before anything runs")
+    func notCachebench() async throws {
+      let run = try await cachebench(["ab", "--base", "/bin/echo", "--current", binary.path, "Workloads/gate.json"])
+      #expect(run.status == 64)
+      #expect(run.stderr.hasPrefix("Error: '/bin/echo' does not behave as cachebench: its --help is not cachebench's.\n"))
+      let missing = try await cachebench(["ab", "--base", "/nonexistent/cachebench", "--current", binary.path, "Workloads/gate.json"])
+      #expect(missing.status == 64)
+      #expect(missing.stderr.hasPrefix("Error: '/nonexistent/cachebench' is not an executable file.\n"))
+    }
   }
 }
 
@@ -321,33 +272,33 @@ struct CompareCommandTests {
   }
 
   @Test("a timing change from one run is advisory and exits 0; a worse deterministic metric exits 2, a better one 0")
-  func gate() throws {
+  func gate() async throws {
     let directory = try temporaryDirectory()
     let baseline = try write(directory, "base.csv", latency: 1000, records: 50)
-    let same = try cachebench(["compare", baseline, try write(directory, "same.csv", latency: 1050, records: 50)])
+    let same = try await cachebench(["compare", baseline, try write(directory, "same.csv", latency: 1050, records: 50)])
     #expect(same.status == 0)
-    let slower = try cachebench(["compare", baseline, try write(directory, "slow.csv", latency: 1300, records: 50), "--out", directory + "/verdicts.csv"])
+    let slower = try await cachebench(["compare", baseline, try write(directory, "slow.csv", latency: 1300, records: 50), "--out", directory + "/verdicts.csv"])
     #expect(slower.status == 0)
     #expect(slower.stdout.hasPrefix("Timing changes (advisory: one run per side cannot tell a change from noise) (1):\n"))
     #expect(slower.stdout.contains("w         memory  path  write  latency  p50          1.0 µs   1.3 µs  +30.0%"))
     let verdicts = try CSVFile(path: directory + "/verdicts.csv").rows
     #expect(verdicts.map { $0["status"] } == ["advisory", "unchanged"])
-    let fatter = try cachebench(["compare", baseline, try write(directory, "fat.csv", latency: 1000, records: 51)])
+    let fatter = try await cachebench(["compare", baseline, try write(directory, "fat.csv", latency: 1000, records: 51)])
     #expect(fatter.status == 2)
     #expect(fatter.stdout.contains("w         memory  path  dedup  records  min              50       51  +1 (+2.0%)"))
-    let leaner = try cachebench(["compare", baseline, try write(directory, "lean.csv", latency: 1000, records: 49)])
+    let leaner = try await cachebench(["compare", baseline, try write(directory, "lean.csv", latency: 1000, records: 49)])
     #expect(leaner.status == 0)
     #expect(leaner.stdout.hasPrefix("Improvements (better than the baseline: refresh it) (1):\n"))
   }
 
   @Test("a missing file exits 66, a malformed one 65, a bad threshold 64")
-  func errors() throws {
+  func errors() async throws {
     let directory = try temporaryDirectory()
     let baseline = try write(directory, "base.csv", latency: 1000, records: 50)
-    #expect(try cachebench(["compare", baseline, directory + "/none.csv"]).status == 66)
+    #expect(try await cachebench(["compare", baseline, directory + "/none.csv"]).status == 66)
     try "not,a,results,file\n".write(toFile: directory + "/bad.csv", atomically: true, encoding: .utf8)
-    #expect(try cachebench(["compare", baseline, directory + "/bad.csv"]).status == 65)
-    #expect(try cachebench(["compare", baseline, baseline, "--threshold", "ten"]).status == 64)
-    #expect(try cachebench(["compare", baseline]).status == 64)
+    #expect(try await cachebench(["compare", baseline, directory + "/bad.csv"]).status == 65)
+    #expect(try await cachebench(["compare", baseline, baseline, "--threshold", "ten"]).status == 64)
+    #expect(try await cachebench(["compare", baseline]).status == 64)
   }
 }

@@ -4,10 +4,10 @@ import Testing
 @Suite("cachebench soak", .timeLimit(.minutes(10)))
 struct SoakCommandTests {
   @Test("gate.json, quick: a table of every store × strategy's figures, the growth and the series written")
-  func gate() throws {
+  func gate() async throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let run = try cachebench([
+    let run = try await cachebench([
       "soak", "Workloads/gate.json", "--quick", "--every", "25", "--warmup", "25", "--out", directory + "/soak.csv",
       "--series", directory + "/series.csv", "--no-progress",
     ])
@@ -28,12 +28,12 @@ struct SoakCommandTests {
   @Test(
     "a signal stops the soak where it is: the samples so far written, marked complete=false, exit 130 or 143",
     arguments: [("INT", 130), ("TERM", 143)])
-  func interrupted(signal: String, status: Int32) throws {
+  func interrupted(signal: String, status: Int32) async throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     // The signal raised by the soak itself before step 60 of its first session: what a person's
     // Ctrl-C does, at a step that does not depend on the machine's load.
-    let run = try cachebench(
+    let run = try await cachebench(
       [
         "soak", "Workloads/gate.json", "--quick", "--every", "25", "--warmup", "0", "--out", directory + "/soak.csv",
         "--series", directory + "/series.csv", "--no-progress",
@@ -49,8 +49,8 @@ struct SoakCommandTests {
   }
 
   @Test("a malformed CACHEBENCH_SOAK_SIGNAL_AT is a usage error")
-  func malformedSignal() throws {
-    let run = try cachebench(
+  func malformedSignal() async throws {
+    let run = try await cachebench(
       ["soak", "Workloads/gate.json", "--quick", "--no-progress", "--out", "/dev/null", "--series", "/tmp/unused-series.csv"],
       environment: ["CACHEBENCH_SOAK_SIGNAL_AT": "HUP:3"])
     #expect(run.status == 64)

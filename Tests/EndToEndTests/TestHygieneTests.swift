@@ -26,10 +26,31 @@ struct TestHygieneTests {
     }
   }
 
+  @Test("no test holds a thread of the cooperative pool on a child process or a sleep")
+  func nothingBlocksThePool() throws {
+    let sources = try Self.testSources()
+    // A sleep that blocks its thread; Task.sleep suspends the task instead.
+    let sleep = try Regex(#"(^|[^A-Za-z_.])(usleep|sleep|nanosleep)\(|Thread\.sleep"#)
+    // Waiting for a child: the runner's own (runProcess, async) waits on a thread of its own, and
+    // so do the two tests that start one themselves.
+    let waitsForChild = try Regex(#"ChildProcess\.run\(|\.wait\(until:"#)
+    let waitOffThePool = ["EndToEndTests/Binary.swift", "EndToEndTests/ABHostileTests.swift", "WorkbenchTests/GitRevisionTests.swift"]
+    for (path, text) in sources where path != "EndToEndTests/TestHygieneTests.swift" {
+      #expect(text.firstMatch(of: sleep) == nil, "\(path) sleeps on its thread")
+      if text.firstMatch(of: waitsForChild) != nil {
+        #expect(waitOffThePool.contains(path), "\(path) waits for a child process")
+      }
+    }
+    for path in waitOffThePool {
+      let text = try #require(sources.first { $0.path == path }?.text)
+      #expect(text.contains("offThePool") || text.contains("Thread {"), "\(path) waits on the pool")
+    }
+  }
+
   @Test("every end-to-end suite has a time limit")
   func timeLimits() throws {
     for (path, text) in try Self.testSources() where path.hasPrefix("EndToEndTests/") {
-      for line in text.split(separator: "\n") where line.hasPrefix("@Suite(") {
+      for line in text.split(separator: "\n") where line.drop(while: { $0 == " " }).hasPrefix("@Suite(") {
         #expect(line.contains(".timeLimit("), "\(path): \(line)")
       }
     }

@@ -34,10 +34,10 @@ struct WatchAndFragmentTests {
   }
 
   @Test("invalidations per refetch, counted by hand: a shared Book:1 wakes both of its watchers, its path copies one each")
-  func invalidations() throws {
+  func invalidations() async throws {
     let directory = try temporaryDirectory()
     try Self.writeWorkload(in: directory, read: #""pointLookups": 1, "fieldPolicyLookups": 0, "fragments": 4, "watchers": 3, "churn": 1"#)
-    let run = try cachebench(["run", "w.json", "--out", "w.csv", "--no-progress"], in: directory)
+    let run = try await cachebench(["run", "w.json", "--out", "w.csv", "--no-progress"], in: directory)
     #expect(run.status == 0, "\(run.stderr)")
     let rows = try CSVFile(path: directory + "/w.csv").rows
     func row(_ store: String, _ keys: String, _ phase: String, _ metric: String) -> [String: String]? {
@@ -76,22 +76,22 @@ struct WatchAndFragmentTests {
       (#""fragments": 2"#, "type Query { a: Book  b: Book  c: Author }\ntype Book { id: ID!  title: String }\ntype Author { name: String }",
        "Error: w.json: read.fragments: reads records by their own keys, but the schema has no @typePolicy and no programmatic resolver is run: no type is keyed\n"),
     ])
-  func unservable(read: String, schema: String, stderr: String) throws {
+  func unservable(read: String, schema: String, stderr: String) async throws {
     let directory = try temporaryDirectory()
     try Self.writeWorkload(in: directory, read: read, schema: schema)
     for command in ["validate", "run"] {
-      let run = try cachebench([command, "w.json"], in: directory)
+      let run = try await cachebench([command, "w.json"], in: directory)
       #expect(run.status == 65, "\(command)")
       #expect(run.stderr.hasPrefix(stderr), "\(command): \(run.stderr)")
     }
   }
 
   @Test("a null where the schema says non-null fails the run with the response path, exit 65, and writes no CSV")
-  func nonNull() throws {
+  func nonNull() async throws {
     let directory = try temporaryDirectory()
     let schema = Self.schema.replacingOccurrences(of: "type Author { name: String }", with: "type Author { name: String! }")
     try Self.writeWorkload(in: directory, read: "", schema: schema, cTitle: "null")
-    let run = try cachebench(["run", "w.json", "--out", "w.csv", "--no-progress"], in: directory)
+    let run = try await cachebench(["run", "w.json", "--out", "w.csv", "--no-progress"], in: directory)
     #expect(run.status == 65)
     #expect(run.stderr.contains("c.json: the read-back failed: null at non-null c.name (String!), field \"name\" of record \"QUERY_ROOT.c\""), "\(run.stderr)")
     #expect(!FileManager.default.fileExists(atPath: directory + "/w.csv"))
