@@ -152,9 +152,17 @@ extension RecordStore {
       insertPosition: try connection.cachedStatement("INSERT INTO record_fields(key, field, position) VALUES (?, ?, ?)"))
     var count = fieldCount
     var changed: [String] = []
-    var merged = SplitDates(stored: dates, fieldCount: fieldCount, incoming: record)
+    var merged: SplitDates
+    do {
+      merged = try SplitDates(stored: dates, fieldCount: fieldCount, incoming: record)
+    } catch {
+      throw format.corruption("a split record's marker with malformed dates (\(error.problem) at byte \(error.offset))", key: record.key)
+    }
     for (index, (name, id, data)) in try encodedFields(of: record).enumerated() {
       if let position = try position(ofField: id, in: chunks) {
+        guard (0..<count).contains(position) else {
+          throw format.corruption("field \(id) at position \(position) of a record of \(count) fields", key: record.key)
+        }
         if try replaceField(id, at: position, with: data, in: &chunks) { changed.append(name) }
         merged.write(index, at: position)
       } else {
@@ -187,12 +195,15 @@ extension RecordStore {
     var dates: [Int]
     let incoming: [Int]
 
-    init(stored: [UInt8], fieldCount: Int, incoming record: Record) {
+    /// - Throws: the encoding's error when the marker's dates, bytes from the file, are malformed.
+    init(stored: [UInt8], fieldCount: Int, incoming record: Record) throws(RecordCodec.EncodingError) {
       isDated = !stored.isEmpty || record.isDated
       dates =
         stored.isEmpty
         ? (isDated ? Array(repeating: 0, count: fieldCount) : [])
-        : stored.withUnsafeBytes { RecordDates.dates(ofValue: $0, count: fieldCount) }
+        : try stored.withUnsafeBytes { bytes in
+          Result { () throws(RecordCodec.EncodingError) in try RecordCodec.checkedDates(ofValue: bytes, fieldCount: fieldCount) }
+        }.get()
       incoming = isDated ? record.encodedFields.withUnsafeBytes { RecordDates.dates($0) } : []
     }
 

@@ -47,6 +47,21 @@ extension RecordCodec {
     if let dates { try validateDates(bytes, dates, fieldCount: names.count - 1) }
   }
 
+  /// The dates of `fieldCount` fields from a dates field's value alone, bytes from a file (the
+  /// compact layout's split-record marker keeps it apart from the fields): checked as a record's
+  /// dates are (a value of the grammar ending where the bytes do, then docs/records.md#dates)
+  /// before anything decodes it.
+  /// - Throws: ``EncodingError`` naming the first problem, its offset within `value`.
+  public static func checkedDates(ofValue value: UnsafeRawBufferPointer, fieldCount: Int) throws(EncodingError) -> [Int] {
+    guard !value.isEmpty else { throw EncodingError(offset: 0, problem: "an empty dates field") }
+    var offset = 0
+    var check = ValueCheck()
+    try RecordValueWalk.walk(value, &offset, &check)
+    guard offset == value.count else { throw EncodingError(offset: offset, problem: "bytes after the dates field's value") }
+    try validateDates(value, 0..<value.count, fieldCount: fieldCount)
+    return RecordDates.dates(ofValue: value, count: fieldCount)
+  }
+
   /// The dates field's value (a value of the grammar already): an Int of 0 or more, or a list of
   /// such Ints `[base, p, d, ...]` with positions ascending among the record's fields and every
   /// `d` from 1 to `base` (docs/records.md#dates).

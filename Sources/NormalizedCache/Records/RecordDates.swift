@@ -153,9 +153,10 @@ import Darwin
     RecordWriter.encoded { appendValue(dates, to: $0) }
   }
 
-  /// The dates of `count` fields from the dates field's value alone (trusted bytes: this
-  /// package's, or checked); a field past the exceptions is at the base.
-  public static func dates(ofValue value: UnsafeRawBufferPointer, count: Int) -> [Int] {
+  /// The dates of `count` fields from the dates field's value alone, checked bytes
+  /// (``RecordCodec/checkedDates(ofValue:fieldCount:)``, the one way in from outside this module);
+  /// a field past the exceptions is at the base.
+  static func dates(ofValue value: UnsafeRawBufferPointer, count: Int) -> [Int] {
     var offset = 0
     if value[0] == RecordCodec.intTag {
       offset = 1
