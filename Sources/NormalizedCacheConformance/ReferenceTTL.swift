@@ -6,8 +6,9 @@ import NormalizedCache
 /// every incoming field with its date; a read that walks an operation over the records, field by
 /// field, depth first.
 ///
-/// It shares no code with the stores, the record encoding, the merge or the reader, and resolves
-/// no `@cacheControl`: the read is given each field's `maxAge`. Where the two agree over thousands
+/// It shares no code with the stores, the record encoding, the merge, the reader or the schema:
+/// the read is given the `@cacheControl` that applies to each field and type, and works out each
+/// field's `maxAge` by docs/ttl.md's rules itself, as it walks. Where the two agree over thousands
 /// of random steps (``TTLModelCheck``), the stores and the reader do what this says.
 struct ReferenceTTL {
   struct Field: Equatable {
@@ -47,6 +48,19 @@ struct ReferenceTTL {
     var missing: [String]
   }
 
+  /// A `@cacheControl` on a field or a type: none, `maxAge: N`, or `inheritMaxAge: true`.
+  enum Hint: Equatable, Sendable {
+    case none
+    case maxAge(Int)
+    case inherit
+  }
+
+  /// The `@cacheControl` that applies to each field (on a type) and each type.
+  struct Controls: Sendable {
+    let field: @Sendable (_ type: String, _ field: String) -> Hint
+    let type: @Sendable (_ type: String) -> Hint
+  }
+
   private(set) var records: [CacheKey: [Field]] = [:]
 
   /// Merges the records of one write (dates or not, theirs are ignored), every field written at
@@ -75,14 +89,13 @@ struct ReferenceTTL {
   /// Reads `selection` from the record of `rootKey` at `now`.
   /// - Parameters:
   ///   - policies: whether fields with a ``Selected/policyKey`` read that record straight.
-  ///   - maxAge: a field's `maxAge` on its object's runtime type, nil for none, when the operation
-  ///     sets none.
+  ///   - controls: the `@cacheControl`s of the schema; the operation's are the fields' own.
   func read(
     _ selection: [Selected], rootKey: CacheKey, rootType: String, at now: Int, ttl: TTLEnforcement, policies: Bool,
-    maxAge: @escaping (_ type: String, _ field: String) -> Int?
+    controls: Controls
   ) -> Read {
-    var walk = Walk(records: records, now: now, policies: policies, maxAge: maxAge)
-    let data = walk.object(rootKey, type: rootType, selection: selection, path: [])
+    var walk = Walk(records: records, now: now, policies: policies, controls: controls)
+    let data = walk.object(rootKey, type: rootType, selection: selection, path: [], parentMaxAge: nil)
     let expired = walk.expired.map { $0.joined(separator: ".") }.sorted()
     let missing = walk.missing.map { $0.joined(separator: ".") }.sorted()
     if !missing.isEmpty { return Read(outcome: "miss", data: nil, expired: expired, missing: missing) }
@@ -97,52 +110,86 @@ struct ReferenceTTL {
     let records: [CacheKey: [Field]]
     let now: Int
     let policies: Bool
-    let maxAge: (String, String) -> Int?
+    let controls: Controls
     var expired: [[String]] = []
     var missing: [[String]] = []
 
+    /// A field's `maxAge`, by docs/ttl.md's rules: the field's own directive (the operation's, else
+    /// the schema's); with `inheritMaxAge` on it, or on the type of an object-typed field, its
+    /// parent field's; a leaf without either takes its parent field's too; an object-typed field
+    /// without either has none, and the fields below it take their object's type's own `maxAge`.
+    /// - Returns: the `maxAge` the field is checked by, and the one its fields take (nil: their
+    ///   object's type's own).
+    func maxAge(of selected: Selected, on type: String, parentMaxAge: Int?) -> (checked: Int?, passed: Int??) {
+      let hint = selected.operationMaxAge.map(Hint.maxAge) ?? controls.field(type, selected.name)
+      switch hint {
+      case .maxAge(let seconds): return (seconds, .some(seconds))
+      case .inherit: return (parentMaxAge, .some(parentMaxAge))
+      case .none:
+        guard let objectType = selected.type, selected.children != nil else { return (parentMaxAge, .some(parentMaxAge)) }
+        return controls.type(objectType) == .inherit ? (parentMaxAge, .some(parentMaxAge)) : (nil, nil)
+      }
+    }
+
     /// The object of the record `key`, or null (and its path missing) when there is none.
-    mutating func object(_ key: CacheKey, type: String, selection: [Selected], path: [String]) -> JSONValue {
+    /// - Parameter parentMaxAge: the `maxAge` of the field above it that its fields take; nil
+    ///   (at the root too): its type's own.
+    mutating func object(_ key: CacheKey, type: String, selection: [Selected], path: [String], parentMaxAge: Int??) -> JSONValue {
       guard let fields = records[key] else {
         missing.append(path)
         return .null
       }
       var runtimeType = type
       if case .string(let typename)? = fields.first(where: { $0.name == "__typename" })?.value { runtimeType = typename }
+      let inherited: Int?
+      if let parentMaxAge {
+        inherited = parentMaxAge
+      } else if case .maxAge(let seconds) = controls.type(runtimeType) {
+        inherited = seconds
+      } else {
+        inherited = nil
+      }
       var object = JSONObject()
       for selected in selection where selected.onType == nil || selected.onType == runtimeType {
         let fieldPath = path + [selected.responseKey]
+        let age = maxAge(of: selected, on: runtimeType, parentMaxAge: inherited)
         if policies, let key = selected.policyKey, let children = selected.children {
-          object.append(key: selected.responseKey, value: self.object(key, type: selected.type!, selection: children, path: fieldPath))
+          object.append(
+            key: selected.responseKey,
+            value: self.object(key, type: selected.type!, selection: children, path: fieldPath, parentMaxAge: age.passed))
           continue
         }
         guard let field = fields.first(where: { $0.name == selected.fieldKey }) else {
           missing.append(fieldPath)
           continue
         }
-        if let age = selected.operationMaxAge ?? maxAge(runtimeType, selected.name), age == 0 || field.writtenAt + age < now {
+        if let checked = age.checked, checked == 0 || field.writtenAt + checked < now {
           expired.append(fieldPath)
         }
         guard let children = selected.children else {
           object.append(key: selected.responseKey, value: field.value.jsonValue)
           continue
         }
-        object.append(key: selected.responseKey, value: value(field.value, type: selected.type!, selection: children, path: fieldPath))
+        object.append(
+          key: selected.responseKey,
+          value: value(field.value, type: selected.type!, selection: children, path: fieldPath, parentMaxAge: age.passed))
       }
       return .object(object)
     }
 
     /// A value where the operation selects objects: null, a reference, a list of them; a scalar
     /// there is missing.
-    mutating func value(_ value: RecordValue, type: String, selection: [Selected], path: [String]) -> JSONValue {
+    mutating func value(_ value: RecordValue, type: String, selection: [Selected], path: [String], parentMaxAge: Int??) -> JSONValue {
       switch value {
       case .null:
         return .null
       case .reference(let reference):
-        return object(reference.key, type: type, selection: selection, path: path)
+        return object(reference.key, type: type, selection: selection, path: path, parentMaxAge: parentMaxAge)
       case .list(let elements):
         return .array(
-          elements.enumerated().map { self.value($1, type: type, selection: selection, path: path + [String($0)]) })
+          elements.enumerated().map {
+            self.value($1, type: type, selection: selection, path: path + [String($0)], parentMaxAge: parentMaxAge)
+          })
       default:
         missing.append(path)
         return .null

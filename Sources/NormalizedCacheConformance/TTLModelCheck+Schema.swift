@@ -44,53 +44,61 @@ enum TTLModelSchema {
     case objects(String, nullable: Bool)
   }
 
-  /// A field of the schema: its kind, and its `maxAge` worked out by hand from the text above by
-  /// docs/ttl.md's rules, not by the code under test: a leaf takes its type's own maxAge, else its
-  /// interface's (Book's 60 over Media's 40; Film has only Media's); a field's own directive beats
-  /// its type's (price 10), an interface's field's too (Media's title 45 on Book and Film); an
-  /// object-typed field takes none (author) unless it inherits, by its own `inheritMaxAge`
-  /// (Book.publisher: Book's 60) or its type's (Wide.publisher: Wide's 20); Publisher's own
-  /// `inheritMaxAge` gives its leaves nothing; `__typename` is a leaf of its type.
+  /// A field of the schema: its kind, and the `@cacheControl` that applies to it, read by hand from
+  /// the text above, not by the code under test: its own (price 10), else its interface's
+  /// field's (Media's title 45 on Book and Film), else none; `inheritMaxAge` as `.inherit`
+  /// (Book.publisher). ``ReferenceTTL`` applies docs/ttl.md's rules to these.
   struct Field {
     let kind: Kind
-    let maxAge: Int?
+    let directive: ReferenceTTL.Hint
   }
+
+  /// Each type's `@cacheControl`, by hand: its own, else its interface's (Film has Media's 40).
+  static let types: [String: ReferenceTTL.Hint] = [
+    "Query": .none, "Media": .maxAge(40), "Book": .maxAge(60), "Film": .maxAge(40), "Author": .none, "Publisher": .inherit,
+    "Shelf": .none, "Wide": .maxAge(20),
+  ]
 
   static let fields: [String: [String: Field]] = [
     "Query": [
-      "__typename": Field(kind: .typename, maxAge: nil), "book": Field(kind: .object("Book", nullable: true), maxAge: nil),
-      "books": Field(kind: .objects("Book", nullable: false), maxAge: nil),
-      "shelf": Field(kind: .object("Shelf", nullable: true), maxAge: nil),
-      "featured": Field(kind: .object("Media", nullable: true), maxAge: nil),
-      "wide": Field(kind: .object("Wide", nullable: true), maxAge: nil),
+      "__typename": Field(kind: .typename, directive: .none), "book": Field(kind: .object("Book", nullable: true), directive: .none),
+      "books": Field(kind: .objects("Book", nullable: false), directive: .none),
+      "shelf": Field(kind: .object("Shelf", nullable: true), directive: .none),
+      "featured": Field(kind: .object("Media", nullable: true), directive: .none),
+      "wide": Field(kind: .object("Wide", nullable: true), directive: .none),
     ],
     "Book": [
-      "__typename": Field(kind: .typename, maxAge: 60), "id": Field(kind: .id, maxAge: 60), "title": Field(kind: .string, maxAge: 45),
-      "price": Field(kind: .int, maxAge: 10), "stock": Field(kind: .int, maxAge: 0), "tags": Field(kind: .strings, maxAge: 60),
-      "author": Field(kind: .object("Author", nullable: true), maxAge: nil),
-      "publisher": Field(kind: .object("Publisher", nullable: true), maxAge: 60),
+      "__typename": Field(kind: .typename, directive: .none), "id": Field(kind: .id, directive: .none),
+      "title": Field(kind: .string, directive: .maxAge(45)), "price": Field(kind: .int, directive: .maxAge(10)),
+      "stock": Field(kind: .int, directive: .maxAge(0)), "tags": Field(kind: .strings, directive: .none),
+      "author": Field(kind: .object("Author", nullable: true), directive: .none),
+      "publisher": Field(kind: .object("Publisher", nullable: true), directive: .inherit),
     ],
     "Film": [
-      "__typename": Field(kind: .typename, maxAge: 40), "id": Field(kind: .id, maxAge: 40), "title": Field(kind: .string, maxAge: 45),
-      "runtime": Field(kind: .int, maxAge: 5),
+      "__typename": Field(kind: .typename, directive: .none), "id": Field(kind: .id, directive: .none),
+      "title": Field(kind: .string, directive: .maxAge(45)), "runtime": Field(kind: .int, directive: .maxAge(5)),
     ],
     "Author": [
-      "__typename": Field(kind: .typename, maxAge: nil), "id": Field(kind: .id, maxAge: nil), "name": Field(kind: .string, maxAge: nil),
-      "books": Field(kind: .objects("Book", nullable: true), maxAge: 30),
+      "__typename": Field(kind: .typename, directive: .none), "id": Field(kind: .id, directive: .none),
+      "name": Field(kind: .string, directive: .none), "books": Field(kind: .objects("Book", nullable: true), directive: .maxAge(30)),
     ],
     "Publisher": [
-      "__typename": Field(kind: .typename, maxAge: nil), "name": Field(kind: .string, maxAge: nil),
-      "city": Field(kind: .string, maxAge: 15),
+      "__typename": Field(kind: .typename, directive: .none), "name": Field(kind: .string, directive: .none),
+      "city": Field(kind: .string, directive: .maxAge(15)),
     ],
     "Shelf": [
-      "__typename": Field(kind: .typename, maxAge: nil), "label": Field(kind: .string, maxAge: nil),
-      "books": Field(kind: .objects("Book", nullable: false), maxAge: nil),
+      "__typename": Field(kind: .typename, directive: .none), "label": Field(kind: .string, directive: .none),
+      "books": Field(kind: .objects("Book", nullable: false), directive: .none),
     ],
     "Wide": [
-      "__typename": Field(kind: .typename, maxAge: 20), "id": Field(kind: .id, maxAge: 20),
-      "publisher": Field(kind: .object("Publisher", nullable: true), maxAge: 20),
-    ].merging((0..<wideFields).map { ("f\($0)", Field(kind: .int, maxAge: wideMaxAges[$0] ?? 20)) }) { $1 },
+      "__typename": Field(kind: .typename, directive: .none), "id": Field(kind: .id, directive: .none),
+      "publisher": Field(kind: .object("Publisher", nullable: true), directive: .none),
+    ].merging((0..<wideFields).map { ("f\($0)", Field(kind: .int, directive: wideMaxAges[$0].map { .maxAge($0) } ?? .none)) }) { $1 },
   ]
+
+  /// The `@cacheControl`s of the schema, for ``ReferenceTTL/read(_:rootKey:rootType:at:ttl:policies:controls:)``.
+  static let controls = ReferenceTTL.Controls(
+    field: { fields[$0]?[$1]?.directive ?? .none }, type: { types[$0] ?? .none })
 
   /// The ids each keyed type's objects take: few, so that operations meet the same records.
   static let ids = ["Book": ["1", "2", "3", "4"], "Film": ["f1", "f2"], "Author": ["a1", "a2", "a3"], "Wide": ["w1", "w2"]]

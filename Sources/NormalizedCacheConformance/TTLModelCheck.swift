@@ -137,8 +137,8 @@ private struct Check {
       outcome: result.outcome.name, data: result.data, expired: result.expired.map(ReadResult.spelled),
       missing: result.missing.map(ReadResult.spelled))
     let expected = model.read(
-      selection, rootKey: "QUERY_ROOT", rootType: "Query", at: clock, ttl: ttl, policies: reader.useFieldPolicies
-    ) { TTLModelSchema.fields[$0]?[$1]?.maxAge }
+      selection, rootKey: "QUERY_ROOT", rootType: "Query", at: clock, ttl: ttl, policies: reader.useFieldPolicies,
+      controls: TTLModelSchema.controls)
     tally.outcomes[read.outcome, default: 0] += 1
     tally.expiredPaths += read.expired.count
     tally.missingPaths += read.missing.count

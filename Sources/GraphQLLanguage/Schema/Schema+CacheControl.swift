@@ -116,34 +116,66 @@ extension Schema {
 
   // MARK: Resolution
 
-  /// The `maxAge` of the field `name` read on an object of type `parentType` (docs/ttl.md, Apollo
-  /// iOS 3.0's plan §4.1), in seconds; nil when nothing gives it one (the field never expires).
+  /// The `maxAge` of the field `name` read on an object of type `parentType` reached through a
+  /// field whose `maxAge` was `parentMaxAge` (docs/ttl.md#cachecontrol), and what the fields below
+  /// it inherit:
   ///
-  /// Most specific first: the field's `@cacheControl` in the operation, then on the parent type's
-  /// field in the schema, then on that field of the interfaces the parent implements. A field
-  /// that none of these gives a `maxAge` takes the parent type's own (`@cacheControl` on the type,
-  /// else on its interfaces) if it is a leaf; an object-typed field takes it only when
-  /// `inheritMaxAge: true` is on the field or on the type it returns.
+  /// 1. the field's `@cacheControl(maxAge:)` in the operation, then on the parent type's field in
+  ///    the schema, then on that field of the interfaces the parent implements;
+  /// 2. `inheritMaxAge: true` there, or on the type an object-typed field returns: the parent
+  ///    field's;
+  /// 3. a leaf (a scalar or an enum) without either: the parent field's;
+  /// 4. an object-typed field without either has none (a reference is not aged by the type it
+  ///    points to), and the fields below it inherit the type of the object there: its own
+  ///    `maxAge` (its runtime type's, else the field's type's).
+  ///
+  /// So a scalar takes its parent field's resolved `maxAge`, as in Apollo Server and Apollo iOS's
+  /// cache-control samples: the type's when the parent field took the type's, the field's own when
+  /// it has one (`books @cacheControl(maxAge: 900) { id }`: 900), an inherited one when it
+  /// inherits.
   /// ```swift
-  /// schema.maxAge(ofField: "price", on: "Book", operation: nil)    // 60: the field's own
-  /// schema.maxAge(ofField: "title", on: "Book", operation: nil)    // 3600: Book's, a scalar inherits
-  /// schema.maxAge(ofField: "author", on: "Book", operation: nil)   // nil: an object does not
+  /// schema.maxAge(ofField: "price", on: "Book", operation: nil, parentMaxAge: 3600).checked    // 60: the field's own
+  /// schema.maxAge(ofField: "title", on: "Book", operation: nil, parentMaxAge: 3600).checked    // 3600: a scalar inherits
+  /// schema.maxAge(ofField: "author", on: "Book", operation: nil, parentMaxAge: 3600).checked   // nil: a reference
   /// ```
   /// - Parameter operation: the field's `@cacheControl` in the operation (``CacheControl/ofOperationField(_:)``).
-  public func maxAge(ofField name: String, on parentType: String?, operation: CacheControl?) -> Int? {
+  public func maxAge(ofField name: String, on parentType: String?, operation: CacheControl?, parentMaxAge: Int?) -> FieldMaxAge {
     var inherits = false
     for control in [operation, fieldCacheControl(name, on: parentType)] {
       switch control?.setting {
-      case .maxAge(let seconds)?: return seconds
+      case .maxAge(let seconds)?: return FieldMaxAge(checked: seconds, inherited: .fixed(seconds))
       case .inherit?: inherits = true
       case nil: break
       }
     }
-    guard let parentType else { return nil }
-    if let returned = types[parentType]?.fields[name]?.type.namedType, let returnedType = types[returned], !returnedType.isLeaf {
-      guard inherits || typeCacheControls[returned]?.setting == .inherit else { return nil }
+    let fromParent = FieldMaxAge(checked: parentMaxAge, inherited: .fixed(parentMaxAge))
+    if inherits { return fromParent }
+    guard let parentType, let returned = types[parentType]?.fields[name]?.type.namedType, let returnedType = types[returned],
+      !returnedType.isLeaf
+    else { return fromParent }
+    return typeCacheControl(returned)?.setting == .inherit ? fromParent : FieldMaxAge(checked: nil, inherited: .ofType)
+  }
+
+  /// The `maxAge` a read checks the field `name` by, read on an object of type `parentType`
+  /// reached through a field that took its `maxAge` from that type (the common case, and a
+  /// fragment read from a record of that type): ``maxAge(ofField:on:operation:parentMaxAge:)``
+  /// with the type's own as the parent's.
+  /// ```swift
+  /// schema.maxAge(ofField: "title", on: "Book", operation: nil)    // 3600: Book's, a scalar inherits
+  /// schema.maxAge(ofField: "author", on: "Book", operation: nil)   // nil: a reference
+  /// ```
+  public func maxAge(ofField name: String, on parentType: String?, operation: CacheControl?) -> Int? {
+    maxAge(ofField: name, on: parentType, operation: operation, parentMaxAge: parentType.flatMap(typeMaxAge)).checked
+  }
+
+  /// The `maxAge` the field resolves to as Apollo Server resolves it (the cache-control samples'
+  /// figures): ``maxAge(ofField:on:operation:parentMaxAge:)``'s, and for an object-typed field
+  /// whose `maxAge` comes from its type, the type's own (none without one).
+  public func resolvedMaxAge(ofField name: String, on parentType: String?, operation: CacheControl?, parentMaxAge: Int?) -> Int? {
+    switch maxAge(ofField: name, on: parentType, operation: operation, parentMaxAge: parentMaxAge).inherited {
+    case .fixed(let seconds): seconds
+    case .ofType: parentType.flatMap { types[$0]?.fields[name]?.type.namedType }.flatMap(typeMaxAge)
     }
-    return typeMaxAge(parentType)
   }
 
   /// The field's own `@cacheControl` on `typeName`, else on the first interface that has one.
@@ -156,15 +188,40 @@ extension Schema {
     return nil
   }
 
-  /// The type's own `maxAge`, else the one its interfaces give.
-  private func typeMaxAge(_ typeName: String) -> Int? {
-    if case .maxAge(let seconds)? = typeCacheControls[typeName]?.setting { return seconds }
+  /// The type's own `maxAge`, else the one its interfaces give: what a field that returns it takes
+  /// (nil when it has none, or only inherits).
+  public func typeMaxAge(_ typeName: String) -> Int? {
+    if case .maxAge(let seconds)? = typeCacheControl(typeName)?.setting { return seconds }
+    return nil
+  }
+
+  /// The type's own `@cacheControl`, else the first of its interfaces' (they agree: checked when
+  /// the schema is built).
+  private func typeCacheControl(_ typeName: String) -> CacheControl? {
+    if let own = typeCacheControls[typeName] { return own }
     for interface in allInterfaces[typeName] ?? [] {
-      if case .maxAge(let seconds)? = typeCacheControls[interface]?.setting { return seconds }
+      if let inherited = typeCacheControls[interface] { return inherited }
     }
     return nil
   }
 
   /// Whether any type or field of the schema has a `@cacheControl`.
   public var hasCacheControls: Bool { !typeCacheControls.isEmpty || !fieldCacheControls.isEmpty }
+}
+
+/// A field's `maxAge` (``Schema/maxAge(ofField:on:operation:parentMaxAge:)``): the one a read checks
+/// it by, and the one the fields below it take as their parent's.
+public struct FieldMaxAge: Hashable, Sendable {
+  /// What a read checks the field's value by; nil: it never expires.
+  public let checked: Int?
+  /// What the fields below it take as their parent field's `maxAge`.
+  public let inherited: InheritedMaxAge
+}
+
+/// What the fields below a field take as their parent field's `maxAge`.
+public enum InheritedMaxAge: Hashable, Sendable {
+  /// The field's own (a directive on it gave it, or it inherited its parent's); nil: none.
+  case fixed(Int?)
+  /// The own `maxAge` of the type of the object below (its runtime type's, else the field's type's).
+  case ofType
 }

@@ -77,7 +77,8 @@ public final class OperationPlan {
     case .subscription: rootKey = RootKey.subscription
     }
     rootTypeName = schema.rootTypeName(for: operation.operationType)
-    root = SelectionPlan(selections: [operation.selectionSet], staticType: rootTypeName, schema: schema)
+    root = SelectionPlan(
+      selections: [operation.selectionSet], staticType: rootTypeName, schema: schema, parentMaxAge: .ofType)
   }
 
   /// A plan for a named fragment of the document, read from any record key (see
@@ -100,7 +101,9 @@ public final class OperationPlan {
     shared = nil
     rootKey = ""
     rootTypeName = fragment.typeCondition
-    root = SelectionPlan(selections: [fragment.selectionSet], staticType: fragment.typeCondition, schema: schema)
+    root = SelectionPlan(
+      selections: [fragment.selectionSet], staticType: fragment.typeCondition, schema: schema,
+      parentMaxAge: .ofType)
   }
 
   /// The fields to write or read for an object of this runtime type (nil: unknown).
@@ -123,6 +126,12 @@ public final class OperationPlan {
   private func collect(_ plan: SelectionPlan, runtimeType: String?) throws(NormalizationError) -> PlannedSelection {
     let (order, groups) = try groupFields(plan, runtimeType: runtimeType)
     let parentType = runtimeType ?? plan.staticType
+    // The parent field's maxAge, which leaves and inheriting fields take (docs/ttl.md).
+    let parentMaxAge: Int? =
+      switch plan.parentMaxAge {
+      case .fixed(let seconds): seconds
+      case .ofType: parentType.flatMap(schema.typeMaxAge)
+      }
     var fields: [PlannedField] = []
     fields.reserveCapacity(order.count)
     var fieldKeys: Set<String> = []
@@ -131,17 +140,17 @@ public final class OperationPlan {
       let first = group.fields[0]
       let fieldKey = try FieldKey.render(name: first.name, arguments: first.arguments, variables: variables)
       let definition = parentType.flatMap { schema.field(first.name, on: $0) }
+      let maxAge = schema.maxAge(
+        ofField: first.name, on: parentType, operation: PlannedField.operationCacheControl(group.fields), parentMaxAge: parentMaxAge)
       let subselections = group.fields.compactMap(\.selectionSet)
       let child =
         subselections.isEmpty
-        ? nil : childPlan(subselections, of: group.fields, staticType: definition?.type.namedType)
+        ? nil : childPlan(subselections, of: group.fields, staticType: definition?.type.namedType, parentMaxAge: maxAge.inherited)
       fields.append(
         PlannedField(
           responseKey: responseKey, name: first.name, arguments: first.arguments, fieldKey: fieldKey,
           definition: definition, child: child, isConditional: group.conditional,
-          repeatsFieldKey: !fieldKeys.insert(fieldKey).inserted,
-          maxAge: schema.maxAge(
-            ofField: first.name, on: parentType, operation: PlannedField.operationCacheControl(group.fields))))
+          repeatsFieldKey: !fieldKeys.insert(fieldKey).inserted, maxAge: maxAge.checked))
     }
     return PlannedSelection(
       fields: fields, selectsTypename: groups["__typename"] != nil,
@@ -197,9 +206,9 @@ public final class OperationPlan {
 
   /// The selection below a field: the one all plans of a ``SharedPlans`` share when nothing in it
   /// uses a variable (its collected fields are then the same for any variables), else this plan's own.
-  private func childPlan(_ selections: [[Selection]], of fields: [Field], staticType: String?) -> SelectionPlan {
-    let make = { SelectionPlan(selections: selections, staticType: staticType, schema: self.schema) }
-    return shared?.selectionPlan(selections, below: fields, staticType: staticType, make: make) ?? make()
+  private func childPlan(_ selections: [[Selection]], of fields: [Field], staticType: String?, parentMaxAge: InheritedMaxAge) -> SelectionPlan {
+    let make = { SelectionPlan(selections: selections, staticType: staticType, schema: self.schema, parentMaxAge: parentMaxAge) }
+    return shared?.selectionPlan(selections, below: fields, staticType: staticType, parentMaxAge: parentMaxAge, make: make) ?? make()
   }
 
   /// Every field key a read of an object at this place may look at, under any runtime type, and

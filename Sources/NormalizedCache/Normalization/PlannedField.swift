@@ -15,7 +15,7 @@ final class PlannedField {
   /// Another field of the selection, under another alias, has the same field key.
   let repeatsFieldKey: Bool
   /// How long the field stays fresh after it is written, in seconds (`@cacheControl`, resolved by
-  /// ``Schema/maxAge(ofField:on:operation:)``); nil when it never expires.
+  /// ``Schema/maxAge(ofField:on:operation:parentMaxAge:)``); nil when it never expires.
   let maxAge: Int?
   /// How many lists the schema wraps the field's type in (`[[Book]]`: 2), nil without a schema's
   /// definition: the shape of the response the normalizer checks, once a level.

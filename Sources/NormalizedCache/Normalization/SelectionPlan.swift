@@ -20,9 +20,14 @@ final class SelectionPlan {
   /// set, ``OperationPlan/projectedFields(_:)``); nil until a projected read asks.
   var projectedFields: FieldSet?
 
-  init(selections: [[Selection]], staticType: String?, schema: Schema) {
+  /// The `maxAge` of the field this selection is on, as the fields here inherit it (docs/ttl.md):
+  /// what its leaves, and the fields that say `inheritMaxAge`, take. At a root, the root type's own.
+  let parentMaxAge: InheritedMaxAge
+
+  init(selections: [[Selection]], staticType: String?, schema: Schema, parentMaxAge: InheritedMaxAge) {
     self.selections = selections
     self.staticType = staticType
+    self.parentMaxAge = parentMaxAge
     if let staticType, schema.type(named: staticType)?.kind == .object {
       inferredType = staticType
     } else {

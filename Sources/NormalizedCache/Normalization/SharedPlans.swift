@@ -29,6 +29,9 @@ public final class SharedPlans {
   private struct Place: Hashable {
     let fields: [SourceLocation]
     let staticType: String?
+    /// The field's `maxAge`, which the selection's leaves take: one place in the document can be
+    /// reached through fields of different ones (a fragment spread under several).
+    let parentMaxAge: InheritedMaxAge
   }
 
   public init(document: ExecutableDocument, schema: Schema = .empty) {
@@ -48,9 +51,9 @@ public final class SharedPlans {
   /// The shared selection `sets` below `fields` make (made by `make` the first time), or nil when
   /// a variable appears in them: each plan then makes its own.
   func selectionPlan(
-    _ sets: [[Selection]], below fields: [Field], staticType: String?, make: () -> SelectionPlan
+    _ sets: [[Selection]], below fields: [Field], staticType: String?, parentMaxAge: InheritedMaxAge, make: () -> SelectionPlan
   ) -> SelectionPlan? {
-    let place = Place(fields: fields.map(\.location), staticType: staticType)
+    let place = Place(fields: fields.map(\.location), staticType: staticType, parentMaxAge: parentMaxAge)
     if let known = selections[place] { return known }
     let shared = usesNoVariables(sets) ? make() : nil
     selections[place] = .some(shared)

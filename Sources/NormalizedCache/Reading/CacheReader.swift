@@ -47,7 +47,7 @@ public struct CacheReader {
 
   /// Reads the operation back.
   ///
-  /// With a clock (`now`, in seconds), every selected field with a `maxAge` (``Schema/maxAge(ofField:on:operation:)``)
+  /// With a clock (`now`, in seconds), every selected field with a `maxAge` (``Schema/maxAge(ofField:on:operation:parentMaxAge:)``)
   /// is checked against the date it was written (docs/ttl.md#reads-with-a-clock): expired when
   /// its `maxAge` is 0 or `writtenAt + maxAge < now`. A strict read with an expired field is a
   /// miss; a permissive one returns the data as ``ReadResult/Outcome/stale(_:)``. A read with a
