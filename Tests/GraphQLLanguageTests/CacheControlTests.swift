@@ -243,8 +243,15 @@ struct CacheControlTests {
     #expect(schema.maxAge(ofField: "deleted", on: "Item", operation: nil) == 60)
     #expect(schema.maxAge(ofField: "start", on: "Item", operation: nil) == 300)
     #expect(schema.maxAge(ofField: "type", on: "Item", operation: nil) == nil)
-    #expect(schema.maxAge(ofField: "node", on: "ItemEdge", operation: nil) == 300)
-    #expect(schema.maxAge(ofField: "date", on: "DateTimeInfo", operation: nil) == nil)
+    // node is a reference without a directive: not aged itself; an event's fields below it take
+    // Item's 300 (the object's type's own), not edges' 60.
+    #expect(schema.maxAge(ofField: "node", on: "ItemEdge", operation: nil) == nil)
+    #expect(schema.maxAge(ofField: "node", on: "ItemEdge", operation: nil, parentMaxAge: 60).inherited == .ofType)
+    // start inherits the event's 300, and DateTimeInfo (inheritMaxAge) passes it to its scalars.
+    #expect(schema.maxAge(ofField: "start", on: "Item", operation: nil, parentMaxAge: 300).inherited == .fixed(300))
+    #expect(schema.maxAge(ofField: "date", on: "DateTimeInfo", operation: nil, parentMaxAge: 300).checked == 300)
+    // An edge's id is the page's: edges says 60 (ItemEdge's own 300 is for a field returning one).
+    #expect(schema.maxAge(ofField: "id", on: "ItemEdge", operation: nil, parentMaxAge: 60).checked == 60)
     #expect(schema.maxAge(ofField: "name", on: "Icon", operation: nil) == 86400)
     #expect(schema.maxAge(ofField: "description", on: "Series", operation: nil) == 3600)
   }
