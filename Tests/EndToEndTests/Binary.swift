@@ -86,10 +86,23 @@ func shell(
 }
 
 /// An executable bash script in `directory`: its path.
+///
+/// Written through a descriptor opened close-on-exec. Tests start children from several threads at
+/// once, and a child started while the script was open for writing would otherwise keep that
+/// descriptor for its whole life: running the script then fails with ETXTBSY ("Text file busy"),
+/// as CI once saw.
 func script(in directory: String, named name: String, _ body: String) throws -> String {
   let path = directory + "/" + name
-  try "#!/bin/bash\n\(body)\n".write(toFile: path, atomically: true, encoding: .utf8)
-  try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+  let bytes = Array("#!/bin/bash\n\(body)\n".utf8)
+  let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+  guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+  defer { close(descriptor) }
+  var written = 0
+  while written < bytes.count {
+    let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+    guard count > 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    written += count
+  }
   return path
 }
 
