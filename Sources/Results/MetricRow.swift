@@ -10,6 +10,9 @@ package enum Phase: String, Sendable, Hashable, CaseIterable, Comparable {
   /// What dates cost a store that keeps them (docs/ttl.md#what-dates-cost): reads with a clock
   /// (`ttl`), and unchanged refetches that move every date (`refresh`).
   case ttl, refresh
+  /// A part of a split run's count of each configuration's rows, last in the part
+  /// (docs/csv.md#split-runs-and-the-merged-csv): read and dropped by every reader.
+  case shard
 
   package static func < (lhs: Phase, rhs: Phase) -> Bool {
     allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!

@@ -34,4 +34,18 @@ package enum ResultsFile {
     }
     return try CSV.rows(type, from: text, file: path)
   }
+
+  /// A results CSV's rows (``read(_:from:)``); a part of a split run's without its count rows, once
+  /// they agree with its rows (``Shard/checkingCounts(of:)``).
+  ///
+  /// - Throws: as ``read(_:from:)``, and ``CSVError`` naming the line of a count row that is
+  ///   missing (the last line), out of place, or that counts other rows than the part holds.
+  package static func readResults(from path: String) throws -> [MetricRow] {
+    let rows = try read(MetricRow.self, from: path)
+    do {
+      return try Shard.checkingCounts(of: rows)
+    } catch {
+      throw CSVError(file: path, line: error.index + 2, message: error.message)
+    }
+  }
 }

@@ -8,7 +8,9 @@
 /// `*_vs_limit`, and `--instructions`' counts) follow, in the order of their configurations.
 /// Every row takes shard 1's run ID (without its shard) and timestamp; each keeps its host. The
 /// workload says which configurations the run has (``ConfigurationID``, in its order), so a part
-/// that lost one, or that holds one of another shard, is refused rather than merged short.
+/// that lost one, or that holds one of another shard, is refused rather than merged short; so is
+/// one whose count rows (``Shard/appendingCounts(to:)``, last in every part) disagree with its rows.
+/// The merged rows have no count rows.
 package enum ResultsMerge {
   /// One part: where it came from (for messages) and its rows.
   package struct Part: Sendable {
@@ -57,7 +59,7 @@ package enum ResultsMerge {
     // strategy (a concurrency run's rows, with their reader counts, belong to the configuration).
     var byShard: [Int: [[MetricRow]]] = [:]
     for part in described {
-      let groups = configurationGroups(part.part.rows.filter { !isTrailing($0) })
+      let groups = configurationGroups(part.rows.filter { !isTrailing($0) })
       let expected = configurations.indices.filter(part.shard.contains).map { configurations[$0] }
       try checkShare(groups.map { $0[0].key.configuration }, expected: expected, of: part, in: configurations)
       byShard[part.shard.index] = groups
@@ -68,7 +70,7 @@ package enum ResultsMerge {
     // then the instruction counts, as one run appends them.
     var trailing: [(section: Int, position: Int, order: Int, row: MetricRow)] = []
     for part in described {
-      for row in part.part.rows where isTrailing(row) {
+      for row in part.rows where isTrailing(row) {
         guard let position = positions[row.key.configuration] else {
           throw .incomplete("\(part.part.name): a row of \(row.key.configuration), which the workload does not have (\(row.key))")
         }
@@ -78,11 +80,20 @@ package enum ResultsMerge {
     trailing.sort { ($0.section, $0.position, $0.order) < ($1.section, $1.position, $1.order) }
     let partNames = configurations.indices.map { position in described.first { $0.shard.index == position % count + 1 }!.part.name }
     try checkWhole(ordered, trailing: trailing.map(\.row), in: configurations, parts: partNames, expecting: expectations)
+    // What the rows cannot tell (a part cut at a line end among a configuration's own rows, a row
+    // lost from the middle), the part's count rows do.
+    for part in described {
+      do {
+        _ = try Shard.checkingCounts(of: part.part.rows)
+      } catch {
+        throw .incomplete("\(part.part.name), line \(error.index + 2): \(error.message)")
+      }
+    }
     let first = described.first { $0.shard.index == 1 }!
     return (ordered.joined() + trailing.map(\.row)).map { row in
       var row = row
       row.run.runID = first.base
-      row.run.timestamp = first.part.rows[0].run.timestamp
+      row.run.timestamp = first.rows[0].run.timestamp
       return row
     }
   }
@@ -197,6 +208,8 @@ package enum ResultsMerge {
 
   private struct Described {
     let part: Part
+    /// The part's rows without its count rows (``Shard/appendingCounts(to:)``).
+    let rows: [MetricRow]
     let shard: Shard
     /// The run ID without its shard: `20261125T090240Z-seed42`.
     let base: String
@@ -212,23 +225,25 @@ package enum ResultsMerge {
       throw .notAPart("\(part.name) holds two runs: \(first.run.runID) and \(other.run.runID)")
     }
     let seed = base.range(of: "-seed").map { String(base[$0.upperBound...]) } ?? ""
-    return Described(part: part, shard: shard, base: base, seed: seed)
+    let rows = part.rows.filter { !Shard.isCount($0) }
+    guard !rows.isEmpty else { throw .notAPart("\(part.name) has no rows but its count rows") }
+    return Described(part: part, rows: rows, shard: shard, base: base, seed: seed)
   }
 
   private static func checkOneRun(_ parts: [Described]) throws(MergeError) {
     guard let first = parts.first else { throw .incomplete("no parts to merge") }
-    let workload = first.part.rows[0].key.workload
+    let workload = first.rows[0].key.workload
     for part in parts {
-      let row = part.part.rows[0]
-      if let other = part.part.rows.first(where: { $0.key.workload != workload }) {
+      let row = part.rows[0]
+      if let other = part.rows.first(where: { $0.key.workload != workload }) {
         throw .notOneRun("\(part.part.name) is of the workload \(other.key.workload), \(first.part.name) of \(workload)")
       }
       if part.seed != first.seed {
         throw .notOneRun("\(part.part.name) ran with seed \(part.seed), \(first.part.name) with seed \(first.seed)")
       }
-      if row.run.gitRev != first.part.rows[0].run.gitRev {
+      if row.run.gitRev != first.rows[0].run.gitRev {
         throw .notOneRun(
-          "\(part.part.name) was built from \(row.run.gitRev), \(first.part.name) from \(first.part.rows[0].run.gitRev): merge parts of one build")
+          "\(part.part.name) was built from \(row.run.gitRev), \(first.part.name) from \(first.rows[0].run.gitRev): merge parts of one build")
       }
       if part.shard.count != first.shard.count {
         throw .notOneRun("\(part.part.name) is shard \(part.shard), \(first.part.name) shard \(first.shard): one run has one N")

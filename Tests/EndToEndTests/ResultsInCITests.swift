@@ -157,9 +157,19 @@ struct ResultsInCITests {
       #expect(kept.count < lines.count)
       try (kept.joined(separator: "\n") + "\n").write(toFile: directory + "/" + name, atomically: true, encoding: .utf8)
     }
-    // Shard 1 cut at a line end: its last row (sqlite × typePolicy's read against limit-sqlite's) gone.
+    // Shard 1 ends with the counts of its three configurations' rows (memory × path, sqlite ×
+    // typePolicy, limit-sqlite × path). Cut at a line end: the last count gone; the counts and its
+    // last row (sqlite × typePolicy's read against limit-sqlite's) gone.
     let count = try String(contentsOfFile: directory + "/p1.csv", encoding: .utf8).split(separator: "\n").count
-    try write(1, as: "cut1.csv") { index, _ in index == count - 1 }
+    try write(1, as: "count1.csv") { index, _ in index == count - 1 }
+    try write(1, as: "cut1.csv") { index, _ in index >= count - 4 }
+    // memory × path's rows in the part, counted here, and what its count row says.
+    let lines = try String(contentsOfFile: directory + "/p1.csv", encoding: .utf8).split(separator: "\n")
+    let memoryPathRows = lines.filter { ($0.contains(",,memory,path,") || $0.contains(",memory,path,concurrency,")) && !$0.contains(",shard,rows,") }.count
+    #expect(lines.filter { $0.contains(",shard,rows,") }.count == 3)
+    #expect(lines[count - 3].contains(",,memory,path,shard,rows,count,lower,true,1,\(memoryPathRows),\(memoryPathRows),"), "\(lines[count - 3])")
+    // A row of memory × path lost from the middle, which no other row is made from.
+    try write(1, as: "middle1.csv") { _, line in line.contains(",,memory,path,dedup,objects,") }
     // Shard 2 without one concurrency row of memory × typePolicy at 2 readers, or without all of them.
     try write(2, as: "row2.csv") { _, line in line.contains(",readers=2,memory,typePolicy,concurrency,write_latency,") }
     try write(2, as: "readers2.csv") { _, line in line.contains(",readers=2,memory,typePolicy,") }
@@ -168,6 +178,14 @@ struct ResultsInCITests {
     try write(1, as: "limit1.csv") { _, line in line.contains(",limit-sqlite,path,merge,latency,") }
     let cases = [
       (["cut1.csv", "p2.csv", "p3.csv"], "cut1.csv lacks the row sqlite × typePolicy read/latency_vs_limit: it is not a whole part of this run"),
+      (
+        ["count1.csv", "p2.csv", "p3.csv"],
+        "count1.csv, line \(count - 1): the part ends without the count of limit-sqlite × path's rows: it was cut short"
+      ),
+      (
+        ["middle1.csv", "p2.csv", "p3.csv"],
+        "middle1.csv, line \(count - 3): memory × path has \(memoryPathRows - 1) rows in the part where its count row says \(memoryPathRows): rows were lost"
+      ),
       (["p1.csv", "row2.csv", "p3.csv"], "row2.csv lacks the row memory × typePolicy readers=2 concurrency/write_latency: it is not a whole part of this run"),
       (["p1.csv", "readers2.csv", "p3.csv"], "readers2.csv lacks the rows of memory × typePolicy at readers=2: it is not a whole part of this run"),
       (["p1.csv", "noreaders2.csv", "p3.csv"], "noreaders2.csv lacks the rows of memory × typePolicy at readers=1: it is not a whole part of this run"),
@@ -186,7 +204,19 @@ struct ResultsInCITests {
     let whole = try await cachebench(
       ["merge", directory + "/p1.csv", directory + "/p2.csv", directory + "/p3.csv", "--workload", workload, "--out", directory + "/m.csv"])
     #expect(whole.status == 0, "\(whole.stderr)")
+    let merged = try String(contentsOfFile: directory + "/m.csv", encoding: .utf8)
+    #expect(!merged.contains(",shard,rows,"))
+    // report, compare and export read a part's counts too: the part that lost a row is refused.
+    for command in [["report", directory + "/middle1.csv", "--out", directory + "/r.md"], ["compare", directory + "/p1.csv", directory + "/middle1.csv"]] {
+      let run = try await cachebench(command)
+      #expect(run.status == 65, "\(command): \(run.stderr)")
+      #expect(
+        run.stderr.hasPrefix(
+          "Error: \(directory)/middle1.csv:\(count - 3): memory × path has \(memoryPathRows - 1) rows in the part where its count row says \(memoryPathRows): rows were lost\n"),
+        "\(run.stderr)")
+    }
   }
+
 }
 
 @Suite("The new commands' help and version", .timeLimit(.minutes(10)))

@@ -45,7 +45,8 @@ struct ResultsMergeTests {
     let mine = configurations.enumerated().filter { $0.offset % n == k - 1 }
     return ResultsMerge.Part(
       name: "part-\(k).csv",
-      rows: run(mine.map(\.element), positions: mine.map(\.offset), runID: "2026112\(k)T1000Z-seed\(seed)-shard\(k)of\(n)", gitRev: gitRev))
+      rows: Shard.appendingCounts(
+        to: run(mine.map(\.element), positions: mine.map(\.offset), runID: "2026112\(k)T1000Z-seed\(seed)-shard\(k)of\(n)", gitRev: gitRev)))
   }
 
   static func keys(_ rows: [MetricRow]) -> [String] { rows.map { "\($0.key)=\($0.summary.p50)" } }
@@ -113,6 +114,71 @@ struct ResultsMergeTests {
 }
 
 extension ResultsMergeTests {
+  @Test("a part whose rows all name their configurations, but not all of them, is refused by its count rows, with the line")
+  func counts() throws {
+    // Part 2 of 3: memory × typePolicy (position 1) and chain × path (position 4), two rows each,
+    // then an instruction count each (no limit comparison: neither position is a multiple of 3),
+    // then the counts: 3 and 3. Lines: the header, rows 2-7, the counts on lines 8 and 9.
+    let whole = Self.part(2, of: 3)
+    #expect(whole.rows.suffix(2).map { "\($0.key)=\($0.summary.p50)" } == ["w/memory/typePolicy/shard/rows=3.0", "w/chain/path/shard/rows=3.0"])
+    func merged(_ rows: [MetricRow]) throws(MergeError) {
+      _ = try Self.merge([Self.part(1, of: 3), ResultsMerge.Part(name: "part-2.csv", rows: rows), Self.part(3, of: 3)])
+    }
+    try merged(whole.rows)
+    // memory × typePolicy's dedup row (the part's second) lost from the middle.
+    var lost = whole.rows
+    lost.remove(at: 1)
+    #expect(
+      throws: MergeError.incomplete("part-2.csv, line 7: memory × typePolicy has 2 rows in the part where its count row says 3: rows were lost")
+    ) { try merged(lost) }
+    // Cut at a line end: the last count, then both, then an instruction count too.
+    #expect(throws: MergeError.incomplete("part-2.csv, line 8: the part ends without the count of chain × path's rows: it was cut short")) {
+      try merged(Array(whole.rows.dropLast()))
+    }
+    #expect(throws: MergeError.incomplete("part-2.csv, line 7: the part ends without its count rows: it was cut short")) {
+      try merged(Array(whole.rows.dropLast(2)))
+    }
+    #expect(throws: MergeError.incomplete("part-2.csv, line 6: the part ends without its count rows: it was cut short")) {
+      try merged(Array(whole.rows.dropLast(3)))
+    }
+    // A row added, a row after the counts, and a count of a configuration that has no rows.
+    var added = whole.rows
+    added.insert(whole.rows[2], at: 3)
+    #expect(
+      throws: MergeError.incomplete("part-2.csv, line 10: chain × path has 4 rows in the part where its count row says 3: rows were added")
+    ) { try merged(added) }
+    #expect(throws: MergeError.incomplete("part-2.csv, line 10: a row after the part's count rows, which end a part")) {
+      try merged(whole.rows + [whole.rows[4]])
+    }
+    #expect(throws: MergeError.incomplete("part-2.csv, line 10: a count of sqlite × path's rows, which the part has none of")) {
+      try merged(whole.rows + [Self.renamed(whole.rows[7], to: "sqlite", "path")])
+    }
+  }
+
+  @Test("every cut at a line end and every single row lost is told by the counts; a file that is not a part is read as it is")
+  func everyCut() throws {
+    let rows = Self.part(1, of: 2).rows
+    #expect(try Shard.checkingCounts(of: rows).count == rows.count - 4)
+    for end in 1..<rows.count {
+      #expect(throws: Shard.CountMismatch.self) { try Shard.checkingCounts(of: Array(rows.prefix(end))) }
+    }
+    for lost in rows.indices.dropLast() {
+      var kept = rows
+      kept.remove(at: lost)
+      #expect(throws: Shard.CountMismatch.self, "row \(lost)") { try Shard.checkingCounts(of: kept) }
+    }
+    let unsplit = Self.run(Self.configurations)
+    #expect(try Shard.checkingCounts(of: unsplit) == unsplit)
+    #expect(try Shard.checkingCounts(of: Array(unsplit.dropLast())) == Array(unsplit.dropLast()))
+  }
+
+  static func renamed(_ row: MetricRow, to store: String, _ keys: String) -> MetricRow {
+    var row = row
+    row.key.store = store
+    row.key.keys = keys
+    return row
+  }
+
   @Test("parts of a run with more shards than the workload has configurations are refused: the workload is not theirs")
   func anotherWorkload() {
     let parts = (1...3).map { Self.part($0, of: 3) }
@@ -156,7 +222,10 @@ struct ResultsMergeWholeTests {
 
   static func merge(_ first: [MetricRow], _ second: [MetricRow] = second) throws(MergeError) -> [MetricRow] {
     try ResultsMerge.merge(
-      [ResultsMerge.Part(name: "p1.csv", rows: first), ResultsMerge.Part(name: "p2.csv", rows: second)], configurations: [memory, limit],
+      [
+        ResultsMerge.Part(name: "p1.csv", rows: Shard.appendingCounts(to: first)),
+        ResultsMerge.Part(name: "p2.csv", rows: Shard.appendingCounts(to: second)),
+      ], configurations: [memory, limit],
       expecting: expectations)
   }
 

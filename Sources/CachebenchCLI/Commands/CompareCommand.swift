@@ -41,8 +41,8 @@ enum CompareCommand: Command {
     }
     let format = try VerdictOutput.format(arguments, usage: spec.usage)
     try VerdictOutput.checkDistinct(arguments, usage: spec.usage)
-    let baseline = try ResultsFile.read(MetricRow.self, from: arguments.positionals[0])
-    let current = try ResultsFile.read(MetricRow.self, from: arguments.positionals[1])
+    let baseline = try ResultsFile.readResults(from: arguments.positionals[0])
+    let current = try ResultsFile.readResults(from: arguments.positionals[1])
     let comparison = try Comparison(baseline: baseline, current: current, options: ComparisonOptions(thresholdPercent: threshold))
     try VerdictOutput.write(text: comparison.report(), markdown: comparison.markdown(), format: format, arguments: arguments)
     if let out = arguments.value("out") {

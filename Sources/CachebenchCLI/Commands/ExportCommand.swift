@@ -88,7 +88,7 @@ enum ExportCommand: Command {
     for option in ["samples", "baseline"] { outputs.addInput("'--\(option)'", arguments.value(option)) }
     try outputs.checkDistinct(usage: spec.usage)
     if let out = arguments.value("out") { try AtomicFile.checkWritable(out) }
-    var rows = try ResultsFile.read(MetricRow.self, from: arguments.positionals[0])
+    var rows = try ResultsFile.readResults(from: arguments.positionals[0])
     if arguments.has("deterministic-only") { rows = rows.filter(\.deterministic) }
     let json =
       switch format {

@@ -21,7 +21,8 @@ enum MergeCommand: Command {
       and named. A configuration must also be whole where the rows tell: the concurrency phase's
       rows for each of the workload's reader counts, alike, and a row against its limit store for
       each timing both have; a part that lacks one is refused, naming the configuration and the
-      row. Writes the rows in the order the unsplit run writes them: its deterministic rows are
+      row. A part ends with a row per configuration counting its rows: a part cut at a line end,
+      or that lost a row, is refused with the line. Writes the rows in the order the unsplit run writes them: its deterministic rows are
       the unsplit run's. Every row takes shard 1's run ID (without -shardKofN) and timestamp, and
       keeps its host.
 

@@ -43,7 +43,7 @@ enum ReportCommand: Command {
     for option in ["samples", "comparison"] { outputs.addInput("'--\(option)'", arguments.value(option)) }
     try outputs.checkDistinct(usage: spec.usage)
     try AtomicFile.checkWritable(out)
-    let rows = try ResultsFile.read(MetricRow.self, from: arguments.positionals[0])
+    let rows = try ResultsFile.readResults(from: arguments.positionals[0])
     let samples = try arguments.value("samples").map { try ResultsFile.read(SampleRow.self, from: $0) } ?? []
     let verdicts = try arguments.value("comparison").map { try ResultsFile.read(Verdict.self, from: $0) } ?? []
     try checkBelong(rows: rows, samples: samples, verdicts: verdicts, arguments: arguments)

@@ -48,7 +48,8 @@ enum RunCommand: Command {
 
       --shard K/N measures configurations K, K+N, K+2N, ... of the run's order (1-based); a limit
       store another shard owns is measured too when a store of this one is compared with it, but
-      writes no rows. The part's run ID ends -shardKofN, which merge reads.
+      writes no rows. The part's run ID ends -shardKofN, which merge reads, and the part ends
+      with one row per configuration counting its rows, which merge checks.
       """)
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
@@ -95,6 +96,9 @@ enum RunCommand: Command {
           timeout: RunTimeout.default(for: options.quick ? workload.quick() : workload) * 30)
         result = result.adding(counted.map { var row = $0; row.run = info; return row })
       }
+      // A part ends with its count rows, so that merge and every other reader tell a part cut
+      // short (docs/csv.md#split-runs-and-the-merged-csv).
+      if shard != nil { result = result.adding(Shard.appendingCounts(to: result.rows).dropFirst(result.rows.count).map { $0 }) }
       results.append(result)
     }
     try writeOutputs(results, of: workloads, perWorkloadFiles: perWorkloadFiles, history: history, arguments: arguments)
@@ -161,8 +165,10 @@ enum RunCommand: Command {
       written.append("wrote \(allSamples.count) samples to \(path)\n")
     }
     if let history {
-      try history.append(allRows)
-      written.append("appended \(allRows.count) rows to \(history.path)\n")
+      // A history holds runs, not parts: without a part's count rows.
+      let rows = allRows.filter { !Shard.isCount($0) }
+      try history.append(rows)
+      written.append("appended \(rows.count) rows to \(history.path)\n")
     }
     try writeStandardOutput(results.map(\.table).joined(separator: "\n") + written.joined())
   }
