@@ -57,12 +57,15 @@ extension HeavyRuns {
     func pairedRun() async throws {
       let (directory, path) = try tinyFile()
       defer { try? FileManager.default.removeItem(atPath: directory) }
-      // The current build's memory merges spin for as long again as they took: twice as slow,
-      // which four seconds of pairs cannot miss.
+      // The current build's memory merges spin for as long again as they took: twice as slow.
+      // What decides it is the number of pairs, not the size of the change: a sign test over
+      // blocks of 8 pairs. On a runner whose cores are busy, 4 s gave 75 pairs (9 blocks, one of
+      // them the wrong way: p 0.023, inconclusive after Holm's correction over 6 rows); 20 s gives
+      // some 5 times as many even there, and a quiet machine decides it in fewer.
       let slowed = try script(
         in: directory, named: "slowed", "export CACHEBENCH_INJECT_SLOWDOWN=memory:merge:1\nexec '\(binary.path)' \"$@\"")
       let out = directory + "/paired.csv"
-      let run = try await cachebench(["ab", "--paired", "--base", binary.path, "--current", slowed, path, "--seconds", "4", "--out", out])
+      let run = try await cachebench(["ab", "--paired", "--base", binary.path, "--current", slowed, path, "--seconds", "20", "--out", out])
       #expect(run.status == 2, "\(run.stdout)\(run.stderr)")
       #expect(run.stderr.contains("cachebench ab --paired: preparing both workers"))
       for store in ["memory", "sqlite"] {
