@@ -173,6 +173,9 @@ extension Metric {
   /// The same, at the date already stored: nothing moves, as an unchanged merge without dates.
   package static let refreshSameDateLatency = Metric(.refresh, "same_date_latency", unit: .ns, deterministic: false)
   package static let refreshInstructions = instructions(.refresh)
+  /// The instructions of the merge at the date already stored: what an unchanged refetch costs
+  /// without dates, which ``refreshInstructions`` is judged against.
+  package static let refreshSameDateInstructions = Metric(.refresh, "same_date_instructions", unit: .count, deterministic: true)
 
   // Garbage collection on the store the traffic left.
   package static let gcRecordsRemoved = Metric(.gc, "records_removed", unit: .count, deterministic: true)

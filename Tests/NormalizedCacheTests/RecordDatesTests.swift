@@ -46,6 +46,38 @@ struct RecordDatesTests {
     #expect(book != Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T"]))
   }
 
+  @Test("an unchanged refetch at another date is settled by one comparison, with the field-by-field merge's result")
+  func refetchShortcut() throws {
+    var partial = Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T", "price": 5])
+    _ = partial.merge(Record(key: "Book:1", writtenAt: 250, ["title": "T"]))
+    let cases: [(old: Record, new: Record, shortcut: Bool)] = [
+      (Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T"]), Record(key: "Book:1", writtenAt: 200, ["id": "1", "title": "T"]), true),
+      // The old record's dates had exceptions: every field now takes the one new date.
+      (partial, Record(key: "Book:1", writtenAt: 300, ["id": "1", "title": "T", "price": 5]), true),
+      // An earlier date: the shortcut does not look at which is later, nor does the merge.
+      (Record(key: "Book:1", writtenAt: 200, ["id": "1"]), Record(key: "Book:1", writtenAt: 100, ["id": "1"]), true),
+      (Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T"]), Record(key: "Book:1", writtenAt: 200, ["id": "1", "title": "U"]), false),
+      (Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T"]), Record(key: "Book:1", writtenAt: 200, ["title": "T", "id": "1"]), false),
+      (Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T"]), Record(key: "Book:1", writtenAt: 200, ["id": "1"]), false),
+      (Record(key: "Book:1", writtenAt: 100, [:]), Record(key: "Book:1", writtenAt: 200, [:]), false),
+      (Record(key: "Book:1", ["id": "1"]), Record(key: "Book:1", writtenAt: 200, ["id": "1"]), false),
+      // New dates with exceptions.
+      (Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T", "price": 5]), partial, false),
+    ]
+    for (index, (old, new, shortcut)) in cases.enumerated() {
+      let taken = old.encodedFields.withUnsafeBytes { a in new.encodedFields.withUnsafeBytes { b in RecordCodec.onlyDatesMoved(a, b) } }
+      #expect(taken == shortcut, "case \(index)")
+      let merged = RecordCodec.merge(existing: old.encodedFields, new: new.encodedFields)
+      let byField = old.encodedFields.withUnsafeBytes { a in new.encodedFields.withUnsafeBytes { b in RecordCodec.mergeDated(existing: a, new: b) } }
+      #expect(merged?.merged == byField?.merged, "case \(index)")
+      #expect(merged?.changed == byField?.changed, "case \(index)")
+      if shortcut {
+        #expect(merged?.merged == new.encodedFields, "case \(index)")
+        #expect(merged?.changed == [], "case \(index)")
+      }
+    }
+  }
+
   @Test("the same values at the same date change nothing at all")
   func sameDateNoChange() throws {
     let existing = Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T"])
