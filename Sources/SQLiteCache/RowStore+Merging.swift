@@ -66,7 +66,11 @@ extension RowStore {
     }
     changed.insert(fields: names, of: record.key)
     let mergedRecord = Record(key: record.key, uncheckedEncodedFields: merged)
-    try writeChanges(of: record, stored: stored, hasRecordRow: hasRecordRow, merged: mergedRecord)
+    guard try !writeChanges(of: record, stored: stored, hasRecordRow: hasRecordRow, merged: mergedRecord) else {
+      // Only dates moved, and a row's bytes do not count its date (RowBytes): as it was.
+      if Log.countsBytes { log.wrote(record.key, storedBytes: try countedBytes(of: stored)) }
+      return
+    }
     let bytes = try countedBytes(of: mergedRecord)
     accounting.storedBytes += bytes - (try countedBytes(of: stored))
     log.wrote(record.key, storedBytes: bytes)
@@ -80,7 +84,13 @@ extension RowStore {
   }
 
   /// The writes of one record merged into its stored one (``mergeExisting``).
-  private mutating func writeChanges(of record: Record, stored: Record, hasRecordRow: Bool, merged: Record) throws(SQLiteError) {
+  ///
+  /// - Returns: whether only its field rows' dates moved: an unchanged refetch at one new date,
+  ///   its record row neither added nor deleted.
+  private mutating func writeChanges(
+    of record: Record, stored: Record, hasRecordRow: Bool, merged: Record
+  ) throws(SQLiteError) -> Bool {
+    var datesOnly = false
     var old = RecordFields()
     var new = RecordFields()
     var after = RecordFields()
@@ -89,6 +99,12 @@ extension RowStore {
         Result { () throws(SQLiteError) in
           old.read(storedBytes)
           new.read(incoming)
+          // An unchanged refetch at one new date: every field's rows take it, in one statement
+          // rather than one a field.
+          if RecordCodec.onlyDatesMoved(storedBytes, incoming) {
+            datesOnly = true
+            return try updateDates(of: record.key, to: new.date(0))
+          }
           let key = batch.append(record.key)
           for index in new.spans.indices {
             try writeField(index, of: new, incoming, stored: old, storedBytes, key: key, recordKey: record.key)
@@ -98,15 +114,18 @@ extension RowStore {
     }.get()
     merged.encodedFields.withUnsafeBytes { after.read($0) }
     guard after.needsRecordRow else {
-      if hasRecordRow { try deleteRecordRow(of: record.key) }
-      return
+      guard hasRecordRow else { return datesOnly }
+      try deleteRecordRow(of: record.key)
+      return false
     }
     let emptyDate = { (fields: RecordFields) in fields.spans.isEmpty ? fields.uniformDate : 0 }
     if !hasRecordRow || after.spans.count != old.spans.count || after.isDated != old.isDated
       || emptyDate(after) != emptyDate(old)
     {
       batch.addRecordRow(key: batch.append(record.key), after)
+      return false
     }
+    return datesOnly
   }
 
   static let deleteRecordRowSQL = "DELETE FROM records WHERE cache_key = ?1 AND \(recordRowSQL)"
@@ -149,6 +168,20 @@ extension RowStore {
       try deleteField(name, of: recordKey)
     }
     try batch.addField(key: key, recordKey: recordKey, name: name, value: value, writtenAt: date)
+  }
+
+  /// Every field row's date of a record whose values are unchanged (not its record row, nor its
+  /// nested lists' sub-records, as a field at a time does not): `UPDATE ... SET written_at`.
+  private func updateDates(of key: CacheKey, to date: Int) throws(SQLiteError) {
+    let statement = try connection.cachedStatement(
+      "UPDATE records SET written_at = ?1 WHERE cache_key = ?2 AND field_name NOT IN ('', '$')")
+    defer {
+      statement.reset()
+      statement.clearBindings()
+    }
+    try statement.bind(Int64(date), at: 1)
+    try statement.bind(key, at: 2)
+    try statement.execute()
   }
 
   /// A field's rows' date, its value unchanged: `UPDATE ... SET written_at`.

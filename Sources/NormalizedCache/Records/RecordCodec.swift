@@ -208,7 +208,7 @@ extension RecordCodec {
   /// ``mergeDated(existing:new:)`` gives `new` itself (each field replaced by its equal and given
   /// the one new date, canonical), and no field changed: the common write of a TTL cache
   /// (docs/ttl.md#what-dates-cost) costs one comparison instead of a merge field by field.
-  static func onlyDatesMoved(_ old: UnsafeRawBufferPointer, _ incoming: UnsafeRawBufferPointer) -> Bool {
+  @_spi(RecordBytes) public static func onlyDatesMoved(_ old: UnsafeRawBufferPointer, _ incoming: UnsafeRawBufferPointer) -> Bool {
     guard RecordDates.isDated(old), RecordDates.isDated(incoming) else { return false }
     let oldStart = RecordDates.fieldsStart(old)
     let newStart = RecordDates.fieldsStart(incoming)
