@@ -2,7 +2,9 @@ import CSQLite
 import NormalizedCache
 
 /// The `rows` layout: Apollo iOS 3.0's table (ADR 0006 on apollo-ios-dev, branch
-/// `cache-rewrite/phase-1-plan`), one row per field and per list element, written and read as
+/// `cache-rewrite/phase-1-plan`; Apollo's code on `cache-rewrite/phase-1a-record-projection`,
+/// compared in docs/stores.md#the-rows-layout-against-apollos-code), one row per field and per
+/// list element, written and read as
 /// its plan's §7.2 says (docs/stores.md#the-rows-layout has the rows byte by byte):
 ///
 /// ```sql
@@ -265,10 +267,12 @@ struct RowStore {
   }
 
   /// Deletes the rows of every record whose key contains `pattern` with one plain `DELETE ...
-  /// LIKE`, as Apollo's row store does (`deleteRecords(matchingKey:)`), reading nothing back; first,
-  /// where the store may hold nested lists, the sub-records of the records that go, found by a
-  /// `SELECT` of their pointers (Apollo's cascade walk). A sub-record (field `$`) whose key alone
-  /// matches stays. The accounting is counted again when next asked.
+  /// LIKE`, reading nothing back, as Apollo's row store does (`deleteRecords(matchingKey:)` on
+  /// `phase-1a-record-projection`, which deletes matching sub-records' rows too and cascades to
+  /// none); first, where the store may hold nested lists, the sub-records of the records that go,
+  /// found by a `SELECT` of their pointers (the cascade that `phase-1a-cascade-delete` does with a
+  /// recursive CTE). A sub-record (field `$`) whose key alone matches stays. The accounting is
+  /// counted again when next asked.
   mutating func deleteRows(matching pattern: String) throws(SQLiteError) {
     let like = Connection.like(containing: pattern)
     var nested: [CacheKey] = []
