@@ -46,7 +46,7 @@ struct RecordDatesTests {
     #expect(book != Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T"]))
   }
 
-  @Test("an unchanged refetch at another date is settled by one comparison, with the field-by-field merge's result")
+  @Test("an unchanged refetch at another date, or a record met again at its dates, is settled without a field-by-field merge, with its result")
   func refetchShortcut() throws {
     var partial = Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T", "price": 5])
     _ = partial.merge(Record(key: "Book:1", writtenAt: 250, ["title": "T"]))
@@ -63,10 +63,19 @@ struct RecordDatesTests {
       (Record(key: "Book:1", ["id": "1"]), Record(key: "Book:1", writtenAt: 200, ["id": "1"]), false),
       // New dates with exceptions.
       (Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T", "price": 5]), partial, false),
+      // Fewer fields, each at its stored date and value: nothing changes (changesNothing).
+      (partial, Record(key: "Book:1", writtenAt: 250, ["title": "T"]), false),
+      (partial, Record(key: "Book:1", writtenAt: 100, ["price": 5, "id": "1"]), false),
+      // ... but not at another date, nor with another value, nor with a field it lacks.
+      (partial, Record(key: "Book:1", writtenAt: 100, ["title": "T"]), false),
+      (partial, Record(key: "Book:1", writtenAt: 250, ["title": "U"]), false),
+      (partial, Record(key: "Book:1", writtenAt: 250, ["title": "T", "year": 1]), false),
     ]
     for (index, (old, new, shortcut)) in cases.enumerated() {
       let taken = old.encodedFields.withUnsafeBytes { a in new.encodedFields.withUnsafeBytes { b in RecordCodec.onlyDatesMoved(a, b) } }
       #expect(taken == shortcut, "case \(index)")
+      let nothing = old.encodedFields.withUnsafeBytes { a in new.encodedFields.withUnsafeBytes { b in RecordCodec.changesNothing(a, b) } }
+      #expect(nothing == (9...10).contains(index), "case \(index)")
       let merged = RecordCodec.merge(existing: old.encodedFields, new: new.encodedFields)
       let byField = old.encodedFields.withUnsafeBytes { a in new.encodedFields.withUnsafeBytes { b in RecordCodec.mergeDated(existing: a, new: b) } }
       #expect(merged?.merged == byField?.merged, "case \(index)")

@@ -163,6 +163,7 @@ public enum RecordCodec {
       new.withUnsafeBytes { incoming -> (merged: [UInt8], changed: [String])? in
         if RecordDates.isDated(old) || RecordDates.isDated(incoming) {
           if onlyDatesMoved(old, incoming) { return (new, []) }
+          if changesNothing(old, incoming) { return nil }
           return mergeDated(existing: old, new: incoming)
         }
         // Pass 1: does anything change at all?
@@ -217,6 +218,42 @@ extension RecordCodec {
     let dates = RecordDates.valueRange(incoming)
     guard !dates.isEmpty, incoming[dates.lowerBound] == intTag else { return false }
     return memcmp(old.baseAddress! + oldStart, incoming.baseAddress! + newStart, old.count - oldStart) == 0
+  }
+}
+
+extension RecordCodec {
+  /// Whether merging `new` into `old`, both dated, changes nothing: each field of `new` is in
+  /// `old` with the same value and the same date. Then ``mergeDated(existing:new:)`` would build
+  /// `old` again and find it unchanged; this reads the two in place, building nothing: a record
+  /// met again at the date it was written, as an entity shared by a response's objects is
+  /// (docs/ttl.md#what-dates-cost).
+  static func changesNothing(_ old: UnsafeRawBufferPointer, _ incoming: UnsafeRawBufferPointer) -> Bool {
+    // (A record without fields: the merge writes the canonical dates of what it keeps, which may
+    // not be the stored ones.)
+    guard let oldDates = RecordDates.View(old), let newDates = RecordDates.View(incoming), newDates.fieldsStart < incoming.count
+    else { return false }
+    var offset = newDates.fieldsStart
+    var index = 0
+    while offset < incoming.count {
+      let span = readField(incoming, &offset)
+      let name = UnsafeRawBufferPointer(rebasing: incoming[span.name])
+      var oldOffset = oldDates.fieldsStart
+      var position = 0
+      var match: FieldSpan?
+      while oldOffset < old.count {
+        let candidate = readField(old, &oldOffset)
+        if bytes(old, candidate.name, equal: name) {
+          match = candidate
+          break
+        }
+        position += 1
+      }
+      guard let match, ranges(old, match.value, incoming, span.value),
+        oldDates.date(ofFieldAt: position, in: old) == newDates.date(ofFieldAt: index, in: incoming)
+      else { return false }
+      index += 1
+    }
+    return true
   }
 }
 
