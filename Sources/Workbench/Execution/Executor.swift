@@ -56,8 +56,11 @@ struct Executor {
         dated: entries.contains { $0.spec.dates })
       for entry in entries {
         let (measured, mine) = sequence.measures(entry, in: shard)
-        // The child of --instructions skips the limit stores, but numbers them alike.
-        guard measured, !(entry.spec.isLimit && mode.isCountingInstructions) else { continue }
+        // The child of --instructions skips the limit stores, but numbers them alike; in Apollo's
+        // Tier-2 scenarios it counts them, each layout's floor beside the layout.
+        var counted = !entry.spec.isLimit
+        if case .apolloTier2 = variant.source { counted = true }
+        guard measured, counted || !mode.isCountingInstructions else { continue }
         if !mine { hidden.insert(entry.id) }
         context.progress.setContext("\(label) \(entry.spec.label) × \(entry.strategy.name)")
         results += try measure(Configuration(entry, source: source), mode: &mode)
