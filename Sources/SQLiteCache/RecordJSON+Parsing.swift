@@ -1,3 +1,4 @@
+import GraphQLLanguage
 @_spi(RecordBytes) import NormalizedCache
 
 #if canImport(Glibc)
@@ -189,6 +190,15 @@ extension RecordJSON {
       guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a string") }
       position += 1
       while true {
+        // The bytes up to the next quote, backslash or control character go in one copy.
+        let run = position
+        position = JSONParser.endOfPlainRun(bytes.assumingMemoryBound(to: UInt8.self), from: position)
+        while position < bytes.count {
+          let byte = bytes[position]
+          guard byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
+          position += 1
+        }
+        if position > run { out.append(UnsafeRawBufferPointer(rebasing: bytes[run..<position])) }
         guard position < bytes.count else { throw error("unterminated string") }
         let byte = bytes[position]
         position += 1
@@ -318,7 +328,10 @@ extension RecordJSON {
 /// Where a JSON string's bytes go: the record's bytes, or an array.
 protocol ByteSink {
   mutating func append(_ byte: UInt8)
+  mutating func append(_ bytes: UnsafeRawBufferPointer)
 }
 
 extension RecordWriter: ByteSink {}
-extension Array: ByteSink where Element == UInt8 {}
+extension Array: ByteSink where Element == UInt8 {
+  mutating func append(_ bytes: UnsafeRawBufferPointer) { append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self)) }
+}

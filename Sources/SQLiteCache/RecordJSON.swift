@@ -63,7 +63,21 @@ enum RecordJSON {
 
     @inline(__always) mutating func null(_ token: Range<Int>) { appendASCII("null", to: &json) }
     @inline(__always) mutating func bool(_ value: Bool, _ token: Range<Int>) { appendASCII(value ? "true" : "false", to: &json) }
-    @inline(__always) mutating func int(_ value: Int, _ token: Range<Int>) { appendASCII(String(value), to: &json) }
+    @inline(__always)
+    mutating func int(_ value: Int, _ token: Range<Int>) {
+      // Digits written last first into a buffer on the stack, then appended: no String made.
+      if value < 0 { json.append(UInt8(ascii: "-")) }
+      var magnitude = value.magnitude
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+        var start = digits.count
+        repeat {
+          start -= 1
+          digits[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+          magnitude /= 10
+        } while magnitude > 0
+        json.append(contentsOf: UnsafeBufferPointer(rebasing: digits[start...]))
+      }
+    }
     @inline(__always)
     mutating func double(_ value: Double, _ token: Range<Int>) {
       appendASCII(value.isFinite ? String(value) : "null", to: &json)
@@ -124,7 +138,19 @@ enum RecordJSON {
   /// (as `JSONWriter.writeString`).
   static func appendString(_ utf8: UnsafeRawBufferPointer, to json: inout [UInt8]) {
     json.append(UInt8(ascii: "\""))
-    for byte in utf8 {
+    // Typed, so that an append is one copy (a raw buffer appends byte by byte).
+    let utf8 = utf8.assumingMemoryBound(to: UInt8.self)
+    var start = 0
+    while start < utf8.count {
+      // The bytes up to the next one to escape go in one copy.
+      var end = JSONParser.endOfPlainRun(utf8, from: start)
+      while end < utf8.count, utf8[end] >= 0x20, utf8[end] != UInt8(ascii: "\""), utf8[end] != UInt8(ascii: "\\") {
+        end += 1
+      }
+      if end > start { json.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<end])) }
+      guard end < utf8.count else { break }
+      let byte = utf8[end]
+      start = end + 1
       switch byte {
       case UInt8(ascii: "\""), UInt8(ascii: "\\"):
         json.append(UInt8(ascii: "\\"))

@@ -47,6 +47,27 @@ struct RecordJSONTests {
     #expect(record["s"] == .string("a\"b\\c/d\u{8}\u{C}\n\r\tAé🦄\u{FFFD}x"))
   }
 
+  /// Strings are printed and parsed a run of plain bytes at a time: a byte to escape at every
+  /// place of a string longer than one eight-byte word, before and after the word's end, must
+  /// come back as it was, through the project's JSONParser and through the layout's own parser.
+  @Test("a string with a byte to escape anywhere prints as JSON and parses back", arguments: 0..<20)
+  func escapeAnywhere(position: Int) throws {
+    for special in ["\"", "\\", "\n", "\r", "\t", "\u{8}", "\u{C}", "\u{1}", "\u{1F}", "é"] {
+      var text = String(repeating: "v", count: 19)
+      text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: position))
+      let record = Record(key: "R", ["s": .string(text), "t": .string(text + text)])
+      let json = RecordJSON.string(of: record)
+      #expect(try JSONParser.parse(Array(json.utf8)) == .object(["s": .string(text), "t": .string(text + text)]), "\(json)")
+      #expect(try Self.parse(json).encodedFields == record.encodedFields, "\(json)")
+    }
+  }
+
+  @Test("Ints print as Swift prints them", arguments: [0, 7, 9, 10, 99, 100, -1, -10, 1_000_003, Int.max, Int.min, Int.min + 1])
+  func ints(_ value: Int) throws {
+    #expect(RecordJSON.string(of: Record(key: "R", ["n": .int(value)])) == #"{"n":\#(value)}"#)
+    #expect(try Self.parse(#"{"n":\#(value)}"#)["n"] == .int(value))
+  }
+
   @Test("Doubles print as Swift prints them; a non-finite one has no JSON form and is null")
   func doubles() {
     let record = Record(key: "R", ["a": 1.0, "b": 1e-5, "c": 1e20, "d": .double(.infinity), "e": .double(.nan)])
