@@ -15,8 +15,13 @@ extension Shard {
   package static let countMetric = Metric(.shard, "rows", unit: .count, deterministic: true)
 
   /// `rows`, then one count row for each of their configurations, in the order they first appear.
-  /// Each count row takes the run of the configuration's first row.
   package static func appendingCounts(to rows: [MetricRow]) -> [MetricRow] {
+    rows + countRows(of: rows)
+  }
+
+  /// One count row for each configuration of `rows`, in the order they first appear. Each count
+  /// row takes the run of the configuration's first row.
+  package static func countRows(of rows: [MetricRow]) -> [MetricRow] {
     var order: [ConfigurationID] = []
     var counts: [ConfigurationID: (first: MetricRow, count: Int)] = [:]
     for row in rows {
@@ -28,16 +33,15 @@ extension Shard {
         counts[id] = (row, 1)
       }
     }
-    return rows
-      + order.map { id in
-        let (first, count) = counts[id]!
-        let metric = countMetric
-        return MetricRow(
-          run: first.run,
-          key: MetricKey(
-            workload: first.key.workload, variant: id.variant, store: id.store, keys: id.keys, phase: metric.phase, metric: metric.name),
-          unit: metric.unit, better: metric.better, deterministic: metric.deterministic, summary: Summary(single: Double(count)))
-      }
+    return order.map { id in
+      let (first, count) = counts[id]!
+      let metric = countMetric
+      return MetricRow(
+        run: first.run,
+        key: MetricKey(
+          workload: first.key.workload, variant: id.variant, store: id.store, keys: id.keys, phase: metric.phase, metric: metric.name),
+        unit: metric.unit, better: metric.better, deterministic: metric.deterministic, summary: Summary(single: Double(count)))
+    }
   }
 
   /// Whether `row` is a part's count row.

@@ -98,7 +98,7 @@ enum RunCommand: Command {
       }
       // A part ends with its count rows, so that merge and every other reader tell a part cut
       // short (docs/csv.md#split-runs-and-the-merged-csv).
-      if shard != nil { result = result.adding(Shard.appendingCounts(to: result.rows).dropFirst(result.rows.count).map { $0 }) }
+      if shard != nil { result = result.adding(Shard.countRows(of: result.rows)) }
       results.append(result)
     }
     try writeOutputs(results, of: workloads, perWorkloadFiles: perWorkloadFiles, history: history, arguments: arguments)
