@@ -13,6 +13,11 @@ struct ApolloRecordFormat: RecordFormat {
     "CREATE TABLE records(_id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT UNIQUE, record TEXT);"
   }
   var dataColumn: String { "record" }
+  var loadOneSQL: String { "SELECT record FROM records WHERE key = ?" }
+  var loadManySQL: String {
+    "SELECT wanted.key, records.record FROM json_each(?) AS wanted CROSS JOIN records ON records.key = wanted.value"
+  }
+  var updateSQL: String { "UPDATE records SET record = ? WHERE key = ?" }
   var storesText: Bool { true }
 
   mutating func load(from connection: Connection) throws(SQLiteError) {}

@@ -86,7 +86,7 @@ extension RecordStore {
 
   /// `WHERE key = ?`: one key.
   private mutating func loadOne(_ key: CacheKey, at position: Int, _ reading: Reading) throws(SQLiteError) {
-    let statement = try connection.cachedStatement("SELECT \(format.dataColumn) FROM records WHERE key = ?")
+    let statement = try connection.cachedStatement(format.loadOneSQL)
     defer { statement.reset() }
     try statement.bind(key, at: 1)
     try readRows(of: statement, dataColumn: 0, key: { _ in (position, key) }, reading)
@@ -120,7 +120,7 @@ extension RecordStore {
     json.append(UInt8(ascii: "]"))
 
     if !jsonKeys.isEmpty {
-      let statement = try connection.cachedStatement(Self.batchLoadSQL(dataColumn: format.dataColumn))
+      let statement = try connection.cachedStatement(format.loadManySQL)
       defer {
         statement.reset()
         statement.clearBindings()

@@ -196,7 +196,7 @@ extension RecordStore {
 
   /// Writes changed records over their rows, in key order.
   private mutating func update<Log: MergeLog>(_ updates: [(record: Record, stored: Int)], log: inout Log) throws(SQLiteError) {
-    let update = try connection.cachedStatement("UPDATE records SET \(format.dataColumn) = ? WHERE key = ?")
+    let update = try connection.cachedStatement(format.updateSQL)
     for entry in Self.keyOrder(of: updates.map(\.record)) {
       let (record, old) = updates[entry.index]
       let bytes = try write(record, to: update, keyAt: 2, dataAt: 1)

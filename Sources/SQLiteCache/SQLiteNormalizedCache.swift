@@ -79,8 +79,7 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   /// - Throws: ``SQLiteError``, also `SQLITE_CORRUPT` for a stored record that does not decode.
   /// - Complexity: O(k log n) for k keys in n records, one statement per 500 keys.
   public func loadRecords(forKeys keys: [CacheKey]) throws(SQLiteError) -> [CacheKey: Record] {
-    var result: [CacheKey: Record] = [:]
-    result.reserveCapacity(keys.count)
+    var result = [CacheKey: Record](minimumCapacity: keys.count)
     for record in try loadRecordsInOrder(forKeys: keys) {
       if let record { result[record.key] = record }
     }

@@ -18,6 +18,18 @@ struct LayoutTests {
     #"{"title":"Dune \"1\"\n","year":1965,"rating":4.5,"inPrint":true,"series":null,"author":{"$reference":"Author:2"},"#
     + #""tags":["sf","classic"],"editions":[[1,2],[]],"related(first:3)":[{"$reference":"Book:2"}]}"#
 
+  /// Each format writes its load and update statements as literals (made once, not per call);
+  /// they must be the texts that name its own data column.
+  @Test("a format's statements name its own data column", arguments: [SQLiteNormalizedCache.Layout.apollo, .compact])
+  func statementsNameTheColumn(_ layout: SQLiteNormalizedCache.Layout) {
+    let format = layout.makeFormat()
+    let column = layout == .apollo ? "record" : "data"
+    #expect(format.dataColumn == column)
+    #expect(format.loadOneSQL == "SELECT \(column) FROM records WHERE key = ?")
+    #expect(format.loadManySQL == RecordStore.batchLoadSQL(dataColumn: column))
+    #expect(format.updateSQL == "UPDATE records SET \(column) = ? WHERE key = ?")
+  }
+
   @Test("the apollo layout stores a record as Apollo's JSON text, fields in order")
   func apolloJSON() throws {
     let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: .apollo))
