@@ -192,12 +192,7 @@ extension RecordJSON {
       while true {
         // The bytes up to the next quote, backslash or control character go in one copy.
         let run = position
-        position = JSONParser.endOfPlainRun(bytes.assumingMemoryBound(to: UInt8.self), from: position)
-        while position < bytes.count {
-          let byte = bytes[position]
-          guard byte >= 0x20, byte != UInt8(ascii: "\""), byte != UInt8(ascii: "\\") else { break }
-          position += 1
-        }
+        position = JSONParser.endOfPlainBytes(bytes.assumingMemoryBound(to: UInt8.self), from: position)
         if position > run { out.append(UnsafeRawBufferPointer(rebasing: bytes[run..<position])) }
         guard position < bytes.count else { throw error("unterminated string") }
         let byte = bytes[position]

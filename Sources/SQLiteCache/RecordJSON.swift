@@ -138,15 +138,11 @@ enum RecordJSON {
   /// (as `JSONWriter.writeString`).
   static func appendString(_ utf8: UnsafeRawBufferPointer, to json: inout [UInt8]) {
     json.append(UInt8(ascii: "\""))
-    // Typed, so that an append is one copy (a raw buffer appends byte by byte).
     let utf8 = utf8.assumingMemoryBound(to: UInt8.self)
     var start = 0
     while start < utf8.count {
       // The bytes up to the next one to escape go in one copy.
-      var end = JSONParser.endOfPlainRun(utf8, from: start)
-      while end < utf8.count, utf8[end] >= 0x20, utf8[end] != UInt8(ascii: "\""), utf8[end] != UInt8(ascii: "\\") {
-        end += 1
-      }
+      let end = JSONParser.endOfPlainBytes(utf8, from: start)
       if end > start { json.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<end])) }
       guard end < utf8.count else { break }
       let byte = utf8[end]

@@ -77,6 +77,20 @@ public enum JSONParser {
     return position
   }
 
+  /// The offset of the first byte from `start` on that a JSON string must escape (a quote, a
+  /// backslash or a control character), or `bytes.count`: ``endOfPlainRun(_:from:)``, then the
+  /// last few bytes one at a time.
+  @inlinable @inline(__always)
+  public static func endOfPlainBytes(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+    var position = endOfPlainRun(bytes, from: start)
+    while position < bytes.count {
+      let byte = bytes[position]
+      if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
+      position += 1
+    }
+    return position
+  }
+
   struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
     let file: String
