@@ -118,7 +118,9 @@ def store_records_table(rows):
                   "bytes/record", "after a checkpoint"], lines)
 
 
-TIER2 = ["single_key_load_10_fields", "batch_load_100_records", "single_record_merge_10_fields",
+TIER2 = ["single_key_load_10_fields", "batch_load_100_records", "projected_load_3_of_10_fields",
+         "projected_batch_load_3_of_10_fields_100_records", "projected_list_load_100_elements",
+         "inline_fragment_overfetch_40_fields_8_used", "single_record_merge_10_fields",
          "many_record_merge_1000_records", "pattern_delete_10k_records"]
 
 

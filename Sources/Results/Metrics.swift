@@ -88,10 +88,31 @@ extension Metric {
   package static let tier2ManyRecordMerge = Metric(.tier2, "many_record_merge_1000_records", unit: .ns, deterministic: false)
   /// `removeRecords(matching: "User_")` among 10,000 `User_` and 1,000 other records.
   package static let tier2PatternDelete = Metric(.tier2, "pattern_delete_10k_records", unit: .ns, deterministic: false)
-  /// The five, in the order they run and their rows come.
-  package static let tier2Scenarios = [
-    tier2SingleKeyLoad, tier2BatchLoad, tier2SingleRecordMerge, tier2ManyRecordMerge, tier2PatternDelete,
+  // The projected loads the perf plan's 2026-07-13 amendment adds to Tier 2 (ADR 0007): each a
+  // store's projected load (`lendRecords(forKeys:projection:to:)`), Apollo's `loadFields`.
+  /// `record_0`'s `field_0`, `field_1` and `field_2` in a store holding it alone.
+  package static let tier2ProjectedLoad = Metric(.tier2, "projected_load_3_of_10_fields", unit: .ns, deterministic: false)
+  /// The same three fields of each of the 100 records of a store holding those 100.
+  package static let tier2ProjectedBatchLoad = Metric(
+    .tier2, "projected_batch_load_3_of_10_fields_100_records", unit: .ns, deterministic: false)
+  /// `List:0`'s `title` and its list of 100 references, in a store holding 100 such records.
+  package static let tier2ProjectedListLoad = Metric(.tier2, "projected_list_load_100_elements", unit: .ns, deterministic: false)
+  /// A record of one type case's 8 fields, asked for the 40 fields of its 5 type cases and `__typename`.
+  package static let tier2InlineFragmentOverfetch = Metric(
+    .tier2, "inline_fragment_overfetch_40_fields_8_used", unit: .ns, deterministic: false)
+  /// The four projected loads, in the order they run.
+  package static let tier2ProjectedScenarios = [
+    tier2ProjectedLoad, tier2ProjectedBatchLoad, tier2ProjectedListLoad, tier2InlineFragmentOverfetch,
   ]
+  /// The nine, in the order they run and their rows come: the plan's table's order.
+  package static let tier2Scenarios = [tier2SingleKeyLoad, tier2BatchLoad] + tier2ProjectedScenarios + [
+    tier2SingleRecordMerge, tier2ManyRecordMerge, tier2PatternDelete,
+  ]
+  /// `tier2/<projected scenario>_fields`: the fields of the records a projected load lent in one
+  /// iteration (deterministic): what the store left out, or did not.
+  package static func tier2FieldsLoaded(_ scenario: Metric) -> Metric {
+    Metric(.tier2, scenario.name + "_fields", unit: .count, deterministic: true)
+  }
   /// `tier2/<scenario>_instructions`: one iteration of a Tier-2 scenario counted under callgrind
   /// (`run --instructions`), set up as its timed iterations are.
   package static func tier2Instructions(_ scenario: Metric) -> Metric {

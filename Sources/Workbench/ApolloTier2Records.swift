@@ -76,4 +76,49 @@ enum ApolloTier2Records {
     }
     return RecordSet(records: records)
   }
+  // MARK: The projected loads of the perf plan's 2026-07-13 amendment
+
+  /// The projected loads' fields: `field_0`, `field_1` and `field_2`, "3 of 10 fields" of
+  /// ``synthetic(count:)``'s records, as `tier2rows` of `../shared/tools/apollo3-harness` asks them.
+  static let projectedFields = ["field_0", "field_1", "field_2"]
+
+  /// The projected list load's records: ``listRecords`` records `List:<i>` of a `title` and an
+  /// `items` list of ``listLength`` references `Item:0` … `Item:99`; the load reads `List:0`. As
+  /// `tier2rows` builds ADR 0006's list of 100 references (a store of 10,000 / 100 of them).
+  static let listRecords = 100
+  static let listLength = 100
+  static let listKey: CacheKey = "List:0"
+  static let listFields = ["title", "items"]
+  static func lists() -> RecordSet {
+    let items = RecordValue.list((0..<listLength).map { .reference("Item:\($0)") })
+    return RecordSet(
+      records: (0..<listRecords).map { index in
+        var builder = Record.Builder(key: "List:\(index)", capacity: 1_200)
+        builder.append("title", .string("a list"))
+        builder.append("items", items)
+        return builder.build()
+      })
+  }
+
+  /// The inline-fragment over-fetch's record: `Node:0`, whose `__typename` is `Case0`, the first of
+  /// ``typeCases`` type cases of ``fieldsPerTypeCase`` fields each, holding the fields of its own
+  /// case (`case0_field_0` … `case0_field_7`, strings and Ints alternating) and no other: a record
+  /// is written from a response of its runtime type.
+  static let typeCases = 5
+  static let fieldsPerTypeCase = 8
+  static let overfetchKey: CacheKey = "Node:0"
+  static func overfetchRecord() -> RecordSet {
+    var builder = Record.Builder(key: overfetchKey, capacity: 200)
+    builder.append("__typename", .string("Case0"))
+    for field in 0..<fieldsPerTypeCase {
+      builder.append("case0_field_\(field)", field % 2 == 0 ? .string("value_case0_\(field)") : .int(field))
+    }
+    return RecordSet(records: [builder.build()])
+  }
+
+  /// What the over-fetch asks of `Node:0`: `__typename` and the 40 fields of every type case, as
+  /// a projection with `includeAllInlineFragments` semantics asks them before the runtime type is known.
+  static var overfetchFields: [String] {
+    ["__typename"] + (0..<typeCases).flatMap { typeCase in (0..<fieldsPerTypeCase).map { "case\(typeCase)_field_\($0)" } }
+  }
 }

@@ -56,7 +56,9 @@ extension HeavyRuns {
       #expect(run.status == 0, "\(run.stderr)")
       let rows = try CSVFile(path: out).rows.filter { $0["metric"]!.hasSuffix("_instructions") }
       #expect(rows.allSatisfy { $0["phase"] == "tier2" && $0["unit"] == "count" && $0["deterministic"] == "true" })
-      let scenarios = ["single_key_load_10_fields", "batch_load_100_records", "single_record_merge_10_fields",
+      let scenarios = ["single_key_load_10_fields", "batch_load_100_records", "projected_load_3_of_10_fields",
+        "projected_batch_load_3_of_10_fields_100_records", "projected_list_load_100_elements",
+        "inline_fragment_overfetch_40_fields_8_used", "single_record_merge_10_fields",
         "many_record_merge_1000_records", "pattern_delete_10k_records"]
       // The floors are counted beside their stores (docs/metrics.md#layout-floors).
       let stores = ["memory", "limit-dictionary", "sqlite", "limit-compact-delete-full"]
@@ -70,6 +72,8 @@ extension HeavyRuns {
         #expect(count("single_key_load_10_fields") > 0 && count("single_key_load_10_fields") * 20 < count("batch_load_100_records"), "\(store)")
         #expect(count("single_record_merge_10_fields") * 10 < count("many_record_merge_1000_records"), "\(store)")
         #expect(count("pattern_delete_10k_records") > count("batch_load_100_records"), "\(store)")
+        #expect(count("projected_load_3_of_10_fields") > 0 && count("projected_load_3_of_10_fields") * 20 < count("projected_batch_load_3_of_10_fields_100_records"), "\(store)")
+        #expect(count("projected_list_load_100_elements") > 0 && count("inline_fragment_overfetch_40_fields_8_used") > 0, "\(store)")
       }
     }
   }

@@ -152,6 +152,38 @@ struct ApolloDatasetTests {
     #expect(compared.baseline == ApolloDataset.Provenance(version: "2.x", gitSHA: "s"))
   }
 
+  @Test("a projected load the baseline lacks against the whole load of its records, its family's too; the list load and over-fetch without a verdict")
+  func projectedComparison() throws {
+    #expect(ApolloDataset.wholeLoadScenario(of: "tier2.sqlite_rows.projected_load_3_of_10_fields") == "tier2.sqlite_rows.single_key_load_10_fields")
+    #expect(
+      ApolloDataset.wholeLoadScenario(of: "tier2.inmemory.projected_batch_load_3_of_10_fields_100_records")
+        == "tier2.inmemory.batch_load_100_records")
+    #expect(ApolloDataset.wholeLoadScenario(of: "tier2.sqlite.projected_list_load_100_elements") == nil)
+    #expect(ApolloDataset.wholeLoadScenario(of: "tier2.sqlite.batch_load_100_records") == nil)
+    #expect(ApolloDataset.isProjectedScenario("tier2.sqlite_rows.inline_fragment_overfetch_40_fields_8_used"))
+    #expect(!ApolloDataset.isProjectedScenario("tier2.sqlite_rows.batch_load_100_records"))
+    let rows = Self.timing("projected_load_3_of_10_fields", store: "sqlite-rows", samples: [1_000_000])  // 1 ms
+    let memory = Self.timing("projected_batch_load_3_of_10_fields_100_records", store: "memory", samples: [500_000])  // 0.5 ms
+    let list = Self.timing("projected_list_load_100_elements", store: "sqlite-rows", samples: [2_000_000])
+    let dataset = try ApolloDataset.of(
+      [rows.row, memory.row, list.row], samples: rows.samples + memory.samples + list.samples, version: "v", device: nil,
+      sources: Self.sources)
+    let compared = try dataset.compared(
+      with: Self.baseline([("tier2.sqlite.single_key_load_10_fields", 2), ("tier2.inmemory.batch_load_100_records", 0.25)]),
+      file: "b.json")
+    // 1 ms against Apollo's SQLite whole load of 2 ms (the rows layout's family, its whole load):
+    // -50%, improved; 0.5 against 0.25: +100%, regressed; the list load has nothing to meet.
+    #expect(compared.results.map { $0.comparison?.changePercent } == [-50, 100, nil])
+    #expect(compared.results.map { $0.comparison?.verdict } == [.improved, .regressed, nil])
+    // The baseline's own projected load comes first, when it has one.
+    let own = try dataset.compared(
+      with: Self.baseline([
+        ("tier2.sqlite_rows.projected_load_3_of_10_fields", 1), ("tier2.sqlite.single_key_load_10_fields", 2),
+        ("tier2.inmemory.projected_batch_load_3_of_10_fields_100_records", 0.5),
+      ]), file: "b.json")
+    #expect(own.results.map { $0.comparison?.verdict } == [.parity, .parity, nil])
+  }
+
   @Test("a comparison that cannot be made ends with the file and scenario at fault")
   func comparisonErrors() throws {
     let compact = Self.timing("batch_load_100_records", store: "sqlite-compact", samples: [1_900_000])

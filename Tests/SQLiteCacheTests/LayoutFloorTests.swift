@@ -18,7 +18,11 @@ struct LayoutFloorTests {
   func roundTrip(_ floor: LayoutFloor) throws {
     let directory = try TemporaryDirectory()
     let store = try LayoutFloorStore(path: directory.path("floor.sqlite"), floor: floor)
-    let user = Record(key: "User_1", ["name": "Ada", "age": 36, "tags": ["a", "b"], "friend": .reference("User_2"), "nothing": .null])
+    // Lists a row an element in `rows`: of Strings, of references, empty, and a list in a list (one value).
+    let user = Record(key: "User_1", [
+      "name": "Ada", "age": 36, "tags": ["a", "b"], "friend": .reference("User_2"), "nothing": .null,
+      "friends": [.reference("User_3"), .reference("User_4"), .null], "none": [], "grid": [[1, 2], [], ["x"]], "zero": 0,
+    ])
     let other = Record(key: "Other_1", ["n": -5, "ok": true, "score": 2.5])
     try store.merge(records: RecordSet(records: [user, other]))
     #expect(try store.loadRecords(forKeys: ["User_1", "Other_1", "missing"]) == ["User_1": user, "Other_1": other])
@@ -35,6 +39,32 @@ struct LayoutFloorTests {
     #expect(try store.loadRecords(forKeys: ["User_1", "Other_1"]).keys.sorted() == ["Other_1"])
     try store.removeRecord(for: "Other_1")
     #expect(try store.loadRecords(forKeys: ["Other_1"]).isEmpty)
+  }
+
+  @Test("a projected load of a floor: in rows the fields asked alone, in the blob layouts the whole record", arguments: floors)
+  func projectedLoad(_ floor: LayoutFloor) throws {
+    let directory = try TemporaryDirectory()
+    let store = try LayoutFloorStore(path: directory.path("floor.sqlite"), floor: floor)
+    let list = Record(key: "List:0", ["title": "a list", "items": [.reference("Item:0"), .reference("Item:1")], "size": 2])
+    let other = Record(key: "List:1", ["title": "b", "items": [], "size": 0])
+    try store.merge(records: RecordSet(records: [list, other]))
+    let projection = FieldProjection(sets: [FieldSet(["items", "absent"])], setIndices: [0, 0, 0])
+    let loaded = try store.withConsistentRead { snapshot in
+      var lent = LentRecords()
+      try snapshot.lendRecords(forKeys: ["List:0", "missing", "List:1"], projection: projection, to: &lent)
+      return try (0..<lent.count).map { position -> Record? in
+        guard let bytes = lent[position] else { return nil }
+        return try Record(key: "x", encodedFields: Array(bytes))   // checked: the floor made well-formed bytes
+      }
+    }
+    #expect(loaded.count == 3 && loaded[1] == nil)
+    if floor.layout == .rows {
+      #expect(loaded[0] == Record(key: "x", ["items": [.reference("Item:0"), .reference("Item:1")]]))
+      #expect(loaded[2] == Record(key: "x", ["items": []]))
+    } else {
+      #expect(loaded[0]?.fieldCount == 3 && loaded[0]?["items"] == list["items"])
+      #expect(loaded[2]?.fieldCount == 3 && loaded[2]?["items"] == [])
+    }
   }
 
   @Test("a floor's label names its layout and modes")

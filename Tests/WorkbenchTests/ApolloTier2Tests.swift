@@ -47,6 +47,20 @@ struct ApolloTier2Tests {
     #expect(records.count { KeyPattern.matches($0.key, ApolloTier2Records.pattern) } == 10_000)
   }
 
+  @Test("the projected list load's records are 100 lists of 100 references; the over-fetch's record holds one type case's 8 fields")
+  func projectedRecords() throws {
+    let lists = ApolloTier2Records.lists().records
+    #expect(lists.map(\.key) == (0..<100).map { "List:\($0)" })
+    #expect(lists[0]["title"] == "a list")
+    #expect(lists[99]["items"] == .list((0..<100).map { .reference("Item:\($0)") }))
+    let node = try #require(ApolloTier2Records.overfetchRecord().records.first)
+    #expect(node.key == "Node:0" && node.fieldCount == 9 && node["__typename"] == "Case0")
+    #expect(node["case0_field_0"] == "value_case0_0" && node["case0_field_7"] == 7)
+    let asked = ApolloTier2Records.overfetchFields
+    #expect(asked.count == 41 && Set(asked).count == 41 && asked.last == "case4_field_7")
+    #expect(node.fields.map(\.key).allSatisfy(asked.contains))
+  }
+
   @Test("every store and layout gets one row per scenario, a sample per measured iteration, and the footprint of 1,000 records")
   func rows() throws {
     let result = try runWorkload(#"""
@@ -83,6 +97,13 @@ struct ApolloTier2Tests {
         #expect(merges.summary.min == 3 && merges.summary.max == 3 && merges.deterministic)
         #expect(io(.tier2SingleRecordMerge, "_writes")!.1 >= 3)
       }
+      // The fields a projected load lent: the in-memory store lends whole records (10 of
+      // record_0's, 10 of each of 100); the SQLite layouts the 3 asked of each; all of List:0's
+      // two, and Node:0's 9 (__typename and its type case's 8; the other 32 asked it lacks).
+      let lentFields = Metric.tier2ProjectedScenarios.map { scenario in
+        rows.first { $0.key.metric == scenario.name + "_fields" }.map { $0.summary.p50 }
+      }
+      #expect(lentFields == (store == "memory" ? [10, 1_000, 2, 9] : [3, 300, 2, 9]), "\(store)")
       #expect(scenarios.allSatisfy { $0.summary.n == 3 && $0.summary.min > 0 && $0.unit == .ns && !$0.deterministic }, "\(store)")
       #expect(rows.first { $0.key.phase == .dedup && $0.key.metric == "records" }?.summary.p50 == 1_000, "\(store)")
       if let payload = payloads[store] {
@@ -97,7 +118,7 @@ struct ApolloTier2Tests {
     let rows = try runWorkload(
       #"{"name": "t", "seed": 1, "apolloTier2": {}, "stores": [{"kind": "memory"}], "limits": true, "repetitions": 1, "warmup": 0}"#
     ).rows
-    #expect(rows.filter { $0.key.store == "limit-sqlite" && $0.key.phase == .tier2 && $0.unit == .ns }.count == 5)
+    #expect(rows.filter { $0.key.store == "limit-sqlite" && $0.key.phase == .tier2 && $0.unit == .ns }.count == 9)
     let ratios = rows.filter { $0.key.store == "memory" && $0.key.metric.hasSuffix("_vs_limit") }.map(\.key.metric)
     #expect(ratios == Metric.tier2Scenarios.map { $0.name + "_vs_limit" })
   }
@@ -112,7 +133,7 @@ struct ApolloTier2Tests {
     let rows = result.rows
     for floor in ["limit-compact-delete-full", "limit-rows-wal-normal"] {
       // The run checks every load's count and the 1,000 records of the footprint.
-      #expect(rows.filter { $0.key.store == floor && $0.key.phase == .tier2 && $0.unit == .ns }.count == 5, "\(floor)")
+      #expect(rows.filter { $0.key.store == floor && $0.key.phase == .tier2 && $0.unit == .ns }.count == 9, "\(floor)")
       #expect(rows.first { $0.key.store == floor && $0.key.metric == "records" }?.summary.p50 == 1_000, "\(floor)")
     }
     #expect(!rows.contains { $0.key.store == "limit-sqlite" })

@@ -115,6 +115,13 @@ enum ExportCommand: Command {
       rows, samples: try ResultsFile.read(SampleRow.self, from: sources.samples), version: arguments.value("version-label") ?? "cachebench",
       device: arguments.value("device"), sources: sources)
     guard let baseline, let baselinePath else { return dataset }
-    return try dataset.compared(with: baseline, file: baselinePath)
+    let compared = try dataset.compared(with: baseline, file: baselinePath)
+    let uncompared = compared.results.filter { $0.comparison == nil }.map(\.scenario)
+    if !uncompared.isEmpty {
+      writeStandardError(
+        "note: \(baselinePath) has no counterpart of \(uncompared.count) projected load(s), written without a verdict: "
+          + uncompared.joined(separator: ", ") + "\n")
+    }
+    return compared
   }
 }

@@ -117,17 +117,7 @@ public struct Record: Sendable, CustomStringConvertible {
     }
   }
 
-  public var fieldCount: Int {
-    encodedFields.withUnsafeBytes { bytes in
-      var count = 0
-      var offset = RecordDates.fieldsStart(bytes)
-      while offset < bytes.count {
-        _ = RecordCodec.readField(bytes, &offset)
-        count += 1
-      }
-      return count
-    }
-  }
+  public var fieldCount: Int { encodedFields.withUnsafeBytes(RecordCodec.fieldCount(of:)) }
 
   public var isEmpty: Bool { encodedFields.isEmpty }
 

@@ -131,6 +131,17 @@ public enum RecordCodec {
     public var entry: Range<Int>
   }
 
+  /// The number of fields of a record's bytes (checked bytes: a record's or a store's lent ones).
+  @_spi(RecordBytes) public static func fieldCount(of bytes: UnsafeRawBufferPointer) -> Int {
+    var count = 0
+    var offset = RecordDates.fieldsStart(bytes)
+    while offset < bytes.count {
+      _ = readField(bytes, &offset)
+      count += 1
+    }
+    return count
+  }
+
   /// Reads the field that starts at `offset` and moves `offset` past it.
   @inline(__always)
   @_spi(RecordBytes) public static func readField(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> FieldSpan {

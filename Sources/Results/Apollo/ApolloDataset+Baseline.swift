@@ -7,12 +7,15 @@ extension ApolloDataset {
   ///
   /// Each result is compared with the baseline's result of the same scenario; a Tier-2 scenario
   /// of one of cachebench's own backends that the baseline lacks, with its family's
-  /// (``familyScenario(of:)``: `tier2.sqlite_compact.X` with `tier2.sqlite.X`). The baseline's
+  /// (``familyScenario(of:)``: `tier2.sqlite_compact.X` with `tier2.sqlite.X`). A projected load
+  /// the baseline lacks (a 2.x baseline lacks them all), with the whole load of the same records
+  /// (``wholeLoadScenario(of:)``), what 2.x's `loadFields` does; the two projected loads without
+  /// one (the list load, the over-fetch) are then left without a verdict. The baseline's
   /// other scenarios (their Tier 1) are left out, as the dataset lists the current results.
   ///
   /// - Parameter file: the baseline's file, for messages.
   /// - Throws: ``ApolloDatasetError`` when the baseline holds a scenario twice, lacks one of the
-  ///   results' scenarios, has a mean of 0 for one, or when a change is not a finite number.
+  ///   results' scenarios other than a projected load, has a mean of 0 for one, or when a change is not a finite number.
   package func compared(with baseline: ApolloDataset, file: String) throws(ApolloDatasetError) -> ApolloDataset {
     var baselineMeans: [String: Double] = [:]
     for result in baseline.results {
@@ -25,8 +28,12 @@ extension ApolloDataset {
     for index in compared.results.indices {
       let result = compared.results[index]
       let family = Self.familyScenario(of: result.scenario)
-      let candidates = [result.scenario] + (family.map { [$0] } ?? [])
+      let own = [result.scenario] + (family.map { [$0] } ?? [])
+      let wholeLoad = Self.wholeLoadScenario(of: result.scenario)
+      let candidates = own + (wholeLoad.map { [$0] + (Self.familyScenario(of: $0).map { [$0] } ?? []) } ?? [])
       guard let scenario = candidates.first(where: { baselineMeans[$0] != nil }), let base = baselineMeans[scenario] else {
+        // A projected load has no counterpart in a 2.x baseline but the whole loads above.
+        if Self.isProjectedScenario(result.scenario) { continue }
         let alternative = family.map { " nor \($0)" } ?? ""
         throw ApolloDatasetError(
           "\(file) has no scenario \(result.scenario)\(alternative) to compare with: export without --baseline, or against a baseline that has it")

@@ -102,6 +102,30 @@ extension ApolloDataset {
     return "tier2.\(backend[..<underscore])\(scenario[lastDot...])"
   }
 
+  /// Whether a scenario is one of the projected loads of the perf plan's 2026-07-13 amendment
+  /// (``Metric/tier2ProjectedScenarios``), which 2.x's baseline cannot hold.
+  package static func isProjectedScenario(_ scenario: String) -> Bool {
+    guard scenario.hasPrefix("tier2."), let lastDot = scenario.lastIndex(of: ".") else { return false }
+    let name = scenario[scenario.index(after: lastDot)...]
+    return Metric.tier2ProjectedScenarios.contains { $0.name == name }
+  }
+
+  /// The whole load of the records a projected load reads, in the same backend: what 2.x's
+  /// `loadFields` (the `loadRecords`-and-filter default, before their PR-009h) measures.
+  /// `tier2.sqlite.projected_load_3_of_10_fields` → `tier2.sqlite.single_key_load_10_fields`,
+  /// `…projected_batch_load_3_of_10_fields_100_records` → `…batch_load_100_records`; nil for the
+  /// others, the list load and the over-fetch among them, which no whole-load scenario shares.
+  package static func wholeLoadScenario(of scenario: String) -> String? {
+    guard scenario.hasPrefix("tier2."), let lastDot = scenario.lastIndex(of: ".") else { return nil }
+    let whole: Metric
+    switch scenario[scenario.index(after: lastDot)...] {
+    case Metric.tier2ProjectedLoad.name: whole = .tier2SingleKeyLoad
+    case Metric.tier2ProjectedBatchLoad.name: whole = .tier2BatchLoad
+    default: return nil
+    }
+    return scenario[...lastDot] + whole.name
+  }
+
   /// A sample's place: the run and the metric.
   private struct SampleKey: Hashable {
     let runID: String

@@ -1,10 +1,10 @@
 import Measurement
-import NormalizedCache
+@_spi(RecordBytes) import NormalizedCache
 import Results
 import SQLiteCache
 import Workloads
 
-/// Apollo iOS's five Tier-2 cache scenarios (docs/apollo.md), as `Tier2CacheBenchmarks.swift`
+/// Apollo iOS's Tier-2 cache scenarios (docs/apollo.md), the five as `Tier2CacheBenchmarks.swift`
 /// runs them on apollo-ios-dev's branch `cache-rewrite/phase-1-plan` against every store, on the
 /// records of ``ApolloTier2Records``:
 ///
@@ -17,6 +17,18 @@ import Workloads
 ///    made before the clock starts.
 /// 5. `pattern_delete_10k_records`: `removeRecords(matching: "User_")` in a fresh store holding
 ///    10,000 `User_` and 1,000 `Other_` records, merged before the clock starts.
+///
+/// Between the loads and the merges, the four projected loads of the perf plan's 2026-07-13
+/// amendment (ADR 0007's `loadFields`; no code of theirs exists for them), each a projected load
+/// (`lendRecords(forKeys:projection:to:)` in a consistent read, ``CacheReader``'s projected load)
+/// of a store holding its records, the result released inside the clock:
+/// - `projected_load_3_of_10_fields`: `field_0` … `field_2` of `record_0`, a store holding it alone;
+/// - `projected_batch_load_3_of_10_fields_100_records`: the same of `record_0` … `record_99`;
+/// - `projected_list_load_100_elements`: `title` and `items`, a list of 100 references, of `List:0`
+///   in a store of 100 such records;
+/// - `inline_fragment_overfetch_40_fields_8_used`: `Node:0`, holding `__typename` and the 8
+///   fields of its type case, asked for `__typename` and the 40 fields of 5 type cases.
+/// Each also reports `tier2/<scenario>_fields`, the fields lent an iteration (deterministic).
 ///
 /// Each runs as their `BenchmarkHarness.measure` runs it: `warmup` iterations then `repetitions`
 /// measured ones (50 after 5 in `Workloads/apollo-tier2.json`, their defaults), each an untimed
@@ -39,6 +51,7 @@ struct ApolloTier2Benchmark: IteratedBenchmark {
     SQLiteIO.install()
     try measureLoad(.tier2SingleKeyLoad, records: 1, into: &sink)
     try measureLoad(.tier2BatchLoad, records: 100, into: &sink)
+    for scenario in ProjectedScenario.all { try measureProjectedLoad(scenario, into: &sink) }
     try measureSingleRecordMerges(into: &sink)
     try measureManyRecordMerges(into: &sink)
     try measurePatternDeletes(into: &sink)
@@ -60,6 +73,15 @@ struct ApolloTier2Benchmark: IteratedBenchmark {
       let (loaded, instructions) = try counter.counted { try store.loadRecords(forKeys: keys) }
       try expect(loaded.count == count, "loaded \(loaded.count) of its \(count) records")
       sink.append(Double(instructions), to: .tier2Instructions(metric))
+    }
+    for scenario in ProjectedScenario.all {
+      defer { factory.removeFiles() }
+      let store = try factory.make(configuration)
+      try store.merge(records: scenario.records)
+      for _ in 0..<before { _ = try scenario.load(from: store, countingFields: false) }
+      let (found, instructions) = try counter.counted { try scenario.load(from: store, countingFields: false) }
+      try expect(found == scenario.keys.count, "lent \(found) of the \(scenario.keys.count) records of \(scenario.metric.name)")
+      sink.append(Double(instructions), to: .tier2Instructions(scenario.metric))
     }
     do {
       defer { factory.removeFiles() }
@@ -106,6 +128,26 @@ struct ApolloTier2Benchmark: IteratedBenchmark {
       return ns
     }
     io.append(metric, repetitions: workload.repetitions, to: &sink)
+  }
+
+  /// A projected load: one store holding the scenario's records; each iteration loads its keys
+  /// with its projection and checks that each has a record; then, once more outside the clock,
+  /// the fields lent are counted and checked.
+  private func measureProjectedLoad(_ scenario: ProjectedScenario, into sink: inout MetricSamples) throws {
+    defer { factory.removeFiles() }
+    let store = try factory.make(configuration)
+    try store.merge(records: scenario.records)
+    var io = TimedIO()
+    try iterate(scenario.metric, into: &sink) { _ in
+      var found = 0
+      let ns = try io.time { found = try scenario.load(from: store, countingFields: false) }
+      try expect(found == scenario.keys.count, "lent \(found) of the \(scenario.keys.count) records of \(scenario.metric.name)")
+      return ns
+    }
+    io.append(scenario.metric, repetitions: workload.repetitions, to: &sink)
+    let fields = try scenario.load(from: store, countingFields: true)
+    try expect(fields >= scenario.fieldsAsked, "lent \(fields) fields in \(scenario.metric.name); the records hold \(scenario.fieldsAsked) of those asked")
+    sink.append(Double(fields), to: .tier2FieldsLoaded(scenario.metric))
   }
 
   /// Scenario 3: each iteration builds its record and merges it, inside the clock, as theirs does.
@@ -195,5 +237,50 @@ struct ApolloTier2Benchmark: IteratedBenchmark {
     sink.append(footprint)
     sink.append(footprint.recordCount, to: .records)
     sink.append(footprint.storeBytes, to: .storeBytes)
+  }
+}
+
+/// One of the projected loads (``ApolloTier2Benchmark``): its records, the keys it loads, and the
+/// fields it asks of each.
+private struct ProjectedScenario {
+  let metric: Metric
+  let records: RecordSet
+  let keys: [CacheKey]
+  let projection: FieldProjection
+  /// The fields of the asked ones that the loaded records hold: the least a load lends.
+  let fieldsAsked: Int
+
+  init(_ metric: Metric, records: RecordSet, keys: [CacheKey], fields: [String], held: Int) {
+    self.metric = metric
+    self.records = records
+    self.keys = keys
+    projection = FieldProjection(sets: [FieldSet(fields)], setIndices: Array(repeating: 0, count: keys.count))
+    fieldsAsked = held * keys.count
+  }
+
+  static let all = [
+    ProjectedScenario(
+      .tier2ProjectedLoad, records: ApolloTier2Records.synthetic(count: 1), keys: ApolloTier2Records.syntheticKeys(count: 1),
+      fields: ApolloTier2Records.projectedFields, held: 3),
+    ProjectedScenario(
+      .tier2ProjectedBatchLoad, records: ApolloTier2Records.synthetic(count: 100), keys: ApolloTier2Records.syntheticKeys(count: 100),
+      fields: ApolloTier2Records.projectedFields, held: 3),
+    ProjectedScenario(
+      .tier2ProjectedListLoad, records: ApolloTier2Records.lists(), keys: [ApolloTier2Records.listKey],
+      fields: ApolloTier2Records.listFields, held: 2),
+    ProjectedScenario(
+      .tier2InlineFragmentOverfetch, records: ApolloTier2Records.overfetchRecord(), keys: [ApolloTier2Records.overfetchKey],
+      fields: ApolloTier2Records.overfetchFields, held: 1 + ApolloTier2Records.fieldsPerTypeCase),
+  ]
+
+  /// One projected load of the keys in a consistent read, the result released inside it: the
+  /// records lent, or with `countingFields` the fields they hold.
+  func load(from store: any NormalizedCache, countingFields: Bool) throws -> Int {
+    try store.withConsistentRead { snapshot in
+      var lent = LentRecords()
+      try snapshot.lendRecords(forKeys: keys, projection: projection, to: &lent)
+      guard countingFields else { return lent.found }
+      return (0..<lent.count).reduce(0) { fields, position in fields + (lent[position].map(RecordCodec.fieldCount(of:)) ?? 0) }
+    }
   }
 }
