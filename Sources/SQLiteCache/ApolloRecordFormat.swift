@@ -49,7 +49,7 @@ struct ApolloRecordFormat: RecordFormat {
     if stored.isEmpty { return [] }
     let decoded: (fields: [UInt8], skipped: Bool)
     do {
-      decoded = try RecordJSON.fields(fromJSON: stored) { filter.keeps(name: $0) }
+      decoded = try RecordJSON.fields(fromJSON: stored, keeping: filter.set)
     } catch {
       throw corruption("malformed JSON (\(error.message) at byte \(error.offset))", key: key)
     }

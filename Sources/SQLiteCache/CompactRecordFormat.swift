@@ -56,7 +56,9 @@ struct CompactRecordFormat: RecordFormat {
   private var recentIDs: [Int] = []
 
   mutating func load(from connection: Connection) throws(SQLiteError) {
+    let changes = names.changes
     names = FieldNameTable()
+    names.changes = changes + 1
     try refresh(from: connection)
   }
 
@@ -161,6 +163,8 @@ struct CompactRecordFormat: RecordFormat {
       try decode(stored, key: key) ?? []
     }
   }
+
+  var filterGeneration: Int { names.changes }
 
   /// The names of `set` by their numbers here.
   func filter(for set: FieldSet) -> FieldFilter {

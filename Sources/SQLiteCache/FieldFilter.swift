@@ -31,10 +31,39 @@ struct LoadFilters {
 extension RecordFormat {
   /// A filter that knows the set's names only (the apollo layout's JSON spells them out).
   func filter(for set: FieldSet) -> FieldFilter { FieldFilter(set: set) }
+  var filterGeneration: Int { 0 }
+}
+
+/// The filters a store made last, kept while its format's ``RecordFormat/filterGeneration``
+/// stays: a reader asks the same sets load after load (one per place of its operations), and the
+/// compact layout's filter costs a lookup per name and an array as long as its names (some 1,400
+/// instructions of a 14,000-instruction load of one record). The sets are held, so that an
+/// identity means one set.
+struct FilterCache {
+  private var entries: [(set: FieldSet, filter: FieldFilter)] = []
+  private var generation = 0
+  /// The most sets kept; the oldest goes first.
+  static let capacity = 16
 
   /// The filters of a load's projection.
-  func filters(for projection: FieldProjection) -> LoadFilters {
-    LoadFilters(filters: projection.sets.map { filter(for: $0) }, setIndices: projection.setIndices)
+  mutating func filters(for projection: FieldProjection, in format: any RecordFormat) -> LoadFilters {
+    if generation != format.filterGeneration {
+      entries.removeAll(keepingCapacity: true)
+      generation = format.filterGeneration
+    }
+    var filters: [FieldFilter] = []
+    filters.reserveCapacity(projection.sets.count)
+    for set in projection.sets {
+      if let known = entries.first(where: { $0.set === set }) {
+        filters.append(known.filter)
+        continue
+      }
+      let filter = format.filter(for: set)
+      if entries.count == Self.capacity { entries.removeFirst() }
+      entries.append((set, filter))
+      filters.append(filter)
+    }
+    return LoadFilters(filters: filters, setIndices: projection.setIndices)
   }
 }
 

@@ -28,6 +28,9 @@ struct FieldNameTable {
   private(set) var longestEntry = 0
   /// The number of names at the last ``mark()``.
   private var markedCount = 0
+  /// Counts every change of what a number means (a name added, names rolled back): what was made
+  /// from the numbers (``CompactRecordFormat/filter(for:)``) holds while it stays.
+  var changes = 0
 
   /// The number of names; they are numbered 1 through `count`.
   var count: Int { starts.count - 1 }
@@ -68,6 +71,7 @@ struct FieldNameTable {
   mutating func insert(_ name: UnsafeRawBufferPointer) -> Int {
     let id = starts.count
     precondition(id < Int(Int32.max), "too many field names")
+    changes += 1
     Varint.append(UInt64(name.count), to: &arena)
     arena.append(contentsOf: name)
     starts.append(arena.count)
@@ -88,6 +92,7 @@ struct FieldNameTable {
   /// Forgets the names added since the last mark.
   mutating func rollBack() {
     guard count > markedCount else { return }
+    changes += 1
     arena.removeSubrange(starts[markedCount]...)
     starts.removeSubrange((markedCount + 1)...)
     rehash(capacity: slots.count)

@@ -45,6 +45,9 @@ protocol RecordFormat {
 
   /// What a projected load keeps of a record of `set` (the compact layout: by field number).
   func filter(for set: FieldSet) -> FieldFilter
+  /// Moves whenever a filter made before would keep other fields now (the compact layout's
+  /// numbers changed); 0 for a format whose filters know names only.
+  var filterGeneration: Int { get }
 
   /// Reads what other connections added to the database since ``load(from:)``.
   mutating func refresh(from connection: Connection) throws(SQLiteError)

@@ -29,17 +29,19 @@ extension RecordJSON {
     try fields(fromJSON: json, keeping: nil).fields
   }
 
-  /// ``fields(fromJSON:)`` of a projected load: each member whose name `keeps` refuses is parsed
-  /// (to find where it ends, and check it) and left out.
+  /// ``fields(fromJSON:)`` of a projected load: each member whose name `set` lacks is parsed (to
+  /// find where it ends, and check it) and left out; the dates field (the empty name) is kept, as
+  /// ``FieldFilter`` keeps it. The set itself, not a closure: a closure called a member cost a
+  /// retain and a release of its context.
   /// - Returns: the fields kept, and whether any was left out.
   static func fields(
-    fromJSON json: UnsafeRawBufferPointer, keeping keeps: ((UnsafeRawBufferPointer) -> Bool)?
+    fromJSON json: UnsafeRawBufferPointer, keeping set: FieldSet?
   ) throws(ParseError) -> (fields: [UInt8], skipped: Bool) {
     var parser = Parser(bytes: json)
     // The encoding is never longer than the JSON text (but for a `true` in fewer bytes than
     // `1`, and the like: the writer grows when it must).
     let writer = RecordWriter(capacity: max(json.count, 16))
-    let skipped = try parser.parseFields(into: writer, keeping: keeps)
+    let skipped = try parser.parseFields(into: writer, keeping: set)
     return (writer.take(from: 0), skipped)
   }
 
@@ -82,7 +84,7 @@ extension RecordJSON {
     }
 
     /// - Returns: whether a member was left out.
-    mutating func parseFields(into writer: RecordWriter, keeping keeps: ((UnsafeRawBufferPointer) -> Bool)?) throws(ParseError) -> Bool {
+    mutating func parseFields(into writer: RecordWriter, keeping set: FieldSet?) throws(ParseError) -> Bool {
       var skipped = false
       try expect(UInt8(ascii: "{"))
       if !consume(UInt8(ascii: "}")) {
@@ -95,7 +97,7 @@ extension RecordJSON {
           let value = writer.openLength()
           try parseValue(into: writer, depth: 0)
           writer.closeLength(value)
-          if let keeps, !keeps(Self.name(writer.bytes(from: name))) {
+          if let set, case let field = Self.name(writer.bytes(from: name)), !field.isEmpty, !set.contains(field) {
             writer.truncate(to: name)
             skipped = true
           }

@@ -6,7 +6,8 @@ extension RecordStore {
   /// decoded without the fields its set does not name (docs/stores.md#projected-loads).
   mutating func loadInOrder(_ keys: [CacheKey], projection: FieldProjection?) throws(SQLiteError) -> [Record?] {
     var records = [Record?](repeating: nil, count: keys.count)
-    try load(keys, filters: projection.map { format.filters(for: $0) }) { position, key, fields, _ throws(SQLiteError) in
+    let filters = projection.map { filterCache.filters(for: $0, in: format) }
+    try load(keys, filters: filters) { position, key, fields, _ throws(SQLiteError) in
       records[position] = Record(key: key, uncheckedEncodedFields: fields)
     }
     return records
@@ -144,6 +145,9 @@ extension RecordStore {
   ) throws(SQLiteError) {
     let storesText = format.storesText
     let splits = splitsRecords
+    // The format as a local, which the closure below captures: capturing `self` copied the whole
+    // store a row (a retain and a release of each of its references).
+    var format = self.format
     while try statement.step() {
       let (position, key) = keyOfRow(statement)
       let filter = reading.filters?.filter(at: position)
@@ -153,7 +157,7 @@ extension RecordStore {
         if splits, let marker = Self.splitMarker(bytes) {
           return (nil, marker.fieldCount, bytes.count, [UInt8](bytes[marker.dates]))
         }
-        return (try decode(bytes, key: key, filter), -1, bytes.count, [])
+        return (try Self.decode(bytes, key: key, filter, format), -1, bytes.count, [])
       }
       storedBytes += key.utf8.count
       if splitFieldCount >= 0 {
@@ -161,9 +165,11 @@ extension RecordStore {
         continue
       }
       if fields == nil {
-        try format.refresh(from: connection)
+        // Rare (another connection named a field): the format, shared with the local, is copied.
+        try self.format.refresh(from: connection)
+        format = self.format
         fields = try statement.withBytes(at: dataColumn, asText: storesText) { bytes throws(SQLiteError) in
-          try decode(bytes, key: key, filter)
+          try Self.decode(bytes, key: key, filter, format)
         }
       }
       guard let fields else {
@@ -175,7 +181,9 @@ extension RecordStore {
 
   /// The format's decoding of a record, projected when the load has a filter for it.
   @inline(__always)
-  private func decode(_ stored: UnsafeRawBufferPointer, key: CacheKey, _ filter: FieldFilter?) throws(SQLiteError) -> [UInt8]? {
+  private static func decode(
+    _ stored: UnsafeRawBufferPointer, key: CacheKey, _ filter: FieldFilter?, _ format: any RecordFormat
+  ) throws(SQLiteError) -> [UInt8]? {
     guard let filter else { return try format.decode(stored, key: key) }
     return try format.decode(stored, key: key, keeping: filter)
   }

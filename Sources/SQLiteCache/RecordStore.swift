@@ -10,6 +10,8 @@ struct RecordStore {
   /// The records and their stored bytes (each record's key and data column; a split record's
   /// marker and chunks), kept as merges and removals change them.
   var accounting = StoreAccounting()
+  /// The filters of the sets projected loads asked last.
+  var filterCache = FilterCache()
   /// What a budget counts per record beyond its stored bytes (``SQLiteNormalizedCache/Layout/recordOverheadBytes``).
   let recordOverhead: Int
 
