@@ -8,7 +8,7 @@ import NormalizedCache
 /// cache keeps it behind a lock.
 protocol LayoutStore: RecordStoring {
   /// Opens the database, sets its journal mode, synchronous level, memory map and page cache, and
-  /// creates the layout's tables unless they exist (``Connection/openRecords(_:schema:extraSchema:)``),
+  /// creates the layout's tables unless they exist (``Connection/openRecords(_:extraSchema:)``),
   /// `extraSchema` with them (a bounded store's usage table).
   /// - Throws: ``SQLiteError`` when SQLite fails, or the file holds another layout.
   init(path: String, options: SQLiteNormalizedCache.Options, extraSchema: String?) throws(SQLiteError)

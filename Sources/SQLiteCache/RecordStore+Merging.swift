@@ -34,7 +34,7 @@ extension RecordStore {
   /// Merges records field by field (docs/records.md), in the caller's transaction, and notes in
   /// `log` what it wrote.
   ///
-  /// 1. The records of the incoming keys that exist are loaded (``load(_:split:filters:_:)``, 500 keys a statement).
+  /// 1. The records of the incoming keys that exist are loaded (``load(_:split:_:)``, 500 keys a statement).
   /// 2. The incoming records merge into them with ``RecordCodec/merge(existing:new:)``, field by
   ///    field, exactly as ``InMemoryNormalizedCache`` does, and the changed keys are noted.
   /// 3. Only new and changed records are written, sorted by key: rows then arrive in the order of

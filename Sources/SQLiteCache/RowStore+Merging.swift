@@ -56,7 +56,7 @@ extension RowStore {
   }
 
   /// A record into the one stored under its key: nothing when nothing changes, dates and all;
-  /// else the rows of what changed (``writeChanges(of:stored:hasRecordRow:merged:)``).
+  /// else the rows of what changed (``FieldChanges``).
   private mutating func mergeExisting<Log: MergeLog>(
     _ record: Record, into stored: Record, hasRecordRow: Bool, changed: inout ChangedKeys, log: inout Log
   ) throws(SQLiteError) {

@@ -68,7 +68,7 @@ struct RowStore {
   }
 
   /// What a record costs a budget beyond its rows' stored bytes (each row's counts
-  /// ``RowBytes/rowOverhead`` already): the pages' free space at SQLite's fill, measured as the other
+  /// ``rowOverheadBytes`` already): the pages' free space at SQLite's fill, measured as the other
   /// layouts' (docs/stores.md#the-rows-layout).
   static let recordOverheadBytes = 24
 

@@ -68,7 +68,7 @@ package final class Lock<State: ~Copyable>: @unchecked Sendable {
     return try body(&state)
   }
 
-  /// Wakes one thread waiting in ``withLock(as:when:_:)``; call it after a change that may let it go on.
+  /// Wakes one thread waiting in ``withLock(when:_:)``; call it after a change that may let it go on.
   package func signal() {
     pthread_cond_signal(condition)
   }
