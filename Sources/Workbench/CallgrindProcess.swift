@@ -1,22 +1,81 @@
 import Foundation
 import Results
+import Synchronization
 
 /// Runs `cachebench run --instructions-only` under valgrind's callgrind for `run --instructions`,
 /// and reads back the instruction rows it writes: the timed run stays native, and only the
 /// counting pays valgrind's slowdown.
 package enum CallgrindProcess {
-  /// The instruction rows of one workload file.
+  /// The instruction rows of one workload file, each configuration counted in a process of its
+  /// own.
+  ///
+  /// A configuration's counts depend on what ran before it in the process: the Swift runtime's
+  /// metadata and conformance caches it finds filled or has to fill, and where the heap puts its
+  /// buffers. Counted after five others in one process, the counts of the sixth moved by 0.5-1.1%
+  /// when code it never runs changed (make gate judged those rows regressed). Alone in its process,
+  /// a configuration is counted after the same start-up and the same preparation of its variant
+  /// whatever else the workload holds. Up to as many processes as there are cores run at once:
+  /// instruction counts do not depend on how busy the machine is.
   ///
   /// - Parameters:
   ///   - workload: the workload file, as given to `run`.
+  ///   - configurations: how many configurations it has (``ConfigurationSequence``).
   ///   - quick: whether the run is `--quick`.
-  ///   - shard: the run's `--shard`, which the counting run takes too.
+  ///   - shard: the run's `--shard`, which is then counted in one process.
   ///   - executable: this `cachebench`.
-  ///   - timeout: how long the counting run may take before it is ended.
-  /// - Throws: ``RunError`` when valgrind cannot be started, the counting run fails (with its
+  ///   - timeout: how long one counting process may take before it is ended.
+  /// - Throws: ``RunError`` when valgrind cannot be started, a counting process fails (with its
   ///   error output) or outlives `timeout`.
   package static func instructionRows(
-    workload: String, quick: Bool, shard: Shard? = nil, executable: String, timeout: Duration
+    workload: String, configurations: Int, quick: Bool, shard: Shard? = nil, executable: String, timeout: Duration
+  ) throws -> [MetricRow] {
+    guard let valgrind = valgrindPath else { throw RunError("--instructions needs valgrind, which is not on the PATH") }
+    let parts = countingProcesses(configurations: configurations, shard: shard)
+    let outcomes = Mutex<[Int: Result<[MetricRow], RunError>]>([:])
+    let width = max(1, min(ProcessInfo.processInfo.activeProcessorCount, parts.count))
+    let next = Mutex(0)
+    DispatchQueue.concurrentPerform(iterations: width) { _ in
+      while true {
+        let index: Int = next.withLock { value in
+          defer { value += 1 }
+          return value
+        }
+        guard index < parts.count else { return }
+        let outcome: Result<[MetricRow], RunError>
+        do {
+          outcome = .success(
+            try count(valgrind: valgrind, workload: workload, quick: quick, shard: parts[index], executable: executable, timeout: timeout))
+        } catch let error as RunError {
+          outcome = .failure(error)
+        } catch {
+          outcome = .failure(RunError("counting instructions under callgrind failed: \(error)"))
+        }
+        outcomes.withLock { $0[index] = outcome }
+        // A failed part ends the counting: the parts not yet started are not.
+        if case .failure = outcome { next.withLock { $0 = parts.count } }
+      }
+    }
+    // The rows in the configurations' order; the first failure in that order is the one reported.
+    let results = outcomes.withLock { $0 }
+    var rows: [MetricRow] = []
+    for index in parts.indices {
+      guard let result = results[index] else { continue }
+      rows += try result.get()
+    }
+    return rows
+  }
+
+  /// What each counting process runs: one configuration (`--shard K/N` with N the workload's
+  /// configurations), or with the run's own `--shard`, that shard; nil for a whole workload of
+  /// one configuration.
+  package static func countingProcesses(configurations: Int, shard: Shard?) -> [Shard?] {
+    if shard != nil || configurations <= 1 { return [shard] }
+    return (1...configurations).compactMap { Shard(index: $0, count: configurations) }
+  }
+
+  /// The instruction rows of one counting process: the whole workload, or one shard of it.
+  private static func count(
+    valgrind: String, workload: String, quick: Bool, shard: Shard?, executable: String, timeout: Duration
   ) throws -> [MetricRow] {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-callgrind-\(UUID().uuidString)")
     try AtomicFile.createDirectory(directory.path, for: directory.path)
@@ -31,7 +90,6 @@ package enum CallgrindProcess {
     ]
     if quick { arguments.append("--quick") }
     if let shard { arguments += ["--shard", shard.description] }
-    guard let valgrind = valgrindPath else { throw RunError("--instructions needs valgrind, which is not on the PATH") }
     // Swift seeds its hashing per process, which moves instruction counts by some 0.5%; jemalloc
     // returns memory to the system on a clock (decay), which moves the instructions of the
     // allocations that happen to do it.

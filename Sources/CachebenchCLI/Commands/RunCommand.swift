@@ -91,9 +91,11 @@ enum RunCommand: Command {
       var result = try WorkloadRunner.run(workload, options: options, run: info)
       if instructions {
         // Valgrind runs it some 30 times slower than natively.
+        let measured = options.quick ? workload.quick() : workload
         let counted = try CallgrindProcess.instructionRows(
-          workload: arguments.positionals[index], quick: options.quick, shard: shard, executable: try executablePath(),
-          timeout: RunTimeout.default(for: options.quick ? workload.quick() : workload) * 30)
+          workload: arguments.positionals[index], configurations: try ConfigurationSequence(measured).count,
+          quick: options.quick, shard: shard, executable: try executablePath(),
+          timeout: RunTimeout.default(for: measured) * 30)
         result = result.adding(counted.map { var row = $0; row.run = info; return row })
       }
       // A part ends with its count rows, so that merge and every other reader tell a part cut
