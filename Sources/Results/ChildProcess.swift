@@ -362,11 +362,22 @@ extension ChildProcess {
 private enum LiveChildren {
   static let endingSignals = [SIGINT, SIGTERM, SIGHUP]
   static let capacity = 64
-  nonisolated(unsafe) static let slots: UnsafeMutablePointer<Atomic<Int32>> = {
-    let slots = UnsafeMutablePointer<Atomic<Int32>>.allocate(capacity: capacity)
-    for index in 0..<capacity { (slots + index).initialize(to: Atomic(0)) }
-    return slots
-  }()
+  static let slots = Slots(capacity: capacity)
+
+  /// `capacity` atomics, allocated once and never freed (a signal handler may read them at any
+  /// time), and only ever read and written atomically: hence `Sendable`.
+  struct Slots: @unchecked Sendable {
+    private let base: UnsafeMutablePointer<Atomic<Int32>>
+
+    init(capacity: Int) {
+      base = UnsafeMutablePointer<Atomic<Int32>>.allocate(capacity: capacity)
+      for index in 0..<capacity { (base + index).initialize(to: Atomic(0)) }
+    }
+
+    subscript(index: Int) -> Atomic<Int32> {
+      unsafeAddress { UnsafePointer(base + index) }
+    }
+  }
 
   /// Makes the slots before a handler can need them (a lazy global is not made in a handler).
   static func prepare() { _ = slots }

@@ -253,8 +253,9 @@ extension RecordCodec {
     }
 
     /// A name's encoded prefix: up to 16 bytes compared as two masked words, longer ones (or near
-    /// the end of a record) with `memcmp`.
-    package struct Probe: Sendable {
+    /// the end of a record) with `memcmp`. Sendable by the rule of its initializer: the prefix it
+    /// points to outlives it, and nothing writes there.
+    package struct Probe: @unchecked Sendable {
       /// The prefix's length.
       let count: Int
       /// Its first 16 bytes as two words (zero beyond the prefix), and the masks keeping them.
@@ -262,7 +263,7 @@ extension RecordCodec {
       let word1: UInt64
       let mask0: UInt64
       let mask1: UInt64
-      nonisolated(unsafe) let prefix: UnsafeRawPointer
+      let prefix: UnsafeRawPointer
 
       /// The probe of the encoded prefix at `prefix`, which must outlive it.
       package init(prefix: UnsafeRawBufferPointer) {
