@@ -76,7 +76,7 @@ extension SQLiteNormalizedCache.Layout {
   }
 
   /// The layout of an existing database, nil when it has no `records` table yet.
-  /// - Throws: ``SQLiteError`` when it has a `records` table of neither layout.
+  /// - Throws: ``SQLiteError`` when it has a `records` table of none of the layouts.
   static func existing(in connection: Connection) throws(SQLiteError) -> Self? {
     let columns = try connection.texts("SELECT name FROM pragma_table_info('records') ORDER BY cid")
     switch columns {

@@ -2,7 +2,7 @@ import NormalizedCache
 import Synchronization
 
 /// Records in an SQLite database, through libsqlite3's C API: Apollo iOS's
-/// `SQLiteNormalizedCache`, with a faster and smaller layout besides Apollo's (docs/stores.md).
+/// `SQLiteNormalizedCache`, with a faster and smaller layout besides Apollo's two (docs/stores.md).
 ///
 /// ```swift
 /// let cache = try SQLiteNormalizedCache(path: "cache.sqlite")        // compact, WAL, synchronous NORMAL
@@ -14,11 +14,13 @@ import Synchronization
 ///   fails, the transaction rolls back and the store is as it was.
 /// - Loads look up at most 500 keys per statement (one JSON array of keys, joined to the table
 ///   through `json_each`); statements are prepared once and reused.
-/// - Two layouts (``Layout``): `compact`, the default, one `WITHOUT ROWID` table of binary records
-///   whose field names are numbers (see `CompactRecordFormat`; records of more than 64 fields in
-///   chunks, merged chunk by chunk), and `apollo`, Apollo iOS's own
-///   table of JSON text. A file keeps the layout it was created with; opening it with the other
-///   layout throws.
+/// - Three layouts (``Layout``): `compact`, the default, one `WITHOUT ROWID` table of binary
+///   records whose field names are numbers (see `CompactRecordFormat`; records of more than 64
+///   fields in chunks, merged chunk by chunk); `apollo`, Apollo iOS 2.x's own table of JSON text;
+///   and `rows`, Apollo iOS 3.0's table of one row per field and per list element (``RowStore``),
+///   `WITHOUT ROWID` or, with ``Options/withoutRowid`` false, a rowid table. A file keeps the
+///   layout (and the rows layout's kind of table) it was created with; opening it with another
+///   throws.
 ///
 /// Writes go through one connection behind a lock, one merge at a time. In WAL mode on a file,
 /// and without a budget (``readsInParallel``), a read takes the writer's connection when it is
@@ -55,7 +57,8 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   ///   - path: a file path, or `:memory:` for a database that lives as long as the cache.
   ///   - options: layout, journal mode, synchronous level, memory map and page cache sizes.
   /// - Throws: ``SQLiteError`` when SQLite cannot open the file or set it up, when the file holds
-  ///   the other layout, or a `records` table of neither layout.
+  ///   another layout (or the rows layout with the other kind of table), or a `records` table of
+  ///   none of the layouts.
   public init(path: String, options: Options = Options()) throws(SQLiteError) {
     self.path = path
     self.options = options

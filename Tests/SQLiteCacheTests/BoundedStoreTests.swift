@@ -21,7 +21,7 @@ struct BoundedStoreTests {
     CacheBudget(maxSizeBytes: 2_000, evictTo: 0.8, policy: .lru, expireAfterSteps: 3),
   ]
 
-  @Test("evictions, reads and bytes agree with the reference model over 2,000 random steps, both layouts", arguments: budgets)
+  @Test("evictions, reads and bytes agree with the reference model over 2,000 random steps, every layout", arguments: budgets)
   func agreesWithModel(budget: CacheBudget) throws {
     for layout in SQLiteNormalizedCache.Layout.allCases {
       try withDirectory { directory in

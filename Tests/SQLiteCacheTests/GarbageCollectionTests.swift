@@ -12,7 +12,8 @@ func withScratchDirectory<T>(_ body: (URL) throws -> T) throws -> T {
   return try body(directory)
 }
 
-/// The stores garbage collection runs on: memory, and SQLite in both layouts on a file.
+/// The stores garbage collection runs on: memory, and SQLite on a file in the compact and apollo
+/// layouts.
 enum CollectableStore: String, CaseIterable, Sendable {
   case memory, compact, apollo
 

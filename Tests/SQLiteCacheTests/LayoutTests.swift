@@ -82,7 +82,7 @@ struct LayoutTests {
     #expect(blob == "01" + "24" + "456D6D61" + "0A" + "03" + "B407")
   }
 
-  @Test("reopening a file with the other layout fails with a clear error", arguments: SQLiteNormalizedCache.Layout.allCases)
+  @Test("reopening a file with another layout fails with a clear error", arguments: SQLiteNormalizedCache.Layout.allCases)
   func wrongLayout(_ layout: SQLiteNormalizedCache.Layout) throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("cache.sqlite")
@@ -94,7 +94,7 @@ struct LayoutTests {
     #expect(error.description == "SQLite error 1: \(path) holds a cache of the \(layout) layout, which cannot be opened as the \(other) layout")
   }
 
-  @Test("a records table of neither layout is an error")
+  @Test("a records table of none of the layouts is an error")
   func foreignTable() throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("foreign.sqlite")

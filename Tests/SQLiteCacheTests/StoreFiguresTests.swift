@@ -11,7 +11,7 @@ import Testing
 /// SQLITE_MEASURE_RECORDS=100000 swift test -c release -Xswiftc -enable-testing --filter StoreFiguresTests
 /// ```
 /// Times are printed, never asserted; sizes are, since they do not vary from run to run.
-@Suite("Store-level figures of both SQLite layouts", .serialized)
+@Suite("Store-level figures of every SQLite layout", .serialized)
 struct StoreFiguresTests {
   static let recordCount = Int(ProcessInfo.processInfo.environment["SQLITE_MEASURE_RECORDS"] ?? "") ?? 2_000
 
