@@ -38,9 +38,6 @@ final class ReaderPool: Sendable {
   /// How long reads waited for a connection since the last call.
   func takeWaits() -> LockWaits { state.waits.take() }
 
-  /// The read connections open now.
-  var openCount: Int { state.withLock { $0.opened } }
-
   private func take() throws(SQLiteError) -> any LayoutStore {
     let reader: (any LayoutStore)? = state.withLock(as: .read, when: { !$0.idle.isEmpty || $0.opened < limit }) { state in
       if let reader = state.idle.popLast() { return reader }
