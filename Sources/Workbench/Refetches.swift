@@ -39,9 +39,20 @@ struct Server {
   let shrinksLists: Bool
   private var version = 0
   /// The values the server has changed, by entity and field: the version of the last change.
-  private var changed: [String: Int] = [:]
+  private var changed: [FieldOfEntity: Int] = [:]
   /// The elements each list of objects lost, by its place.
   private var removed: [String: Int] = [:]
+
+  /// A value the server may change: an entity (`__typename:id`, else its place in its response)
+  /// and one of its fields, or ``listLength`` for a list at that place.
+  private struct FieldOfEntity: Hashable {
+    /// The field that stands for a list's length, which a changing response may shrink: no
+    /// GraphQL name holds a `#`.
+    static let listLength = "#"
+
+    var entity: String
+    var field: String
+  }
 
   init(schema: Schema, churn: Double, seed: UInt64, shrinksLists: Bool) {
     keyFields = schema.allKeyFields.union(["__typename", "id"])
@@ -84,7 +95,7 @@ struct Server {
           result.append(key: member.key, value: member.value)
           continue
         }
-        let field = identity + "\u{1F}" + member.key
+        let field = FieldOfEntity(entity: identity, field: member.key)
         if changing, draw(field) { changed[field] = version }
         result.append(key: member.key, value: changed[field].map { Self.value(member.value, changedAt: $0) } ?? member.value)
       default:
@@ -97,7 +108,8 @@ struct Server {
   private mutating func respond(list elements: [JSONValue], place: String, changing: Bool) -> JSONValue {
     var kept = elements
     if shrinksLists {
-      if changing, elements.count - (removed[place] ?? 0) > 1, draw(place + "\u{1F}#") { removed[place, default: 0] += 1 }
+      let length = FieldOfEntity(entity: place, field: FieldOfEntity.listLength)
+      if changing, elements.count - (removed[place] ?? 0) > 1, draw(length) { removed[place, default: 0] += 1 }
       kept.removeLast(min(removed[place] ?? 0, max(0, elements.count - 1)))
     }
     return .array(kept.enumerated().map { index, element in
@@ -109,13 +121,17 @@ struct Server {
     })
   }
 
-  /// Whether the server changes this field (or list) before this response.
-  private func draw(_ field: String) -> Bool {
+  /// Whether the server changes this field (or list) before this response: a draw seeded by
+  /// the FNV-1a hash of the entity's bytes, a 0x1F, and the field's bytes.
+  private func draw(_ field: FieldOfEntity) -> Bool {
     var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ seed
-    for byte in field.utf8 {
+    func mix(_ byte: UInt8) {
       hash ^= UInt64(byte)
       hash &*= 0x0000_0100_0000_01B3
     }
+    for byte in field.entity.utf8 { mix(byte) }
+    mix(0x1F)
+    for byte in field.field.utf8 { mix(byte) }
     var random = SplitMix64(seed: hash ^ UInt64(version) &* 0x9E37_79B9_7F4A_7C15)
     return random.next() < threshold
   }
