@@ -18,7 +18,7 @@ import Workloads
 /// thread waits at one start line; a run's reads per second are its reads over the wall time from
 /// the start until its last reader finished. The writers normalize a refetch outside the clock
 /// and time the merge alone; they stop when the readers have finished, each after one merge at least.
-struct ConcurrencyBenchmark: ScopedBenchmark {
+struct ConcurrencyBenchmark: Benchmark {
   let configuration: Configuration
   let source: PreparedSource
   let settings: ConcurrencySettings
@@ -40,8 +40,6 @@ struct ConcurrencyBenchmark: ScopedBenchmark {
   /// once on the main thread (a response may be generated or read from a file when needed, which
   /// is not for several threads at once).
   static let refetchedItems = 64
-
-  func measure(into samples: inout MetricSamples) throws {}
 
   func measureScopes() throws -> [MeasuredConfiguration] {
     defer { context.factory.removeFiles() }

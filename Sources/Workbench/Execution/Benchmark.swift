@@ -108,19 +108,19 @@ protocol Benchmark {
   /// The benchmark of this configuration, nil when it does not apply.
   init?(_ configuration: Configuration, _ context: ExecutionContext)
 
-  /// Appends its samples.
+  /// Appends its samples; nothing by default.
   func measure(into samples: inout MetricSamples) throws
+
+  /// The configurations of its own it measured, not samples of the configuration it runs on (the
+  /// concurrency phase's, one per reader count, under the variant `readers=N`); none by default.
+  func measureScopes() throws -> [MeasuredConfiguration]
 
   /// Appends the instructions of what it measures (`run --instructions`); nothing by default.
   func countInstructions(into samples: inout MetricSamples, counter: inout InstructionCounter) throws
 }
 
 extension Benchmark {
+  func measure(into samples: inout MetricSamples) throws {}
+  func measureScopes() throws -> [MeasuredConfiguration] { [] }
   func countInstructions(into samples: inout MetricSamples, counter: inout InstructionCounter) throws {}
-}
-
-/// A benchmark whose results are configurations of their own (the concurrency phase's, one per
-/// reader count, under the variant `readers=N`), not samples of the configuration it runs on.
-protocol ScopedBenchmark: Benchmark {
-  func measureScopes() throws -> [MeasuredConfiguration]
 }

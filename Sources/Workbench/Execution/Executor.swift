@@ -82,11 +82,8 @@ struct Executor {
       do {
         switch mode {
         case .measure:
-          if let benchmark = benchmark as? any ScopedBenchmark {
-            scoped += try benchmark.measureScopes()
-          } else {
-            try benchmark.measure(into: &samples)
-          }
+          try benchmark.measure(into: &samples)
+          scoped += try benchmark.measureScopes()
         case .countInstructions(var counter):
           try benchmark.countInstructions(into: &samples, counter: &counter)
           mode = .countInstructions(counter)
