@@ -104,8 +104,11 @@ extension RecordStore {
   private mutating func loadMany(
     _ keys: some Collection<CacheKey>, from firstPosition: Int, _ reading: Reading
   ) throws(SQLiteError) {
-    var json: [UInt8] = [UInt8(ascii: "[")]
+    // Reserved before the first byte: an array literal is an allocation of its own, which the
+    // optimizer folds into the reservation in some builds and not in others.
+    var json: [UInt8] = []
     json.reserveCapacity(keys.reduce(2) { $0 + $1.utf8.count + 3 })
+    json.append(UInt8(ascii: "["))
     var jsonKeys: [(position: Int, key: CacheKey)] = []
     jsonKeys.reserveCapacity(keys.count)
     var keysWithNul: [(position: Int, key: CacheKey)] = []
