@@ -60,7 +60,8 @@ let package = Package(
     // The workbench around it. Dependencies run downward only, and SwiftPM enforces them: the
     // results know nothing of how they were measured, measurement nothing of workloads, and only
     // the runner drives stores and key strategies.
-    .target(name: "Results"),
+    // GraphQLLanguage for JSON: its one string escaper writes the exports' strings.
+    .target(name: "Results", dependencies: ["GraphQLLanguage"]),
     // Valgrind's client requests for callgrind, written out in C (no valgrind header needed to build).
     .target(name: "CCallgrind"),
     .target(

@@ -1,3 +1,5 @@
+import GraphQLLanguage
+
 /// A run's rows as the JSON that continuous-benchmarking services read (`cachebench export`);
 /// Apollo iOS's dataset is ``ApolloDataset``'s.
 ///
@@ -76,22 +78,8 @@ package enum ResultsExport {
 
 /// JSON text of strings and numbers, written by hand so that the output keeps the rows' order.
 enum JSONText {
-  static func string(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": result += "\\\""
-      case "\\": result += "\\\\"
-      case "\n": result += "\\n"
-      case "\r": result += "\\r"
-      case "\t": result += "\\t"
-      case let control where control.value < 0x20:
-        result += "\\u" + String(repeating: "0", count: 4 - String(control.value, radix: 16).count) + String(control.value, radix: 16)
-      default: result.unicodeScalars.append(scalar)
-      }
-    }
-    return result + "\""
-  }
+  /// A JSON string literal, as ``JSONString`` escapes it.
+  static func string(_ text: String) -> String { JSONString.quoted(text) }
 
   /// A finite number as JSON: integers without a fraction, others as Swift's shortest form.
   static func number(_ value: Double) -> String { CSVNumber.format(value) }

@@ -134,39 +134,10 @@ enum RecordJSON {
     return true
   }
 
-  /// A JSON string literal: `"`, `\` and control characters escaped, everything else as UTF-8
-  /// (as `JSONWriter.writeString`).
+  /// A JSON string literal, as ``JSONString`` escapes it: the bytes up to the next one to
+  /// escape in one copy.
+  @inline(__always)
   static func appendString(_ utf8: UnsafeRawBufferPointer, to json: inout [UInt8]) {
-    json.append(UInt8(ascii: "\""))
-    let utf8 = utf8.assumingMemoryBound(to: UInt8.self)
-    var start = 0
-    while start < utf8.count {
-      // The bytes up to the next one to escape go in one copy.
-      let end = JSONParser.endOfPlainBytes(utf8, from: start)
-      if end > start { json.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<end])) }
-      guard end < utf8.count else { break }
-      let byte = utf8[end]
-      start = end + 1
-      switch byte {
-      case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-        json.append(UInt8(ascii: "\\"))
-        json.append(byte)
-      case 0x0A: appendASCII("\\n", to: &json)
-      case 0x0D: appendASCII("\\r", to: &json)
-      case 0x09: appendASCII("\\t", to: &json)
-      case 0x08: appendASCII("\\b", to: &json)
-      case 0x0C: appendASCII("\\f", to: &json)
-      case 0..<0x20:
-        appendASCII("\\u00", to: &json)
-        json.append(hexDigit(byte >> 4))
-        json.append(hexDigit(byte & 0xF))
-      default: json.append(byte)
-      }
-    }
-    json.append(UInt8(ascii: "\""))
-  }
-
-  private static func hexDigit(_ value: UInt8) -> UInt8 {
-    value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
+    JSONString.append(utf8.assumingMemoryBound(to: UInt8.self), to: &json)
   }
 }

@@ -81,4 +81,13 @@ struct ResultsExportTests {
     #expect(try Self.json(ResultsExport.bmf([])) as? [String: Any] != nil)
     #expect(try Self.json(ResultsExport.githubActionBenchmark([], better: .lower)) as? [Any] != nil)
   }
+
+  /// The exports' strings go through GraphQLLanguage's one escaper. Ordinary text comes out as
+  /// the exports' own escaper wrote it; U+0008 and U+000C, `\u0008` and `\u000c` before, are now
+  /// `\b` and `\f`, which read the same.
+  @Test("strings escape as before: quotes, backslashes, \\n \\r \\t, other controls as \\u00XX; \\b and \\f short")
+  func strings() {
+    #expect(JSONText.string("Dune \"1\"\n\r\t\\ é 😀 a/b \u{1}\u{1F}") == #""Dune \"1\"\n\r\t\\ é 😀 a/b \u0001\u001f""#)
+    #expect(JSONText.string("\u{8}\u{C}") == #""\b\f""#)
+  }
 }

@@ -112,4 +112,12 @@ struct RecordJSONTests {
     #expect(!RecordJSON.appendKey(nul, to: &refused))
     #expect(refused == [1])
   }
+
+  /// The layout's strings go through GraphQLLanguage's one escaper, a plain run at a time; the
+  /// bytes are the ones docs/records.md gives and the layout wrote before.
+  @Test("strings print with docs/records.md's escapes, bytes as before")
+  func escapesAsDocumented() {
+    let record = Record(key: "R", ["t\"\n": .string("Dune \"1\"\n\r\t\\ é 😀 a/b \u{1}\u{8}\u{C}\u{1F}"), "r": .reference("A\\b")])
+    #expect(RecordJSON.string(of: record) == #"{"t\"\n":"Dune \"1\"\n\r\t\\ é 😀 a/b \u0001\b\f\u001f","r":{"$reference":"A\\b"}}"#)
+  }
 }
