@@ -21,6 +21,17 @@ extension Metric {
   // Watchers (`read.watchers`): per refetch written, the watchers it woke; the re-reads.
   package static let invalidations = Metric(.watch, "invalidations", unit: .count, deterministic: true)
   package static let rereadLatency = Metric(.watch, "reread_latency", unit: .ns, deterministic: false)
+  /// Per refetch, the watchers it would wake if a dependent key named only its record (any change
+  /// to a record read wakes): the woken of ``invalidations`` and those woken for fields never read.
+  package static let invalidationsByRecord = Metric(.watch, "invalidations_by_record", unit: .count, deterministic: true)
+  /// Per watcher read, the records it depends on, each once.
+  package static let dependentRecords = Metric(.watch, "dependent_records", unit: .count, deterministic: true)
+  /// Per watcher read, its dependent keys `recordKey.fieldKey`.
+  package static let dependentFields = Metric(.watch, "dependent_fields", unit: .count, deterministic: true)
+  /// Per refetch, checking every watcher's dependent keys against its changed keys, by field
+  /// (what decides ``invalidations``) and by record (``invalidationsByRecord``).
+  package static let checkLatency = Metric(.watch, "check_latency", unit: .ns, deterministic: false)
+  package static let checkLatencyByRecord = Metric(.watch, "check_latency_by_record", unit: .ns, deterministic: false)
   /// Re-reads whose result differs from the watcher's last one, of all re-reads: the rest were
   /// woken for nothing.
   package static let changedShare = Metric(.watch, "changed_share", unit: .ratio, better: .higher, deterministic: true)

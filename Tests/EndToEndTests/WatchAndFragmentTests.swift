@@ -69,6 +69,47 @@ struct WatchAndFragmentTests {
     }
   }
 
+  @Test("by record, a watcher wakes on any field of a record it read: Book:1.title wakes the watcher of Book:1.id too, counted by hand")
+  func invalidationsByRecord() async throws {
+    let directory = try temporaryDirectory()
+    let files = [
+      "schema.graphqls": Self.schema,
+      "a.graphql": "query A { a { id title } }",
+      "d.graphql": "query D { b { id } }",
+      "a.json": #"{"data": {"a": {"id": "1", "title": "T"}}}"#,
+      "d.json": #"{"data": {"b": {"id": "1"}}}"#,
+    ]
+    for (name, text) in files { try text.write(toFile: directory + "/" + name, atomically: true, encoding: .utf8) }
+    let workload = """
+      {"name": "w", "seed": 7, "recorded": {"schema": ["schema.graphqls"], "operations": [
+         {"document": "a.graphql", "response": "a.json"}, {"document": "d.graphql", "response": "d.json"}]},
+       "keys": ["path", "typePolicy"], "stores": [{"kind": "memory"}], "repetitions": 1, "warmup": 0,
+       "read": {"pointLookups": 1, "fieldPolicyLookups": 0, "watchers": 2, "churn": 1}}
+      """
+    try workload.write(toFile: directory + "/w.json", atomically: true, encoding: .utf8)
+    let run = try await cachebench(["run", "w.json", "--out", "w.csv", "--no-progress"], in: directory)
+    #expect(run.status == 0, "\(run.stderr)")
+    let rows = try CSVFile(path: directory + "/w.csv").rows
+    func values(_ keys: String, _ metric: String) -> [String]? {
+      rows.first { $0["store"] == "memory" && $0["keys"] == keys && $0["phase"] == "watch" && $0["metric"] == metric }
+        .map { [$0["n"] ?? "", $0["min"] ?? "", $0["max"] ?? "", $0["mean"] ?? ""] }
+    }
+    // churn 1: the refetch of A changes Book:1.title (typePolicy) or QUERY_ROOT.a.title (path);
+    // the refetch of D changes nothing (an id never changes). Under typePolicy D read Book:1.id
+    // alone: not woken by field, woken by record. Under path the two share no record.
+    #expect(values("typePolicy", "invalidations") == ["2", "0", "1", "0.5"])
+    #expect(values("typePolicy", "invalidations_by_record") == ["2", "0", "2", "1"])
+    #expect(values("path", "invalidations") == ["2", "0", "1", "0.5"])
+    #expect(values("path", "invalidations_by_record") == ["2", "0", "1", "0.5"])
+    // A: QUERY_ROOT.a, then Book:1 (or QUERY_ROOT.a) id and title; D: QUERY_ROOT.b, then its id.
+    for keys in ["path", "typePolicy"] {
+      #expect(values(keys, "dependent_records") == ["2", "2", "2", "2"])
+      #expect(values(keys, "dependent_fields") == ["2", "2", "3", "2.5"])
+      #expect(values(keys, "check_latency")?.first == "2")
+      #expect(values(keys, "check_latency_by_record")?.first == "2")
+    }
+  }
+
   @Test(
     "read.fragments and read.watchers that the workload cannot serve: the file and key path, exit 65",
     arguments: [

@@ -96,25 +96,36 @@ struct ReadSemanticsTests {
     #expect(Set(result.dependentKeys) == ["Book:1.title"])
   }
 
-  @Test("a write wakes a watcher when it changes a key the read looked at, and only then")
+  @Test("a write wakes a watcher when it changes a key the read looked at, and only then; by record, on any field of a record it read")
   func intersects() throws {
     let harness = try harness(.typePolicy)
     let query = #"{ hero { name } b: book(id: "1") { title author { name } } }"#
     try harness.write(query, #"{"hero": {"name": "Luke"}, "b": {"id": "1", "title": "T", "author": {"id": "a", "name": "Ann"}}}"#)
     let result = try harness.read(query)
-    func wakes(_ operation: String, _ response: String) throws -> Bool {
-      let changed = try harness.cache.merge(records: try normalize(operation, response, schema: harness.schema, strategy: .typePolicy))
-      return result.dependentKeys.intersects(ChangedKeys.Lookup(changed))
+    /// (by field, by record)
+    func wakes(_ operation: String, _ response: String) throws -> (Bool, Bool) {
+      let changed = ChangedKeys.Lookup(
+        try harness.cache.merge(records: try normalize(operation, response, schema: harness.schema, strategy: .typePolicy)))
+      return (result.dependentKeys.intersects(changed), result.dependentKeys.intersectsRecords(changed))
     }
-    // The same values again: nothing changed.
-    #expect(try !wakes(#"{ books { id title } }"#, #"{"books": [{"id": "1", "title": "T"}]}"#))
-    // A field the read did not look at, of a record it did: no.
-    #expect(try !wakes(#"{ hero { nick } }"#, #"{"hero": {"nick": "L"}}"#))
-    // A new record it never read: no.
-    #expect(try !wakes(#"{ books { id title } }"#, #"{"books": [{"id": "2", "title": "U"}]}"#))
+    // Book:1's values again, through a new field QUERY_ROOT.books: no key the read looked at
+    // changed; by record, QUERY_ROOT (read for hero) did.
+    #expect(try wakes(#"{ books { id title } }"#, #"{"books": [{"id": "1", "title": "T"}]}"#) == (false, true))
+    // The same write again: nothing changed at all.
+    #expect(try wakes(#"{ books { id title } }"#, #"{"books": [{"id": "1", "title": "T"}]}"#) == (false, false))
+    // A field the read did not look at, of a record it did: not by field; by record, yes.
+    #expect(try wakes(#"{ hero { nick } }"#, #"{"hero": {"nick": "L"}}"#) == (false, true))
+    // A new record it never read: no; by record, QUERY_ROOT.books changed to hold it.
+    #expect(try wakes(#"{ books { id title } }"#, #"{"books": [{"id": "2", "title": "U"}]}"#) == (false, true))
     // The author's name, reached through Book:1.author: yes.
-    #expect(try wakes(#"{ books { id author { id name } } }"#, #"{"books": [{"id": "1", "author": {"id": "a", "name": "Bo"}}]}"#))
-    #expect(try wakes(#"{ hero { name } }"#, #"{"hero": {"name": "Han"}}"#))
+    #expect(try wakes(#"{ books { id author { id name } } }"#, #"{"books": [{"id": "1", "author": {"id": "a", "name": "Bo"}}]}"#) == (true, true))
+    #expect(try wakes(#"{ hero { name } }"#, #"{"hero": {"name": "Han"}}"#) == (true, true))
+    // Its records, each once: QUERY_ROOT, QUERY_ROOT.hero, Book:1 and Author:a; and its five
+    // keys: QUERY_ROOT.hero (b is the field policy's lookup of Book:1, not a key of QUERY_ROOT),
+    // QUERY_ROOT.hero.name, Book:1.title, Book:1.author and Author:a.name.
+    #expect(result.dependentKeys.recordKeys == ["QUERY_ROOT", "QUERY_ROOT.hero", "Book:1", "Author:a"])
+    #expect(Set(result.dependentKeys) == ["QUERY_ROOT.hero", "QUERY_ROOT.hero.name", "Book:1.title", "Book:1.author", "Author:a.name"])
+    #expect(result.dependentKeys.count == 5)
   }
 
   // MARK: Reads by key

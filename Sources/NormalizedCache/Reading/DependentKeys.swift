@@ -42,6 +42,13 @@ public struct DependentKeys: Sendable, Sequence {
     return false
   }
 
+  /// Whether a write changed any field of a record the read looked at, read or not: what a
+  /// dependent key that names only its record wakes on (docs/keys.md#dependent-keys-by-record-or-by-field).
+  /// ``intersects(_:)`` is this with the fields the read looked at; a write it wakes, this wakes too.
+  public func intersectsRecords(_ changed: ChangedKeys.Lookup) -> Bool {
+    entries.contains { changed.fields(of: $0.recordKey) != nil }
+  }
+
   public func makeIterator() -> Array<String>.Iterator {
     var keys: [String] = []
     for entry in entries {

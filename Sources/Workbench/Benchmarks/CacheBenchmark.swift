@@ -94,6 +94,9 @@ struct CacheBenchmark: Benchmark {
     }
     if let watchCounts {
       for invalidations in watchCounts.invalidations { sink.append(invalidations, to: .invalidations) }
+      for invalidations in watchCounts.invalidationsByRecord { sink.append(invalidations, to: .invalidationsByRecord) }
+      for records in watchCounts.dependentRecords { sink.append(records, to: .dependentRecords) }
+      for fields in watchCounts.dependentFields { sink.append(fields, to: .dependentFields) }
       sink.append(ratio(watchCounts.changed, watchCounts.rereads), to: .changedShare)
     }
     guard let footprint else { return }
@@ -318,6 +321,11 @@ struct CacheBenchmark: Benchmark {
   /// What the watchers saw: invalidations per refetch, re-reads, and re-reads whose result changed.
   struct WatchCounts {
     var invalidations: [Double] = []
+    /// What dependent keys naming only their records would have woken.
+    var invalidationsByRecord: [Double] = []
+    /// The first reads' dependent records and keys, per watcher.
+    var dependentRecords: [Double] = []
+    var dependentFields: [Double] = []
     var rereads = 0
     var changed = 0
     /// Re-reads timed over every pass.
@@ -325,7 +333,9 @@ struct CacheBenchmark: Benchmark {
   }
 
   /// The watchers read, then every refetch merged; after each, the watchers whose dependent keys
-  /// meet its changed keys read again, timed.
+  /// meet its changed keys read again, timed. The check is timed too, and counted again by record
+  /// (``DependentKeys/intersectsRecords(_:)``): the watchers a record-level key would wake, which
+  /// are counted, not re-read.
   private func measureWatchers(_ store: any NormalizedCache, _ repetition: inout Repetition, plan: WatchPlan) throws -> WatchCounts {
     progress.update("\(repetition.label), watchers")
     let reader = makeReader(store)
@@ -335,6 +345,10 @@ struct CacheBenchmark: Benchmark {
       return (item: item, last: result)
     }
     var counts = WatchCounts()
+    for watcher in watchers {
+      counts.dependentRecords.append(Double(watcher.last.dependentKeys.recordKeys.count))
+      counts.dependentFields.append(Double(watcher.last.dependentKeys.count))
+    }
     var refetches = Refetches(schema: source.schema, churn: plan.churn, seed: plan.seed)
     let normalizer = normalizer
     for (index, item) in source.items.enumerated() {
@@ -344,17 +358,22 @@ struct CacheBenchmark: Benchmark {
         try refetches.refetch(item, index: index), plan: item.plan, writtenAt: configuration.clock?.time(atStep: index + 2)
       ).records
       let changed = ChangedKeys.Lookup(try store.merge(records: refetch))
-      var woken = 0
-      for position in watchers.indices where watchers[position].last.dependentKeys.intersects(changed) {
-        woken += 1
+      let woken = repetition.time(.checkLatency) {
+        watchers.indices.filter { watchers[$0].last.dependentKeys.intersects(changed) }
+      }
+      let wokenByRecord = repetition.time(.checkLatencyByRecord) {
+        watchers.reduce(0) { $0 + ($1.last.dependentKeys.intersectsRecords(changed) ? 1 : 0) }
+      }
+      for position in woken {
         let plan = source.items[watchers[position].item].plan
         let result = try repetition.time(.rereadLatency) { try reader.read(plan) }
         try checkWatcher(result, watchers[position].item, after: index)
         if result.outcome != watchers[position].last.outcome { counts.changed += 1 }
         watchers[position].last = result
       }
-      counts.rereads += woken
-      counts.invalidations.append(Double(woken))
+      counts.rereads += woken.count
+      counts.invalidations.append(Double(woken.count))
+      counts.invalidationsByRecord.append(Double(wokenByRecord))
     }
     return counts
   }
