@@ -79,13 +79,16 @@ public struct StoreKinds: Sendable {
   /// `{"kind": "memory"}`, with a budget if given.
   static let decodeMemory: Decode = { options throws(WorkloadError) in
     let budget = try options.budget(recordOverhead: InMemoryNormalizedCache.recordOverheadBytes)
-    let unbounded = StoreMaker(description: "memory", identity: .init(kind: "memory"), limit: .dictionary) { _ in
-      InMemoryNormalizedCache()
-    }
+    let makeUnbounded: @Sendable (StoreEnvironment) throws -> InMemoryNormalizedCache = { _ in InMemoryNormalizedCache() }
+    var unbounded = StoreMaker(description: "memory", identity: .init(kind: "memory"), limit: .dictionary) { try makeUnbounded($0) }
+    unbounded.makeMemory = makeUnbounded
     guard budget != nil else { return unbounded }
-    return StoreMaker(description: "memory", limit: .dictionary, budget: budget) { environment in
+    let makeBounded: @Sendable (StoreEnvironment) throws -> InMemoryNormalizedCache = { [unbounded] environment in
       InMemoryNormalizedCache(budget: try environment.budget(budget, unbounded: unbounded))
     }
+    var bounded = StoreMaker(description: "memory", limit: .dictionary, budget: budget) { try makeBounded($0) }
+    bounded.makeMemory = makeBounded
+    return bounded
   }
 
   /// `{"kind": "sqlite", "layout": "apollo", "journal": "wal", "synchronous": "normal",
@@ -145,7 +148,7 @@ public struct StoreKinds: Sendable {
   /// a memory store in front of another store (see ``ChainedNormalizedCache``).
   static let decodeChain: Decode = { options throws(WorkloadError) in
     guard let front = try options.store("front") else { throw options.error("front", "is required: the memory store in front") }
-    guard front.kind == "memory", case .cache(let frontMaker) = front.role else {
+    guard front.kind == "memory", case .cache(let frontMaker) = front.role, let makeFront = frontMaker.makeMemory else {
       throw options.error("front.kind", "must be memory: the chain's front is an in-memory store, got \"\(front.kind)\"")
     }
     guard let back = try options.store("back") else { throw options.error("back", "is required: the store behind the front") }
@@ -164,10 +167,7 @@ public struct StoreKinds: Sendable {
     var chain = StoreMaker(
       description: "chain(\(frontMaker.description), \(backMaker.description))", budget: frontMaker.budget ?? backMaker.budget
     ) { environment in
-      guard let memory = try frontMaker(environment) as? InMemoryNormalizedCache else {
-        preconditionFailure("a memory store's maker made another store")
-      }
-      return chained(front: memory, back: try backMaker(environment))
+      chained(front: try makeFront(environment), back: try backMaker(environment))
     }
     // A budget error may come from either part.
     chain.budgetKeyPath = options.keyPath

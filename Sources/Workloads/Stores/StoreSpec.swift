@@ -119,6 +119,9 @@ public struct StoreMaker: Sendable {
   /// ``StoreKinds`` reads for every kind): a store keeps the dates its records carry.
   public var dates = false
   let make: @Sendable (StoreEnvironment) throws -> any NormalizedCache
+  /// A memory store's maker, typed: what makes a chain's front (``StoreKinds``), which must be an
+  /// ``InMemoryNormalizedCache``. Nil for every other kind.
+  var makeMemory: (@Sendable (StoreEnvironment) throws -> InMemoryNormalizedCache)?
 
   /// Two makers of one identity make stores that hold the same bytes for the same records: a kind
   /// and the settings that change what it stores (`sqlite` with `compact`, `wal`, ...).
