@@ -79,7 +79,11 @@ extension RowStore {
     _ positions: ArraySlice<Int>, of keys: [CacheKey], fields: FieldSet?, into records: inout [Record?],
     recordRows: inout [Bool]?
   ) throws(SQLiteError) {
-    var json: [UInt8] = [UInt8(ascii: "[")]
+    // Reserved before the first byte, as RecordStore.loadMany does: the array grows once, not
+    // once per doubling, and no literal's storage is made to be replaced.
+    var json: [UInt8] = []
+    json.reserveCapacity(positions.reduce(2) { $0 + keys[$1].utf8.count + 3 })
+    json.append(UInt8(ascii: "["))
     var jsonKeys: [Int] = []
     jsonKeys.reserveCapacity(positions.count)
     var others: [Int] = []
