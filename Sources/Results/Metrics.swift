@@ -194,6 +194,19 @@ extension Metric {
   package static let expiredFields = Metric(.traffic, "expired_fields", unit: .count, deterministic: true)
   /// The JSON fetched because of expiry: TTL misses' refetches and stale reads' revalidations.
   package static let ttlFetchedBytes = Metric(.traffic, "ttl_fetched_bytes", unit: .bytes, deterministic: true)
+  // Watched queries in a store with dates (ADR 0004; docs/ttl.md#watchers-under-ttl), per watched
+  // query per simulated hour of the session's clock.
+  /// Reads again, permissive, because a write changed a key the watcher depended on.
+  package static let watcherRereadsPerHour = Metric(.traffic, "watcher_rereads_per_hour", unit: .count, deterministic: true)
+  /// Fetches of the refresh timers (`refreshOnExpiry`): a timer's strict read that missed.
+  package static let watcherRefetchesPerHour = Metric(.traffic, "watcher_refetches_per_hour", unit: .count, deterministic: true)
+  /// What those fetches took from the network, in all.
+  package static let watcherFetchedBytes = Metric(.traffic, "watcher_fetched_bytes", unit: .bytes, deterministic: true)
+  /// Of the timers that fired, the share whose strict read missed and fetched; the others found
+  /// their fields fresh, refreshed meanwhile by another fetch.
+  package static let watcherTimerFetchShare = Metric(.traffic, "watcher_timer_fetch_share", unit: .ratio, deterministic: true)
+  /// Other watchers that one timer fetch woke, mean.
+  package static let wokenPerWatcherRefetch = Metric(.traffic, "woken_per_watcher_refetch", unit: .count, deterministic: true)
 
   // What dates cost (docs/ttl.md#what-dates-cost), on a store with dates.
   /// Reading one operation back with a clock (every selected field's date checked), after the

@@ -250,6 +250,12 @@ public struct TrafficSettings: Sendable {
   /// How a read of a store with dates treats an expired field: strict makes it a miss (fetched
   /// again), permissive serves it stale and revalidates it (docs/ttl.md#traffic-with-dates).
   public var ttl = TTLEnforcement.strict
+  /// Stores with dates: each watched operation also sets a timer to the earliest expiry among the
+  /// fields its last read found fresh, and then reads cache-first and strict, fetching when that
+  /// misses (Apollo iOS 3.0's `automaticallyRefreshOnExpiry`, ADR 0004). Without it a watcher
+  /// only reads again, permissively, when a write changes a key it depends on
+  /// (docs/ttl.md#watchers-under-ttl).
+  public var refreshOnExpiry = false
 
   public static let defaultStartAt = 1_767_225_600
   /// `secondsPerStep`'s range: at least a second, at most GraphQL's largest Int.

@@ -343,14 +343,14 @@ private struct WorkloadDecoder {
     return .object(result)
   }
 
-  /// `traffic.ttl`, `traffic.secondsPerStep` and `traffic.startAt`, given or swept, in a workload
+  /// `traffic.ttl`, `traffic.secondsPerStep`, `traffic.startAt` and `traffic.refreshOnExpiry`, given or swept, in a workload
   /// without a store with dates: the session's clock dates writes and reads of such stores only
   /// (docs/workloads.md#traffic), so they change nothing. One warning each, at its key.
   func datelessClockSettings(stores: [StoreSpec], sweep: Workload.Sweep?) -> [String] {
     guard !stores.contains(where: \.dates) else { return [] }
     var keyPaths: [String] = []
     if case .object(let traffic)? = root.object["traffic"] {
-      for key in ["secondsPerStep", "startAt", "ttl"] where traffic[key].map({ $0 != .null }) ?? false { keyPaths.append("traffic.\(key)") }
+      for key in ["secondsPerStep", "startAt", "ttl", "refreshOnExpiry"] where traffic[key].map({ $0 != .null }) ?? false { keyPaths.append("traffic.\(key)") }
     }
     if case .traffic(let knob)? = sweep?.knob { keyPaths.append("sweep.traffic.\(knob.rawValue)") }
     let line = { (keyPath: String) in root.locations[keyPath].map { ($0.line, $0.column) } ?? (0, 0) }
@@ -374,6 +374,7 @@ private struct WorkloadDecoder {
     traffic.secondsPerStep = try object.int("secondsPerStep", in: TrafficSettings.secondsPerStepRange) ?? traffic.secondsPerStep
     traffic.startAt = try object.int("startAt", in: TrafficSettings.startAtRange) ?? traffic.startAt
     traffic.ttl = try object.choice("ttl", of: TTLEnforcement.self) ?? traffic.ttl
+    traffic.refreshOnExpiry = try object.bool("refreshOnExpiry") ?? traffic.refreshOnExpiry
     try object.finish()
     return traffic
   }

@@ -79,6 +79,22 @@ struct TTLReadTests {
     #expect(late.miss?.description == #"field "title" of record "Book:1" expired at data.book.title (written at 100, maxAge 60)"#)
   }
 
+  /// Written at 100: title (60 s) is fresh to 160, price (10 s) to 110, stock (0) never; the
+  /// root field `book` and the author's name have no maxAge.
+  @Test("expiresAt: the first second at which a fresh selected field expires; none for maxAge 0 or no maxAge")
+  func expiresAt() throws {
+    let harness = try Harness()
+    try harness.write(Self.bookQuery, Self.bookResponse, at: 100)
+    #expect(try harness.read("{ book(id: 1) { title } }", at: 150).expiresAt == 161)
+    #expect(try harness.read("{ book(id: 1) { title price } }", at: 105).expiresAt == 111)
+    // price has expired at 120: the earliest of the fresh ones, title's, is left.
+    #expect(try harness.read("{ book(id: 1) { title price } }", at: 120, .permissive).expiresAt == 161)
+    #expect(try harness.read("{ book(id: 1) { stock } }", at: 100, .permissive).expiresAt == nil)
+    #expect(try harness.read("{ book(id: 1) { author { name } } }", at: 100).expiresAt == nil)
+    // Without a clock, nothing is checked.
+    #expect(try CacheReader(cache: harness.cache).read(try harness.plan("{ book(id: 1) { title } }")).expiresAt == nil)
+  }
+
   @Test("selection scope: an expired field the read does not select does not matter")
   func selectionScope() throws {
     let harness = try Harness()

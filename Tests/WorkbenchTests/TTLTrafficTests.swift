@@ -209,3 +209,71 @@ struct DatedPhasesTests {
     }
   }
 }
+
+/// Watched operations under TTL, as ADR 0004 decides (docs/ttl.md#watchers-under-ttl), on
+/// ``SharedItem`` (`Item` fresh for 100 seconds), counted by hand.
+@Suite("Traffic with dates: watched operations (docs/ttl.md#watchers-under-ttl)")
+struct TTLWatcherTests {
+  /// One operation read at every step, watched, 60 s a step. Step 0 misses and fetches at t; its
+  /// watcher starts with a read of it: fresh until t + 100, so its timer is at t + 101. At step 2
+  /// (t + 120) the timer fires before the step's read: the strict read misses, the watcher fetches
+  /// (a write dated t + 120) and its timer moves to t + 221, step 4; then 6 and 8. So the
+  /// session's own reads never expire: 9 hits of 10, no TTL miss (4 without the timers).
+  @Test("refreshOnExpiry by hand: timers at steps 2, 4, 6 and 8 fetch before the reads would expire; 24 fetches a watched hour")
+  func refreshOnExpiry() throws {
+    let result = try SharedItem.run(
+      SharedItem.workload(
+        stores: #"[{"kind": "memory", "dates": true, "label": "dated"}]"#,
+        traffic: #"{"steps": 10, "refetchShare": 0, "gc": false, "watchers": 1, "refreshOnExpiry": true}"#, operations: ["A"]))
+    let bytes = Double(SharedItem.responseBytes)
+    #expect(result.value("dated", .trafficHitRatio) == 0.9)
+    #expect(result.value("dated", .ttlMissShare) == 0)
+    // One watched operation over 10 steps of a minute: a sixth of a watched hour.
+    #expect(result.value("dated", .watcherRefetchesPerHour) == 24)
+    #expect(result.value("dated", .watcherFetchedBytes) == 4 * bytes)
+    #expect(result.value("dated", .watcherTimerFetchShare) == 1)
+    #expect(result.value("dated", .fetchedBytes) == 5 * bytes)
+    #expect(result.value("dated", .ttlFetchedBytes) == 4 * bytes)
+    // Nothing changed a value: no watcher read again, and no fetch woke another.
+    #expect(result.value("dated", .watcherRereadsPerHour) == 0)
+    #expect(result.value("dated", .wokenPerWatcherRefetch) == 0)
+  }
+
+  /// The same session without timers: a watcher never fetches by itself, and the session is the
+  /// one without watchers (steps 2, 4, 6 and 8 are TTL misses, as in ``TTLTrafficTests``).
+  @Test("without refreshOnExpiry a watcher never fetches: the session's figures are those of no watcher")
+  func noTimers() throws {
+    let result = try SharedItem.run(
+      SharedItem.workload(
+        stores: #"[{"kind": "memory", "dates": true, "label": "dated"}]"#,
+        traffic: #"{"steps": 10, "refetchShare": 0, "gc": false, "watchers": 1}"#, operations: ["A"]))
+    let unwatched = try SharedItem.run(
+      SharedItem.workload(
+        stores: #"[{"kind": "memory", "dates": true, "label": "dated"}]"#,
+        traffic: #"{"steps": 10, "refetchShare": 0, "gc": false, "watchers": 0}"#, operations: ["A"]))
+    #expect(result.value("dated", .ttlMissShare) == 0.4)
+    #expect(result.value("dated", .watcherRefetchesPerHour) == 0)
+    #expect(result.value("dated", .watcherFetchedBytes) == 0)
+    #expect(result.value("dated", .watcherTimerFetchShare) == nil)
+    for metric in [Metric.trafficHitRatio, .ttlMissShare, .fetchedBytes, .ttlFetchedBytes, .expiredFields] {
+      #expect(result.value("dated", metric) == unwatched.value("dated", metric), "\(metric)")
+    }
+    // No watcher, no watcher rows.
+    #expect(unwatched.value("dated", .watcherRereadsPerHour) == nil)
+  }
+
+  /// Every step a refetch of A that changes its values (churn 1): step 0 writes A, and its watcher
+  /// starts with a read; each of steps 1 to 4 changes `name`, which it read: 4 re-reads in 5 steps
+  /// of a minute, 48 a watched hour, under either key strategy.
+  @Test("a watcher reads again, permissively, on every write that changes a key it read: 48 re-reads a watched hour")
+  func rereadOnChange() throws {
+    let result = try SharedItem.run(
+      SharedItem.workload(
+        stores: #"[{"kind": "memory", "dates": true, "label": "dated"}]"#, keys: #"["path", "typePolicy"]"#,
+        traffic: #"{"steps": 5, "refetchShare": 1, "churn": 1, "gc": false, "watchers": 1}"#, operations: ["A"]))
+    for keys in ["path", "typePolicy"] {
+      #expect(result.value("dated", .watcherRereadsPerHour, keys: keys) == 48)
+      #expect(result.value("dated", .watcherRefetchesPerHour, keys: keys) == 0)
+    }
+  }
+}

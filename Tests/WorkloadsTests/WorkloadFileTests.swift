@@ -424,6 +424,11 @@ struct WorkloadFileTests {
     // One store with dates, or no clock setting given: nothing to say.
     #expect(try load(head + #", {"kind": "memory", "dates": true, "label": "dated"}], "traffic": {"ttl": "permissive"}}"#).warnings.isEmpty)
     #expect(try load(head + #"], "traffic": {"steps": 100, "ttl": null}}"#).warnings.isEmpty)
+    // refreshOnExpiry times what expires: without dates, nothing does.
+    #expect(
+      try load(head + "],\n \"traffic\": {\"refreshOnExpiry\": true}}").warnings.map {
+        $0.replacingOccurrences(of: #"^/[^ ]*/workload-[0-9A-F-]+/"#, with: "", options: .regularExpression)
+      } == ["w.json:2:14: traffic.refreshOnExpiry: \(why)"])
   }
 
   @Test("every shipped workload is valid")
@@ -432,7 +437,7 @@ struct WorkloadFileTests {
       .deletingLastPathComponent()
     let names = [
       "quick", "gate", "default", "large", "duplication-sweep", "calendar", "store-records", "concurrency", "hot-records", "soak",
-      "ttl-default", "ttl-small", "ttl-calendar", "layouts", "layouts-projected", "lists",
+      "ttl-default", "ttl-small", "ttl-calendar", "ttl-watchers", "layouts", "layouts-projected", "lists",
     ]
     for name in names {
       let workload = try Workload.load(root.appendingPathComponent("Workloads/\(name).json").path)

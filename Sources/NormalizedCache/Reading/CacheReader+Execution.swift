@@ -101,6 +101,8 @@ struct Execution {
   var firstExpired: CacheMiss?
   var expired: [[String]] = []
   var missing: [[String]] = []
+  /// A read with a clock: the earliest second at which a fresh field it selected expires.
+  var expiresAt: Int?
 
   /// The path of `component` under `parent`.
   mutating func path(_ parent: ResponsePath, _ component: PathComponent) -> ResponsePath {
@@ -166,6 +168,7 @@ struct Execution {
     var result = ReadResult(outcome: outcome, statistics: statistics, dependentKeys: dependentKeys)
     result.expired = Self.sorted(expired)
     result.missing = Self.sorted(missing)
+    result.expiresAt = expiresAt
     return result
   }
 

@@ -181,7 +181,11 @@ extension Execution {
     // A date past Int.max - maxAge (a hostile file's: dates are checked to be 0 or more, no more)
     // never expires rather than trapping.
     let (freshUntil, overflows) = writtenAt.addingReportingOverflow(maxAge)
-    guard maxAge == 0 || !overflows && freshUntil < now else { return }
+    guard maxAge == 0 || !overflows && freshUntil < now else {
+      // Fresh: it expires at the first second past its freshness (one that never expires, never).
+      if !overflows, freshUntil < Int.max { expiresAt = min(expiresAt ?? .max, freshUntil + 1) }
+      return
+    }
     let field = step.pointee.field.takeUnretainedValue()
     let path = components(parent) + [field.responseKey]
     expired.append(path)

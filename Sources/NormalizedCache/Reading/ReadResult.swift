@@ -19,6 +19,12 @@ public struct ReadResult: Sendable {
   /// spelling (``ReadResult/spelled(_:)``). Empty without a clock.
   public var expired: [[String]] = []
   public var missing: [[String]] = []
+  /// A read with a clock: the earliest time (seconds) at which a field it selected and found fresh
+  /// expires, the first `now` at which the same read would find it expired; nil without a clock,
+  /// or when no fresh field it selected has a `maxAge` that ends. A field of `maxAge` 0 is expired
+  /// at every time, and sets none. What a watcher's refresh timer waits for (ADR 0004,
+  /// docs/ttl.md#watchers-under-ttl).
+  public var expiresAt: Int?
 
   init(outcome: Outcome, statistics: ReadStatistics, dependentKeys: DependentKeys) {
     self.outcome = outcome

@@ -18,6 +18,10 @@ import Workloads
 /// field it selects expired is a TTL miss and is fetched again; a permissive read that finds one
 /// is served stale and revalidated (fetched again, as Apollo iOS's `.revalidateCache`). Both
 /// modes write the same responses at the same steps: they differ in what the read returned.
+/// There, the watched operations follow ADR 0004 (``WatchedQueries``): after a write, those whose
+/// last read depended on a changed key read again, permissively; with `refreshOnExpiry`, each one's
+/// timer fires at the earliest expiry its last read found and reads strictly, fetching on a miss.
+/// Their reads are not the session's reads: they count in the `watcher_*` rows only.
 struct TrafficSession {
   /// What the session counted.
   struct Tally {
@@ -63,6 +67,11 @@ struct TrafficSession {
   private var server: Server
   private var steps: TrafficSteps
   private var watchers: Watchers
+  private var watched: WatchedQueries
+  /// Steps run, for the per-hour rows.
+  private var stepsRun = 0
+  /// Whether the watched operations read again on changes (a store with dates and watchers).
+  private var watchesUnderTTL: Bool { configuration.clock != nil && settings.watchers > 0 }
   /// `default, memory × typePolicy`, for messages.
   private let context: String
 
@@ -81,6 +90,7 @@ struct TrafficSession {
     server = Server(schema: source.schema, churn: settings.churn, seed: workload.seed ^ 0x5E4F, shrinksLists: true)
     steps = TrafficSteps(settings: settings, items: source.items.count, seed: workload.seed ^ 0x7A4F)
     watchers = Watchers(items: steps.popularity.prefix(settings.watchers))
+    watched = WatchedQueries(items: steps.popularity.prefix(settings.watchers))
     context = configuration.context(workload: workload.name)
     _ = capabilities.tiers?.takeTierStatistics()
   }
@@ -89,6 +99,8 @@ struct TrafficSession {
   /// what the store evicted and its bytes against its budget.
   mutating func run(step: Int) throws {
     try bounded?.advanceClock(to: step)
+    stepsRun += 1
+    if settings.refreshOnExpiry, watchesUnderTTL { try fireTimers(step: step) }
     switch steps.next() {
     case .read(let item): try read(item, step: step)
     case .refetch(let item): try write(item, step: step, changing: true)
@@ -107,10 +119,12 @@ struct TrafficSession {
     case .hit:
       tally.hits += 1
       watchers.read(item, dependsOn: result.dependentKeys.recordKeys)
+      if watchesUnderTTL { watched.update(item, with: result) }
     case .stale:
       tally.hits += 1
       tally.stale += 1
       watchers.read(item, dependsOn: result.dependentKeys.recordKeys)
+      if watchesUnderTTL { watched.update(item, with: result) }
       try write(item, step: step, changing: false, becauseOfExpiry: true)
     case .miss:
       if result.missing.isEmpty, !result.expired.isEmpty {
@@ -127,14 +141,16 @@ struct TrafficSession {
 
   /// The item's response as the server returns it at this step, normalized (dated at the step's
   /// time in a store with dates) and merged.
-  private mutating func write(_ item: Int, step: Int, changing: Bool, becauseOfExpiry: Bool = false) throws {
+  private mutating func write(
+    _ item: Int, step: Int, changing: Bool, becauseOfExpiry: Bool = false, refetchedBy watcher: Int? = nil
+  ) throws {
     let response = try server.respond(source.items[item], place: String(item), version: step + 1, changing: changing)
     let start = MonotonicClock.now()
     let records = try normalizer.normalize(
       response, plan: source.items[item].plan, writtenAt: configuration.clock?.time(atStep: step)
     ).records
     let middle = MonotonicClock.now()
-    try store.merge(records: records)
+    let changed = try store.merge(records: records)
     let elapsed = MonotonicClock.now() - start
     if keepsStepSamples { samples.append(Double(elapsed), to: .trafficWriteLatency) }
     tally.writeNanoseconds += elapsed
@@ -142,6 +158,40 @@ struct TrafficSession {
     tally.recordsWritten += records.count
     tally.fetchedBytes += source.items[item].bytes
     if becauseOfExpiry { tally.ttlFetchedBytes += source.items[item].bytes }
+    if watchesUnderTTL { try wake(ChangedKeys.Lookup(changed), step: step, written: item, refetchedBy: watcher) }
+  }
+
+  /// After a write: the watchers whose last read depended on a changed key read again,
+  /// permissively, and never fetch; a watched operation written before its watcher read starts
+  /// watching with a read of what was written.
+  private mutating func wake(_ changed: ChangedKeys.Lookup, step: Int, written: Int, refetchedBy watcher: Int?) throws {
+    let now = configuration.clock?.time(atStep: step)
+    for item in watched.woken(by: changed) {
+      watched.update(item, with: try reader.read(source.items[item].plan, at: now, ttl: .permissive))
+      watched.tally.rereads += 1
+      if let watcher, item != watcher { watched.tally.wokenByRefetches += 1 }
+    }
+    if watched.isWatched(written), !watched.hasRead(written) {
+      watched.update(written, with: try reader.read(source.items[written].plan, at: now, ttl: .permissive))
+    }
+  }
+
+  /// `refreshOnExpiry`: the watchers whose timer is due read cache-first and strictly; one that
+  /// misses fetches, and its watcher reads what came back, which sets its next timer.
+  private mutating func fireTimers(step: Int) throws {
+    guard let now = configuration.clock?.time(atStep: step) else { return }
+    for item in watched.due(at: now) {
+      watched.tally.timersFired += 1
+      let result = try reader.read(source.items[item].plan, at: now, ttl: .strict)
+      if case .hit = result.outcome {
+        watched.update(item, with: result)
+        continue
+      }
+      watched.tally.refetches += 1
+      watched.tally.refetchedBytes += source.items[item].bytes
+      try write(item, step: step, changing: false, becauseOfExpiry: true, refetchedBy: item)
+      watched.update(item, with: try reader.read(source.items[item].plan, at: now, ttl: .permissive))
+    }
   }
 
   /// After a step: what the store evicted, its bytes against the budget, a chain's tiers.
@@ -178,6 +228,15 @@ struct TrafficSession {
       samples.append(ratio(tally.stale, tally.reads), to: .staleShare)
       samples.append(ratio(tally.expiredFields, tally.reads), to: .expiredFields)
       samples.append(tally.ttlFetchedBytes, to: .ttlFetchedBytes)
+    }
+    if watchesUnderTTL {
+      let watcherHours = Double(watched.count) * Double(stepsRun * settings.secondsPerStep) / 3_600
+      let tally = watched.tally
+      samples.append(watcherHours > 0 ? Double(tally.rereads) / watcherHours : 0, to: .watcherRereadsPerHour)
+      samples.append(watcherHours > 0 ? Double(tally.refetches) / watcherHours : 0, to: .watcherRefetchesPerHour)
+      samples.append(tally.refetchedBytes, to: .watcherFetchedBytes)
+      if settings.refreshOnExpiry { samples.append(ratio(tally.refetches, tally.timersFired), to: .watcherTimerFetchShare) }
+      samples.append(ratio(tally.wokenByRefetches, tally.refetches), to: .wokenPerWatcherRefetch)
     }
     if bounded != nil {
       samples.append(tally.expired, to: .expirations)
