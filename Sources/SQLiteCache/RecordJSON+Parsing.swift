@@ -272,52 +272,20 @@ extension RecordJSON {
 
     mutating func parseNumber(into writer: RecordWriter) throws(ParseError) {
       let start = position
-      let negative = bytes[position] == UInt8(ascii: "-")
-      if negative { position += 1 }
-      func isDigit(_ index: Int) -> Bool {
-        index < bytes.count && bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9")
+      switch JSONNumber.scan(bytes, at: &position) {
+      case .success(.int(let int)):
+        writer.appendInt(int)
+      case .success(.notInt):
+        // strtod wants a terminated string: copy the number's few bytes.
+        var text = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<position]))
+        text.append(0)
+        let double = text.withUnsafeBufferPointer { strtod(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), nil) }
+        writer.appendDouble(double)
+      case .failure(.noDigit): throw error("expected a digit")
+      case .failure(.leadingZero): throw error("a number cannot have a leading zero")
+      case .failure(.noDigitAfterPoint): throw error("expected a digit after '.'")
+      case .failure(.noDigitInExponent): throw error("expected a digit in the exponent")
       }
-      guard isDigit(position) else { throw error("expected a digit") }
-      var magnitude: UInt64 = 0
-      var overflow = false
-      if bytes[position] == UInt8(ascii: "0") {
-        position += 1
-      } else {
-        while isDigit(position) {
-          let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
-          let (sum, o2) = times10.addingReportingOverflow(UInt64(bytes[position] - UInt8(ascii: "0")))
-          overflow = overflow || o1 || o2
-          magnitude = sum
-          position += 1
-        }
-      }
-      var isInteger = true
-      if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
-        isInteger = false
-        position += 1
-        guard isDigit(position) else { throw error("expected a digit after '.'") }
-        while isDigit(position) { position += 1 }
-      }
-      if position < bytes.count, bytes[position] | 0x20 == UInt8(ascii: "e") {
-        isInteger = false
-        position += 1
-        if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
-          position += 1
-        }
-        guard isDigit(position) else { throw error("expected a digit in the exponent") }
-        while isDigit(position) { position += 1 }
-      }
-      let limit: UInt64 = negative ? UInt64(Int64.max) + 1 : UInt64(Int64.max)
-      if isInteger, !overflow, magnitude <= limit {
-        let int = negative ? Int64(bitPattern: 0 &- magnitude) : Int64(magnitude)
-        writer.appendInt(Int(int))
-        return
-      }
-      // strtod wants a terminated string: copy the number's few bytes.
-      var text = Array(UnsafeRawBufferPointer(rebasing: bytes[start..<position]))
-      text.append(0)
-      let double = text.withUnsafeBufferPointer { strtod(UnsafeRawPointer($0.baseAddress!).assumingMemoryBound(to: CChar.self), nil) }
-      writer.appendDouble(double)
     }
   }
 }

@@ -78,7 +78,7 @@ struct RecordJSONTests {
     ("", "expected '{' at 0"), ("[]", "expected '{' at 0"), (#"{"a":1} x"#, "unexpected text after the record at 8"),
     (#"{"a":"x"#, "unterminated string at 7"), ("{\"a\":\"\u{1}\"}", "a control character in a string at 7"),
     (#"{"a":{"$reference":"K","b":1}}"#, "a reference with more than one member at 22"), (#"{"a":tru}"#, "expected true at 5"),
-    (#"{"a":01}"#, "expected '}' at 6"), (#"{"a":1.}"#, "expected a digit after '.' at 7"), (#"{"a":"\x"}"#, "invalid escape at 8"),
+    (#"{"a":01}"#, "a number cannot have a leading zero at 6"), (#"{"a":1.}"#, "expected a digit after '.' at 7"), (#"{"a":"\x"}"#, "invalid escape at 8"),
   ])
   func refused(_ json: String, _ expected: String) {
     do {

@@ -351,56 +351,18 @@ extension JSONParser {
 
     private mutating func parseNumber() throws(GraphQLError) -> JSONValue {
       let start = position
-      var negative = false
-      if bytes[position] == UInt8(ascii: "-") {
-        negative = true
-        position += 1
+      switch JSONNumber.scan(UnsafeRawBufferPointer(bytes), at: &position) {
+      case .success(.int(let int)):
+        return .int(int)
+      case .success(.notInt):
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        guard let double = Double(text), double.isFinite else { throw error("Number \(text) is out of range", at: start) }
+        return .double(double)
+      case .failure(.noDigit): throw error("Expected a digit in a number, found \(describeCurrent())")
+      case .failure(.leadingZero): throw error("A number cannot have a leading zero")
+      case .failure(.noDigitAfterPoint): throw error("Expected a digit after '.', found \(describeCurrent())")
+      case .failure(.noDigitInExponent): throw error("Expected a digit in an exponent, found \(describeCurrent())")
       }
-      func isDigit(_ index: Int) -> Bool {
-        index < bytes.count && bytes[index] >= UInt8(ascii: "0") && bytes[index] <= UInt8(ascii: "9")
-      }
-      guard isDigit(position) else { throw error("Expected a digit in a number, found \(describeCurrent())") }
-      var magnitude: UInt64 = 0
-      var overflow = false
-      if bytes[position] == UInt8(ascii: "0") {
-        position += 1
-        if isDigit(position) { throw error("A number cannot have a leading zero") }
-      } else {
-        while isDigit(position) {
-          let digit = UInt64(bytes[position] - UInt8(ascii: "0"))
-          let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
-          let (sum, o2) = times10.addingReportingOverflow(digit)
-          overflow = overflow || o1 || o2
-          magnitude = sum
-          position += 1
-        }
-      }
-      var isInteger = true
-      if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
-        isInteger = false
-        position += 1
-        guard isDigit(position) else { throw error("Expected a digit after '.', found \(describeCurrent())") }
-        while isDigit(position) { position += 1 }
-      }
-      if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
-        isInteger = false
-        position += 1
-        if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
-          position += 1
-        }
-        guard isDigit(position) else { throw error("Expected a digit in an exponent, found \(describeCurrent())") }
-        while isDigit(position) { position += 1 }
-      }
-      if isInteger, !overflow {
-        if negative {
-          if magnitude <= UInt64(Int64.max) + 1 { return .int(magnitude == UInt64(Int64.max) + 1 ? Int.min : -Int(magnitude)) }
-        } else if magnitude <= UInt64(Int64.max) {
-          return .int(Int(magnitude))
-        }
-      }
-      let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
-      guard let double = Double(text), double.isFinite else { throw error("Number \(text) is out of range", at: start) }
-      return .double(double)
     }
   }
 }
