@@ -272,7 +272,7 @@ extension RecordJSON {
 
     mutating func parseNumber(into writer: RecordWriter) throws(ParseError) {
       let start = position
-      switch JSONNumber.scan(bytes, at: &position) {
+      switch JSONNumber.scan(bytes.assumingMemoryBound(to: UInt8.self), at: &position) {
       case .success(.int(let int)):
         writer.appendInt(int)
       case .success(.notInt):

@@ -6,9 +6,9 @@ import Testing
 struct JSONNumberTests {
   static func scan(_ text: String) -> (Result<JSONNumber.Scanned, JSONNumber.Failure>, Int) {
     var bytes = Array(text.utf8)
-    return bytes.withUnsafeMutableBytes { raw in
+    return bytes.withUnsafeMutableBufferPointer { buffer in
       var position = 0
-      let result = JSONNumber.scan(UnsafeRawBufferPointer(raw), at: &position)
+      let result = JSONNumber.scan(UnsafeBufferPointer(buffer), at: &position)
       return (result, position)
     }
   }

@@ -30,10 +30,11 @@ package enum JSONNumber {
     case noDigitInExponent
   }
 
-  /// Scans the number at `position` (at its `-` or first digit) and moves past it.
+  /// Scans the number at `position` (at its `-` or first digit) and moves past it. Typed bytes,
+  /// not raw ones: a raw buffer's subscript unwraps its base address at every byte.
   /// - Complexity: O(n) for its n bytes.
-  @inlinable
-  package static func scan(_ bytes: UnsafeRawBufferPointer, at position: inout Int) -> Result<Scanned, Failure> {
+  @inlinable @inline(__always)
+  package static func scan(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) -> Result<Scanned, Failure> {
     @inline(__always) func isDigit(_ index: Int) -> Bool {
       index < bytes.count && bytes[index] &- UInt8(ascii: "0") < 10
     }

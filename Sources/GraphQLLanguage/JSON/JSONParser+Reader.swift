@@ -351,7 +351,7 @@ extension JSONParser {
 
     private mutating func parseNumber() throws(GraphQLError) -> JSONValue {
       let start = position
-      switch JSONNumber.scan(UnsafeRawBufferPointer(bytes), at: &position) {
+      switch JSONNumber.scan(bytes, at: &position) {
       case .success(.int(let int)):
         return .int(int)
       case .success(.notInt):
