@@ -25,7 +25,7 @@ let package = Package(
     // The workbench as a library, one product per module a package of yours imports: the whole
     // command line as a function (`Cachebench.main`), and the registry it runs with (`Workloads`:
     // key resolvers, field-policy providers and stores of your own). The modules behind them
-    // (Workbench, Results, Measurement) are the package's own: their helpers are `package`, not
+    // (Workbench, Results, Measurement, Support) are the package's own: their helpers are `package`, not
     // `public`.
     .library(name: "CachebenchCLI", targets: ["CachebenchCLI"]),
     .library(name: "Workloads", targets: ["Workloads"]),
@@ -60,27 +60,30 @@ let package = Package(
     // The workbench around it. Dependencies run downward only, and SwiftPM enforces them: the
     // results know nothing of how they were measured, measurement nothing of workloads, and only
     // the runner drives stores and key strategies.
+    // What the workbench asks of the system: child processes (valgrind, git, the paired worker),
+    // files written whole or not at all, input files read with their lines, standard streams.
+    .target(name: "Support"),
     // GraphQLLanguage for JSON: its one string escaper writes the exports' strings.
-    .target(name: "Results", dependencies: ["GraphQLLanguage"]),
+    .target(name: "Results", dependencies: ["Support", "GraphQLLanguage"]),
     // Valgrind's client requests for callgrind, written out in C (no valgrind header needed to build).
     .target(name: "CCallgrind"),
     .target(
-      name: "Measurement", dependencies: ["Results", "CCallgrind"] + (withoutJemalloc ? [] : ["CJemalloc"]),
+      name: "Measurement", dependencies: ["Results", "Support", "CCallgrind"] + (withoutJemalloc ? [] : ["CJemalloc"]),
       swiftSettings: withoutJemalloc ? [.define("NO_JEMALLOC")] : []),
-    .target(name: "Generator", dependencies: ["Results", "GraphQLLanguage"]),
+    .target(name: "Generator", dependencies: ["Results", "Support", "GraphQLLanguage"]),
     .target(
       name: "Workloads",
-      dependencies: ["Results", "Generator", "GraphQLLanguage", "NormalizedCache", "SQLiteCache"]
+      dependencies: ["Results", "Support", "Generator", "GraphQLLanguage", "NormalizedCache", "SQLiteCache"]
     ),
     .target(
       name: "Workbench",
       dependencies: [
-        "Workloads", "Measurement", "Results", "Generator", "GraphQLLanguage", "NormalizedCache", "SQLiteCache",
+        "Workloads", "Measurement", "Results", "Support", "Generator", "GraphQLLanguage", "NormalizedCache", "SQLiteCache",
       ]
     ),
     .target(
       name: "CachebenchCLI",
-      dependencies: ["Workbench", "Workloads", "Results", "GraphQLLanguage", "NormalizedCache", "SQLiteCache"]
+      dependencies: ["Workbench", "Workloads", "Results", "Support", "GraphQLLanguage", "NormalizedCache", "SQLiteCache"]
     ),
     .executableTarget(name: "cachebench", dependencies: ["CachebenchCLI"]),
     // `make crash-test`: kills a process merging into SQLite and checks what is left.
@@ -92,18 +95,18 @@ let package = Package(
     .testTarget(
       name: "SQLiteCacheTests",
       dependencies: ["SQLiteCache", "NormalizedCache", "GraphQLLanguage", "NormalizedCacheConformance", "Generator"]),
-    .testTarget(name: "ResultsTests", dependencies: ["Results", "Generator"]),
+    .testTarget(name: "ResultsTests", dependencies: ["Results", "Support", "Generator"]),
     .testTarget(name: "MeasurementTests", dependencies: ["Measurement", "Results"]),
-    .testTarget(name: "GeneratorTests", dependencies: ["Generator", "Results", "GraphQLLanguage", "NormalizedCache"]),
+    .testTarget(name: "GeneratorTests", dependencies: ["Generator", "Results", "Support", "GraphQLLanguage", "NormalizedCache"]),
     .testTarget(
       name: "WorkloadsTests",
       dependencies: ["Workloads", "Generator", "Results", "GraphQLLanguage", "NormalizedCache", "SQLiteCache"]
     ),
     .testTarget(
       name: "WorkbenchTests",
-      dependencies: ["Workbench", "Workloads", "Measurement", "Results", "NormalizedCache", "SQLiteCache", "GraphQLLanguage"]
+      dependencies: ["Workbench", "Workloads", "Measurement", "Results", "Support", "NormalizedCache", "SQLiteCache", "GraphQLLanguage"]
     ),
-    .testTarget(name: "EndToEndTests", dependencies: ["cachebench", "crashtest", "Results"], exclude: ["Fixtures"]),
+    .testTarget(name: "EndToEndTests", dependencies: ["cachebench", "crashtest", "Results", "Support"], exclude: ["Fixtures"]),
     // The README's and docs/'s links and anchors; no module of the package, so no jemalloc.
     .testTarget(name: "DocumentationTests"),
   ],

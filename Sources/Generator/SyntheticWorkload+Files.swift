@@ -1,6 +1,7 @@
 import Foundation
 import GraphQLLanguage
 import Results
+import Support
 
 extension SyntheticWorkload {
   /// Writes the workload as files a `recorded` workload replays unchanged (docs/workloads.md, the

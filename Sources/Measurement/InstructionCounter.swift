@@ -6,6 +6,7 @@
 
 import CCallgrind
 import Results
+import Support
 
 /// Counts the instructions a piece of code executes, exactly, when the process runs under
 /// callgrind (`valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file=FILE`): the

@@ -1,3 +1,4 @@
+import Support
 /// Results CSVs on disk: rows written atomically, rows read back with errors that name the file.
 ///
 /// ```swift

@@ -1,3 +1,4 @@
+import Support
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)

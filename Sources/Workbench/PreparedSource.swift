@@ -4,6 +4,7 @@ import GraphQLLanguage
 import NormalizedCache
 import Results
 import Workloads
+import Support
 
 /// One response of a workload, with the plan of its operation.
 ///

@@ -1,6 +1,7 @@
 import Measurement
 import Results
 import Foundation
+import Support
 
 /// Progress on stderr for runs longer than a few seconds: silent at first, then one line at most
 /// every second (rewritten in place on a terminal).

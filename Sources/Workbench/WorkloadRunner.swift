@@ -3,6 +3,7 @@ import Measurement
 import NormalizedCache
 import Results
 import Workloads
+import Support
 
 /// How `cachebench run` runs.
 package struct RunOptions: Sendable {

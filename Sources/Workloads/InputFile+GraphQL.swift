@@ -1,6 +1,7 @@
 import GraphQLLanguage
 import NormalizedCache
 import Results
+import Support
 
 extension InputFile {
   /// A text file as a ``Source`` named by the path, for GraphQL documents.

@@ -1,6 +1,7 @@
 import GraphQLLanguage
 import NormalizedCache
 import Results
+import Support
 
 /// Real responses, each with its operation: `{"schema": [...], "operations": [{"document": ..., "response": ...}]}`.
 public struct RecordedSource: Sendable {

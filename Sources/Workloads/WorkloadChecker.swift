@@ -3,6 +3,7 @@ import Generator
 import GraphQLLanguage
 import NormalizedCache
 import Results
+import Support
 
 /// The deeper checks of `cachebench validate`: for a recorded workload, that every file it names
 /// exists, parses and fits its operation; for a generator, that every sweep point is in range.

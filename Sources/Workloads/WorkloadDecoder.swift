@@ -4,6 +4,7 @@ import GraphQLLanguage
 import NormalizedCache
 import Results
 import SQLiteCache
+import Support
 
 extension Workload {
   /// Reads and checks a workload file.

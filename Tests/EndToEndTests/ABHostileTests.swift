@@ -1,6 +1,7 @@
 import Foundation
 import Results
 import Testing
+import Support
 
 #if canImport(Glibc)
   import Glibc

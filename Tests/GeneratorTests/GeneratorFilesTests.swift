@@ -4,6 +4,7 @@ import NormalizedCache
 import Testing
 import Generator
 import Results
+import Support
 
 @Suite("Writing a generated workload as files")
 struct GeneratorFilesTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import Results
+@testable import Support
 
 @Suite("results files: atomic writing and reading back")
 struct ResultsFileTests {

@@ -3,6 +3,7 @@ import Results
 import Testing
 
 @testable import Workbench
+import Support
 
 @Suite("The run's git revision", .timeLimit(.minutes(10)))
 struct GitRevisionTests {

@@ -5,6 +5,7 @@ import Results
 import Testing
 
 @testable import Workloads
+import Support
 
 /// A fresh directory with `files` in it, removed when the test ends.
 private final class Directory {

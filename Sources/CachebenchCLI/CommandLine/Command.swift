@@ -1,6 +1,7 @@
 import Foundation
 import Results
 import Workloads
+import Support
 
 #if canImport(Glibc)
   import Glibc

@@ -2,6 +2,7 @@ import Foundation
 import Results
 import Workbench
 import Workloads
+import Support
 
 /// `cachebench ab`: two builds run in turns, each run one observation; timing verdicts that a
 /// shared machine cannot fake (docs/gate.md).

@@ -1,5 +1,6 @@
 import GraphQLLanguage
 import Results
+import Support
 
 extension ApolloDataset {
   /// Reads a dataset in Apollo's format (§5.1 of their performance plan, docs/apollo.md), such as

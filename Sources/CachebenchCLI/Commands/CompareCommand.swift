@@ -1,4 +1,5 @@
 import Results
+import Support
 
 /// `cachebench compare`: the regression gate for CI.
 enum CompareCommand: Command {

@@ -1,4 +1,5 @@
 import Results
+import Support
 
 /// `cachebench export`: a results CSV as the JSON a continuous-benchmarking service reads, or as
 /// Apollo iOS's performance dataset.

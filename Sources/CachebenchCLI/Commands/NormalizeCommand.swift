@@ -3,6 +3,7 @@ import NormalizedCache
 import Results
 import SQLiteCache
 import Workloads
+import Support
 
 /// `cachebench normalize`: normalizes responses and prints the records (docs/command-line.md).
 enum NormalizeCommand: Command {

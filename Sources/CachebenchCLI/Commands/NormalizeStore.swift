@@ -2,6 +2,7 @@ import Foundation
 import NormalizedCache
 import Results
 import SQLiteCache
+import Support
 
 /// The store `cachebench normalize` writes into and reads from (`--store`, `--layout`;
 /// docs/command-line.md#normalize): the in-memory store, or a SQLite store on a temporary file.

@@ -1,6 +1,7 @@
 import Foundation
 import Results
 import Workbench
+import Support
 
 /// `cachebench report`: a run (and its samples, and a comparison) as one self-contained HTML page.
 enum ReportCommand: Command {

@@ -2,6 +2,7 @@ import Foundation
 import Results
 import Workbench
 import Workloads
+import Support
 
 /// `cachebench run`: runs workloads, prints a table, writes the CSV (docs/csv.md,
 /// docs/command-line.md).

@@ -2,6 +2,7 @@ import Foundation
 import Results
 import Workbench
 import Workloads
+import Support
 
 /// `cachebench soak`: a workload's traffic session, long, sampled as it goes, and what grew after
 /// its warm-up (docs/command-line.md#soak).

@@ -1,4 +1,5 @@
 import Results
+import Support
 
 /// How `compare` and `ab` print their verdicts: the terminal's tables (the default) or Markdown
 /// (`--format markdown`), and Markdown to a file besides (`--markdown FILE`).

@@ -1,4 +1,5 @@
 import Results
+import Support
 
 #if canImport(Glibc)
   import Glibc

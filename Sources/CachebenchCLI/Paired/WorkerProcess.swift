@@ -1,5 +1,6 @@
 import Foundation
 import Results
+import Support
 
 /// A running `cachebench worker`: requests written to its standard input, replies read line by
 /// line from its standard output, each within a deadline, its standard error kept in a file for

@@ -2,6 +2,7 @@ import Measurement
 import NormalizedCache
 import Results
 import Workloads
+import Support
 
 /// Runs every configuration of a workload (variant × store × key strategy) through the
 /// benchmarks that apply to it, each variant's source prepared once; the one path every
