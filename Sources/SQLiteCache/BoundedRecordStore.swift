@@ -31,11 +31,11 @@ struct BoundedRecordStore<Table: LayoutStore> {
   /// Merges since the usage rows were last written.
   var mergesSinceFlush = 0
 
-  /// Opens the database as ``LayoutStore/init(path:options:extraSchema:)`` does, with the usage
-  /// table, and reads the ledger from it.
-  /// - Throws: ``SQLiteError`` when SQLite fails, or the file holds another layout.
-  init(path: String, options: SQLiteNormalizedCache.Options, budget: CacheBudget) throws(SQLiteError) {
-    records = try Table(path: path, options: options, extraSchema: usageTableSQL)
+  /// Keeps a budget over a layout's store, opened with the usage table
+  /// (``LayoutDescriptor/openStore(path:options:)``), and reads the ledger from it.
+  /// - Throws: ``SQLiteError`` when SQLite fails.
+  init(records: Table, budget: CacheBudget) throws(SQLiteError) {
+    self.records = records
     ledger = EvictionLedger(budget: budget)
     ledger.tracksChanges = true
     try loadLedger()

@@ -53,7 +53,7 @@ public final class LayoutFloorStore: NormalizedCache {
           try select.bind(record.key, at: 1)
           while try select.step() {}
         }
-        if floor.layout == .rows { try writeRows(records, connection) } else { try writeRecords(records, connection) }
+        if floor.rowPerField { try writeRows(records, connection) } else { try writeRecords(records, connection) }
       }
     }
     return ChangedKeys()
@@ -179,7 +179,7 @@ public final class LayoutFloorStore: NormalizedCache {
           defer { select.reset() }
           try select.bind(key, at: 1)
           fields.removeAll(keepingCapacity: true)
-          let set = floor.layout == .rows ? projection?.set(ofKeyAt: position) : nil
+          let set = floor.rowPerField ? projection?.set(ofKeyAt: position) : nil
           var found = false
           while try select.step() {
             found = true
@@ -199,7 +199,7 @@ public final class LayoutFloorStore: NormalizedCache {
   /// row, or a list's element added to the list `pending` holds (written out by ``flush(_:to:)``
   /// when a row of another field comes, or the record's rows end).
   private func append(_ row: Statement, to fields: inout [UInt8], pending: inout PendingList) throws(SQLiteError) {
-    guard floor.layout == .rows else {
+    guard floor.rowPerField else {
       try row.withBytes(at: 0) { bytes throws(SQLiteError) in fields.append(contentsOf: bytes) }
       return
     }
@@ -295,47 +295,37 @@ public final class LayoutFloorStore: NormalizedCache {
 /// What a ``LayoutFloorStore`` stands for: a layout's table in one journal and synchronous mode.
 public struct LayoutFloor: Sendable, Hashable {
   public var layout: SQLiteNormalizedCache.Layout
-  /// For `rows`: whether the table is `WITHOUT ROWID`, as the layout's default.
-  public var withoutRowid: Bool
   public var journal: SQLiteNormalizedCache.JournalMode
   public var synchronous: SQLiteNormalizedCache.Synchronous
 
   public init(
-    layout: SQLiteNormalizedCache.Layout, withoutRowid: Bool = true, journal: SQLiteNormalizedCache.JournalMode,
-    synchronous: SQLiteNormalizedCache.Synchronous
+    layout: SQLiteNormalizedCache.Layout, journal: SQLiteNormalizedCache.JournalMode, synchronous: SQLiteNormalizedCache.Synchronous
   ) {
     self.layout = layout
-    self.withoutRowid = layout == .rows ? withoutRowid : true
     self.journal = journal
     self.synchronous = synchronous
   }
 
-  /// `apollo`, `compact`, `rows`, or `rows-rowid`, as stores' descriptions name them.
-  public var layoutName: String { layout == .rows && !withoutRowid ? "rows-rowid" : layout.rawValue }
-
   /// The floor's store label: `limit-apollo-delete-full`.
-  public var label: String { "limit-\(layoutName)-\(journal.rawValue)-\(synchronous.rawValue)" }
+  public var label: String { "limit-\(layout)-\(journal.rawValue)-\(synchronous.rawValue)" }
+
+  /// Whether the layout keeps a row a field (``LayoutDescriptor/rowPerField``).
+  var rowPerField: Bool { layout.descriptor.rowPerField }
 
   /// The layout's table, nothing else: no field-name table, no record rows.
-  var schema: String {
-    switch layout {
-    case .apollo: ApolloRecordFormat().schema
-    case .compact: "CREATE TABLE records(key TEXT PRIMARY KEY NOT NULL, data BLOB NOT NULL) WITHOUT ROWID;"
-    case .rows: RowStore.schema(withoutRowid: withoutRowid)
-    }
-  }
+  var schema: String { layout.descriptor.tableSchema }
 
-  var keyColumn: String { layout == .rows ? "cache_key" : "key" }
+  var keyColumn: String { layout.descriptor.keyColumn }
   var dataColumn: String { layout == .apollo ? "record" : "data" }
 
   var selectSQL: String {
-    layout == .rows
+    rowPerField
       ? "SELECT field_name, position, int_value, string_value, child_key_value, custom_scalar_value FROM records WHERE cache_key = ?"
       : "SELECT \(dataColumn) FROM records WHERE key = ?"
   }
 
   var deleteMatchingSQL: String {
-    layout == .rows
+    rowPerField
       ? RowStore.deleteMatchingSQL
       : "DELETE FROM records WHERE key LIKE ? ESCAPE '\\'"
   }

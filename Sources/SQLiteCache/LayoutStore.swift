@@ -4,21 +4,13 @@ import NormalizedCache
 /// One layout's records on one connection: a ``RecordStore`` (one row a record: the compact and
 /// apollo layouts) or a ``RowStore`` (one row a field or list element: the rows layout). The
 /// cache, its budget layer (``BoundedRecordStore``) and its read connections (``ReaderPool``)
-/// drive either through this; what both do alike is written once, below. Not thread-safe: the
-/// cache keeps it behind a lock.
+/// drive either through this; what both do alike is written once, below. A layout's
+/// ``LayoutDescriptor`` opens its store (a writer with the layout's tables created unless they
+/// exist, and `extraSchema` with them; or a reader of a database another connection set up).
+/// Not thread-safe: the cache keeps it behind a lock.
 protocol LayoutStore: RecordStoring {
-  /// Opens the database, sets its journal mode, synchronous level, memory map and page cache, and
-  /// creates the layout's tables unless they exist (``Connection/openRecords(_:extraSchema:)``),
-  /// `extraSchema` with them (a bounded store's usage table).
-  /// - Throws: ``SQLiteError`` when SQLite fails, or the file holds another layout.
-  init(path: String, options: SQLiteNormalizedCache.Options, extraSchema: String?) throws(SQLiteError)
-
-  /// Opens a read connection to a database another connection has set up (``ReaderPool``),
-  /// without creating anything or counting the store's bytes.
-  init(readerAt path: String, options: SQLiteNormalizedCache.Options) throws(SQLiteError)
-
   var connection: Connection { get }
-  /// What a budget counts per record beyond its stored bytes (``SQLiteNormalizedCache/Layout/recordOverheadBytes``).
+  /// What a budget counts per record beyond its stored bytes (``LayoutDescriptor/recordOverheadBytes``).
   var recordOverhead: Int { get }
   /// The records and their stored bytes, kept as merges and removals change them.
   var accounting: StoreAccounting { get set }
@@ -148,12 +140,11 @@ extension Connection {
   /// Opens the records of `options.layout` on this new connection: the settings
   /// (``configure(_:)``), then, in one transaction, the layout's tables unless the file has them
   /// (`schema`), and `extraSchema`.
-  /// - Throws: ``SQLiteError`` when SQLite fails, or the file holds another layout (or the rows
-  ///   layout with the other kind of table).
+  /// - Throws: ``SQLiteError`` when SQLite fails, or the file holds another layout.
   func openRecords(_ options: SQLiteNormalizedCache.Options, schema: String, extraSchema: String?) throws(SQLiteError) {
     try configure(options)
     try inTransaction { () throws(SQLiteError) in
-      if try SQLiteNormalizedCache.Layout.existing(in: self) == nil {
+      if try LayoutDescriptor.existing(in: self) == nil {
         try execute(schema)
       } else {
         try checkLayout(options)
@@ -173,19 +164,13 @@ extension Connection {
   }
 
   /// Throws unless the file's `records` table, if it has one, is of the layout `options` ask for
-  /// (and, for the rows layout, of the same kind: `WITHOUT ROWID` or not).
+  /// (the rows layout's `WITHOUT ROWID` table and its rowid table are two layouts).
   func checkLayout(_ options: SQLiteNormalizedCache.Options) throws(SQLiteError) {
-    guard let layout = try SQLiteNormalizedCache.Layout.existing(in: self) else { return }
+    guard let layout = try LayoutDescriptor.existing(in: self)?.layout else { return }
     guard layout == options.layout else {
       throw SQLiteError(
         resultCode: SQLITE_ERROR,
         message: "\(path) holds a cache of the \(layout) layout, which cannot be opened as the \(options.layout) layout")
-    }
-    if layout == .rows, let withoutRowid = try RowStore.isWithoutRowid(self), withoutRowid != options.withoutRowid {
-      throw SQLiteError(
-        resultCode: SQLITE_ERROR,
-        message: "\(path) holds a cache of the rows layout in a \(withoutRowid ? "WITHOUT ROWID" : "rowid") table, "
-          + "which cannot be opened with withoutRowid \(options.withoutRowid)")
     }
   }
 }

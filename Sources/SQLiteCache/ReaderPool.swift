@@ -47,7 +47,7 @@ final class ReaderPool: Sendable {
     if let reader { return reader }
     // Opened outside the lock: other reads need not wait for it.
     do {
-      return try options.layout.openReader(path: path, options: options)
+      return try options.layout.descriptor.openReader(path, options)
     } catch {
       state.withLock(as: .read) { $0.opened -= 1 }
       state.signal()

@@ -64,32 +64,3 @@ extension RecordFormat {
     SQLiteError(resultCode: SQLITE_CORRUPT, message: "\(what) in the record of key \"\(key)\" (\(layout) layout)")
   }
 }
-
-extension SQLiteNormalizedCache.Layout {
-  /// A format for this layout, not yet loaded.
-  func makeFormat() -> any RecordFormat {
-    switch self {
-    case .compact: CompactRecordFormat()
-    case .apollo: ApolloRecordFormat()
-    case .rows: preconditionFailure("the rows layout keeps a row per field, not a format per record (RowStore)")
-    }
-  }
-
-  /// The layout of an existing database, nil when it has no `records` table yet.
-  /// - Throws: ``SQLiteError`` when it has a `records` table of none of the layouts.
-  static func existing(in connection: Connection) throws(SQLiteError) -> Self? {
-    let columns = try connection.texts("SELECT name FROM pragma_table_info('records') ORDER BY cid")
-    switch columns {
-    case []: return nil
-    case ["_id", "key", "record"]: return .apollo
-    case ["key", "data"]: return .compact
-    case RowStore.columns: return .rows
-    default:
-      throw SQLiteError(
-        resultCode: SQLITE_ERROR,
-        message: "\(connection.path) has a table records(\(columns.joined(separator: ", "))), "
-          + "which is none of the compact layout records(key, data), the apollo layout records(_id, key, record) "
-          + "and the rows layout records(\(RowStore.columns.joined(separator: ", ")))")
-    }
-  }
-}

@@ -18,11 +18,11 @@ struct RecordStore {
   /// Opens the database (``Connection/openRecords(_:schema:extraSchema:)``), reads what the
   /// format keeps in memory, and counts the stored bytes.
   /// - Throws: ``SQLiteError`` when SQLite fails, or the file holds another layout.
-  init(path: String, options: SQLiteNormalizedCache.Options, extraSchema: String? = nil) throws(SQLiteError) {
+  init(path: String, options: SQLiteNormalizedCache.Options, format: some RecordFormat, extraSchema: String? = nil) throws(SQLiteError) {
     let connection = try Connection(path: path)
     self.connection = connection
-    recordOverhead = options.layout.recordOverheadBytes
-    var format = options.layout.makeFormat()
+    recordOverhead = format.layout.recordOverheadBytes
+    var format = format
     try connection.openRecords(options, schema: format.schema, extraSchema: extraSchema)
     try format.load(from: connection)
     self.format = format
@@ -33,11 +33,11 @@ struct RecordStore {
   /// busy timeout, memory map and page cache, and the layout's memory (the compact layout's field
   /// names), without creating anything or counting the store's bytes.
   /// - Throws: ``SQLiteError`` when SQLite fails, or the file holds another layout.
-  init(readerAt path: String, options: SQLiteNormalizedCache.Options) throws(SQLiteError) {
+  init(readerAt path: String, options: SQLiteNormalizedCache.Options, format: some RecordFormat) throws(SQLiteError) {
     let connection = try Connection(path: path)
     self.connection = connection
-    recordOverhead = options.layout.recordOverheadBytes
-    var format = options.layout.makeFormat()
+    recordOverhead = format.layout.recordOverheadBytes
+    var format = format
     try connection.openReader(options)
     try format.load(from: connection)
     self.format = format

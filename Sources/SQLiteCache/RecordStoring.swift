@@ -35,23 +35,3 @@ protocol RecordStoring {
 extension RecordStore: LayoutStore {}
 extension RowStore: LayoutStore {}
 extension BoundedRecordStore: RecordStoring {}
-
-extension SQLiteNormalizedCache.Layout {
-  /// Opens the store of this layout (with a budget, the budget layer around it).
-  func openStore(path: String, options: SQLiteNormalizedCache.Options) throws(SQLiteError) -> any RecordStoring {
-    switch (self, options.budget) {
-    case (.rows, let budget?): try BoundedRecordStore<RowStore>(path: path, options: options, budget: budget)
-    case (.rows, nil): try RowStore(path: path, options: options, extraSchema: nil)
-    case (_, let budget?): try BoundedRecordStore<RecordStore>(path: path, options: options, budget: budget)
-    case (_, nil): try RecordStore(path: path, options: options, extraSchema: nil)
-    }
-  }
-
-  /// A read connection of this layout (``ReaderPool``).
-  func openReader(path: String, options: SQLiteNormalizedCache.Options) throws(SQLiteError) -> any LayoutStore {
-    switch self {
-    case .rows: try RowStore(readerAt: path, options: options)
-    case .compact, .apollo: try RecordStore(readerAt: path, options: options)
-    }
-  }
-}

@@ -33,7 +33,7 @@ import NormalizedCache
 ///   may share a key with a record.
 struct RowStore {
   let connection: Connection
-  /// Whether the table is `WITHOUT ROWID` (``SQLiteNormalizedCache/Options/withoutRowid``).
+  /// Whether the table is `WITHOUT ROWID` (the layout `rows`) or a rowid table (`rows-rowid`).
   let withoutRowid: Bool
   var accounting = StoreAccounting()
   let recordOverhead: Int
@@ -72,11 +72,11 @@ struct RowStore {
   /// layouts' (docs/stores.md#the-rows-layout).
   static let recordOverheadBytes = 24
 
-  init(path: String, options: SQLiteNormalizedCache.Options, extraSchema: String? = nil) throws(SQLiteError) {
+  init(path: String, options: SQLiteNormalizedCache.Options, withoutRowid: Bool, extraSchema: String? = nil) throws(SQLiteError) {
     connection = try Connection(path: path)
-    withoutRowid = options.withoutRowid
-    recordOverhead = options.layout.recordOverheadBytes
-    try connection.openRecords(options, schema: Self.schema(withoutRowid: options.withoutRowid), extraSchema: extraSchema)
+    self.withoutRowid = withoutRowid
+    recordOverhead = Self.recordOverheadBytes
+    try connection.openRecords(options, schema: Self.schema(withoutRowid: withoutRowid), extraSchema: extraSchema)
     accounting = try countStoredBytes()
     // Finalized after use, as the count: a statement kept in the cache holds SQLite's heap.
     let subRecords = try Statement(
@@ -85,19 +85,11 @@ struct RowStore {
     hadSubRecords = try subRecords.step() && subRecords.int64(at: 0) != 0
   }
 
-  init(readerAt path: String, options: SQLiteNormalizedCache.Options) throws(SQLiteError) {
+  init(readerAt path: String, options: SQLiteNormalizedCache.Options, withoutRowid: Bool) throws(SQLiteError) {
     connection = try Connection(path: path)
-    withoutRowid = options.withoutRowid
-    recordOverhead = options.layout.recordOverheadBytes
+    self.withoutRowid = withoutRowid
+    recordOverhead = Self.recordOverheadBytes
     try connection.openReader(options)
-  }
-
-  /// Whether the file's `records` table is `WITHOUT ROWID`; nil when it has none.
-  static func isWithoutRowid(_ connection: Connection) throws(SQLiteError) -> Bool? {
-    let statement = try Statement(
-      sql: "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = 'records'", connection: connection, persistent: false)
-    guard try statement.step() else { return nil }
-    return statement.int64(at: 0) != 0
   }
 
   // MARK: What the rows hold

@@ -1,8 +1,8 @@
 import NormalizedCache
 
 extension SQLiteNormalizedCache {
-  /// How records are laid out in the database (docs/stores.md).
-  public enum Layout: String, Sendable, Hashable, CaseIterable {
+  /// How records are laid out in the database (docs/stores.md); each is one ``LayoutDescriptor``.
+  public enum Layout: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// The project's own layout, tuned for speed and size: see ``SQLiteNormalizedCache``.
     case compact
     /// Apollo iOS's table, `records(_id INTEGER PRIMARY KEY AUTOINCREMENT, key TEXT UNIQUE,
@@ -10,23 +10,19 @@ extension SQLiteNormalizedCache {
     case apollo
     /// Apollo iOS 3.0's table (ADR 0006 on apollo-ios-dev): one row per field and per list
     /// element, `records(cache_key, field_name, position, int_value, string_value, float_value,
-    /// bool_value, child_key_value, custom_scalar_value, written_at)`, `WITHOUT ROWID` unless
-    /// ``Options/withoutRowid`` is false (see ``RowStore``).
+    /// bool_value, child_key_value, custom_scalar_value, written_at)`, `WITHOUT ROWID` as
+    /// Apollo's (see ``RowStore``).
     case rows
+    /// The rows layout in a rowid table, its primary key in an index of its own: measured beside
+    /// Apollo's `WITHOUT ROWID` table.
+    case rowsRowid = "rows-rowid"
 
-    /// What a record costs beyond its key and stored bytes, as a budget counts it: its cell's
-    /// header and pointer in a B-tree page and the pages' free space at SQLite's fill; in the
-    /// `apollo` layout also its rowid and its key a second time, in the `UNIQUE` index.
-    /// Measured: the checkpointed database bytes over `records`, less the stored payload, on
-    /// `default.json` and `calendar.json` under `typePolicy` and `programmatic` keys (compact 32
-    /// to 59, apollo 89 to 128; path keys are longer, and take more: docs/bounded-and-concurrent.md#what-a-budget-counts).
-    public var recordOverheadBytes: Int {
-      switch self {
-      case .compact: 56
-      case .apollo: 112
-      case .rows: RowStore.recordOverheadBytes
-      }
-    }
+    /// The name workloads, results and errors give it.
+    public var description: String { rawValue }
+
+    /// What a record costs beyond its key and stored bytes, as a budget counts it
+    /// (``LayoutDescriptor/recordOverheadBytes``).
+    public var recordOverheadBytes: Int { descriptor.recordOverheadBytes }
   }
 
   /// SQLite's [journal modes](https://www.sqlite.org/pragma.html#pragma_journal_mode).
@@ -87,17 +83,12 @@ extension SQLiteNormalizedCache {
     /// default. Only a WAL database on a file without a budget has them (see
     /// ``SQLiteNormalizedCache/readsInParallel``); 0 reads through the writer's connection.
     public var readConnections: Int
-    /// The rows layout only: whether its table is `WITHOUT ROWID` (true by default, as Apollo's),
-    /// one B-tree ordered by `(cache_key, field_name, position)`; false makes a rowid table with the
-    /// primary key in an index of its own. A file keeps the kind it was created with.
-    public var withoutRowid: Bool
 
     public init(
       layout: Layout = .compact, journalMode: JournalMode = .wal, synchronous: Synchronous = .normal,
       memoryMapBytes: Int = 268_435_456, pageCacheKibibytes: Int = 2_000, busyTimeoutMilliseconds: Int32 = 5_000,
-      autoVacuum: AutoVacuum = .none, budget: CacheBudget? = nil, readConnections: Int = 4, withoutRowid: Bool = true
+      autoVacuum: AutoVacuum = .none, budget: CacheBudget? = nil, readConnections: Int = 4
     ) {
-      self.withoutRowid = withoutRowid
       self.readConnections = readConnections
       self.autoVacuum = autoVacuum
       self.budget = budget

@@ -14,13 +14,12 @@ import Synchronization
 ///   fails, the transaction rolls back and the store is as it was.
 /// - Loads look up at most 500 keys per statement (one JSON array of keys, joined to the table
 ///   through `json_each`); statements are prepared once and reused.
-/// - Three layouts (``Layout``): `compact`, the default, one `WITHOUT ROWID` table of binary
-///   records whose field names are numbers (see `CompactRecordFormat`; records of more than 64
-///   fields in chunks, merged chunk by chunk); `apollo`, Apollo iOS 2.x's own table of JSON text;
-///   and `rows`, Apollo iOS 3.0's table of one row per field and per list element (``RowStore``),
-///   `WITHOUT ROWID` or, with ``Options/withoutRowid`` false, a rowid table. A file keeps the
-///   layout (and the rows layout's kind of table) it was created with; opening it with another
-///   throws.
+/// - Four layouts (``Layout``), each one ``LayoutDescriptor``: `compact`, the default, one
+///   `WITHOUT ROWID` table of binary records whose field names are numbers (see
+///   `CompactRecordFormat`; records of more than 64 fields in chunks, merged chunk by chunk);
+///   `apollo`, Apollo iOS 2.x's own table of JSON text; `rows`, Apollo iOS 3.0's `WITHOUT ROWID`
+///   table of one row per field and per list element (``RowStore``); and `rows-rowid`, the same in
+///   a rowid table. A file keeps the layout it was created with; opening it with another throws.
 ///
 /// Writes go through one connection behind a lock, one merge at a time. In WAL mode on a file,
 /// and without a budget (``readsInParallel``), a read takes the writer's connection when it is
@@ -62,7 +61,7 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   public init(path: String, options: Options = Options()) throws(SQLiteError) {
     self.path = path
     self.options = options
-    let store = try options.layout.openStore(path: path, options: options)
+    let store = try options.layout.descriptor.openStore(path: path, options: options)
     let inMemory = store.records.connection.isInMemory
     self.store = Lock(store)
     readers =

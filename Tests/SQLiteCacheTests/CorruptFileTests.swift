@@ -12,9 +12,7 @@ import Testing
 @Suite("A corrupt database file", .timeLimit(.minutes(10)))
 struct CorruptFileTests {
   /// The layouts, the rows layout in both its table kinds.
-  static let configurations: [SQLiteNormalizedCache.Options] = [
-    .init(layout: .apollo), .init(layout: .compact), .init(layout: .rows), .init(layout: .rows, withoutRowid: false),
-  ]
+  static let configurations = SQLiteNormalizedCache.Layout.allCases.map { SQLiteNormalizedCache.Options(layout: $0) }
 
   /// Records of every shape a file holds: dated and not, with one date and with exceptions,
   /// scalars of every kind, references, lists, nested lists, empty lists, and records past 64

@@ -11,7 +11,7 @@ struct LayoutFloorTests {
     LayoutFloor(layout: .apollo, journal: .delete, synchronous: .full),
     LayoutFloor(layout: .compact, journal: .wal, synchronous: .normal),
     LayoutFloor(layout: .rows, journal: .delete, synchronous: .full),
-    LayoutFloor(layout: .rows, withoutRowid: false, journal: .wal, synchronous: .normal),
+    LayoutFloor(layout: .rowsRowid, journal: .wal, synchronous: .normal),
   ]
 
   @Test("a floor gives back what it was given, replaces a record whole, and removes by pattern", arguments: floors)
@@ -29,7 +29,7 @@ struct LayoutFloorTests {
     // Written whole: a record merged again is what the last merge gave (a floor does not merge fields).
     let renamed = Record(key: "User_1", ["name": "Grace"])
     try store.merge(records: RecordSet(records: [renamed]))
-    if floor.layout == .rows {
+    if floor.rowPerField {
       // One row per field: the rows of fields not written again stay, as upserts leave them.
       #expect(try store.loadRecords(forKeys: ["User_1"])["User_1"]?["name"] == "Grace")
     } else {
@@ -58,7 +58,7 @@ struct LayoutFloorTests {
       }
     }
     #expect(loaded.count == 3 && loaded[1] == nil)
-    if floor.layout == .rows {
+    if floor.rowPerField {
       #expect(loaded[0] == Record(key: "x", ["items": [.reference("Item:0"), .reference("Item:1")]]))
       #expect(loaded[2] == Record(key: "x", ["items": []]))
     } else {

@@ -22,7 +22,7 @@ struct LayoutTests {
   /// they must be the texts that name its own data column.
   @Test("a format's statements name its own data column", arguments: [SQLiteNormalizedCache.Layout.apollo, .compact])
   func statementsNameTheColumn(_ layout: SQLiteNormalizedCache.Layout) {
-    let format = layout.makeFormat()
+    let format: any RecordFormat = layout == .apollo ? ApolloRecordFormat() : CompactRecordFormat()
     let column = layout == .apollo ? "record" : "data"
     #expect(format.dataColumn == column)
     #expect(format.loadOneSQL == "SELECT \(column) FROM records WHERE key = ?")
@@ -103,9 +103,54 @@ struct LayoutTests {
     #expect(
       error.description
         == "SQLite error 1: \(path) has a table records(id, payload), which is none of the compact layout records(key, data), "
-        + "the apollo layout records(_id, key, record) and the rows layout records(cache_key, field_name, position, "
-        + "int_value, string_value, float_value, bool_value, child_key_value, custom_scalar_value, written_at)"
+        + "the apollo layout records(_id, key, record), the rows layout records(cache_key, field_name, position, "
+        + "int_value, string_value, float_value, bool_value, child_key_value, custom_scalar_value, written_at) "
+        + "and the rows-rowid layout, the same in a rowid table"
     )
+  }
+
+  @Test("a layout's columns in a table of the other kind are no layout: compact's records(key, data) is WITHOUT ROWID")
+  func columnsOfAnotherKind() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("rowid.sqlite")
+    try Connection(path: path).execute("CREATE TABLE records(key TEXT PRIMARY KEY NOT NULL, data BLOB NOT NULL)")
+    let error = try #require(throws: SQLiteError.self) { try SQLiteNormalizedCache(path: path) }
+    #expect(error.description.hasPrefix("SQLite error 1: \(path) has a table records(key, data) in a rowid table, which is none of "))
+  }
+
+  @Test("the rows layout's two tables are two layouts: a file of one does not open as the other")
+  func rowTableKinds() throws {
+    let directory = try TemporaryDirectory()
+    for (layout, other) in [(SQLiteNormalizedCache.Layout.rows, SQLiteNormalizedCache.Layout.rowsRowid), (.rowsRowid, .rows)] {
+      let path = directory.path("\(layout).sqlite")
+      try SQLiteNormalizedCache(path: path, options: .init(layout: layout)).merge(records: RecordSet(records: [Record(key: "A:1", ["a": 1])]))
+      let error = try #require(throws: SQLiteError.self) { try SQLiteNormalizedCache(path: path, options: .init(layout: other)) }
+      #expect(error.description == "SQLite error 1: \(path) holds a cache of the \(layout) layout, which cannot be opened as the \(other) layout")
+      let reopened = try SQLiteNormalizedCache(path: path, options: .init(layout: layout))
+      #expect(try reopened.loadRecords(forKeys: ["A:1"])["A:1"] == Record(key: "A:1", ["a": 1]))
+    }
+  }
+
+  @Test("each layout's descriptor says what its store creates: its columns, its kind of table, its name", arguments: SQLiteNormalizedCache.Layout.allCases)
+  func descriptorMatchesSchema(_ layout: SQLiteNormalizedCache.Layout) throws {
+    let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
+    let descriptor = layout.descriptor
+    #expect(descriptor.layout == layout)
+    let (columns, kind, found) = try cache.withConnection { connection throws(SQLiteError) in
+      (
+        try connection.texts("SELECT name FROM pragma_table_info('records') ORDER BY cid"),
+        try connection.integer("SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = 'records'"),
+        try LayoutDescriptor.existing(in: connection)?.layout
+      )
+    }
+    #expect(columns == descriptor.columns)
+    #expect(kind == (descriptor.withoutRowid ? 1 : 0))
+    #expect(found == layout)
+    // The floor's table is the layout's records table.
+    let floor = try Connection(path: ":memory:")
+    try floor.execute(descriptor.tableSchema)
+    #expect(try floor.texts("SELECT name FROM pragma_table_info('records') ORDER BY cid") == descriptor.columns)
+    #expect(try LayoutDescriptor.existing(in: floor)?.layout == layout)
   }
 
   @Test("a stored record that does not decode is reported, not trusted", arguments: [
@@ -133,7 +178,7 @@ struct LayoutTests {
   func queryPlan(_ layout: SQLiteNormalizedCache.Layout) throws {
     let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
     let column = layout == .compact ? "data" : "record"
-    let sql = layout == .rows ? RowStore.loadSQL : RecordStore.batchLoadSQL(dataColumn: column)
+    let sql = layout.descriptor.rowPerField ? RowStore.loadSQL : RecordStore.batchLoadSQL(dataColumn: column)
     let plan = try cache.withConnection { connection throws(SQLiteError) in
       let statement = try Statement(sql: "EXPLAIN QUERY PLAN " + sql, connection: connection, persistent: false)
       var details: [String] = []
@@ -146,6 +191,7 @@ struct LayoutTests {
       case .apollo: "SEARCH records USING INDEX sqlite_autoindex_records_1 (key=?)"
       // Every row of the key, in the primary key's order: no sort.
       case .rows: "SEARCH r USING PRIMARY KEY (cache_key=?)"
+      case .rowsRowid: "SEARCH r USING INDEX sqlite_autoindex_records_1 (cache_key=?)"
       }
     #expect(plan == ["SCAN wanted VIRTUAL TABLE INDEX 1:", search])
   }

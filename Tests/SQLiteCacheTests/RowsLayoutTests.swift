@@ -115,8 +115,8 @@ struct RowsLayoutTests {
 
   @Test("an unchanged refetch at a later date moves every field row's date in one statement, as a field at a time did")
   func refreshMovesFieldDates() throws {
-    for withoutRowid in [true, false] {
-      let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: .rows, withoutRowid: withoutRowid))
+    for layout in [SQLiteNormalizedCache.Layout.rows, .rowsRowid] {
+      let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
       // Out of the names' order (a record row), a list, a nested list (a sub-record), an empty list.
       let fields: KeyValuePairs<String, RecordValue> = ["year": 1965, "tags": ["a", "b"], "grid": [[1]], "none": [], "title": "Dune"]
       try cache.merge(records: RecordSet(records: [Record(key: "Book:1", writtenAt: 100, fields)]))
@@ -135,7 +135,7 @@ struct RowsLayoutTests {
           "Book:1|title|-1|-|Dune|-|-|-|-|200",
           "Book:1|year|-1|1965|-|-|-|-|-|200",
           "Book:1.grid.$[0]|$|0|1|-|-|-|-|-|100",
-        ], "withoutRowid: \(withoutRowid): \((try? Self.rows(cache)) ?? [])")
+        ], "\(layout): \((try? Self.rows(cache)) ?? [])")
       #expect(try cache.loadRecords(forKeys: ["Book:1"])["Book:1"] == Record(key: "Book:1", writtenAt: 200, fields))
     }
   }

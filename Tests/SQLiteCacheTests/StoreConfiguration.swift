@@ -13,19 +13,17 @@ struct StoreConfiguration: Sendable, CustomTestStringConvertible {
   }
 
   let kind: Kind
-  /// The rows layout's table kind (``SQLiteNormalizedCache/Options/withoutRowid``).
-  var withoutRowid = true
 
   var testDescription: String {
     switch kind {
     case .inMemory: "InMemoryNormalizedCache"
     case .sqlite(let layout, let onFile, let journal):
-      "SQLite \(layout)\(withoutRowid ? "" : " rowid") \(onFile ? "file" : ":memory:") \(journal)"
+      "SQLite \(layout) \(onFile ? "file" : ":memory:") \(journal)"
     }
   }
 
   /// Every configuration: in-memory, and SQLite in every layout, each on a file and on
-  /// `:memory:`, in `delete` and `wal` journal modes; the rows layout also in a rowid table.
+  /// `:memory:`, in `delete` and `wal` journal modes (the rows layout's rowid table is a layout).
   static let all: [StoreConfiguration] =
     [StoreConfiguration(kind: .inMemory)]
     + SQLiteNormalizedCache.Layout.allCases.flatMap { layout in
@@ -35,7 +33,6 @@ struct StoreConfiguration: Sendable, CustomTestStringConvertible {
         }
       }
     }
-    + [true, false].map { StoreConfiguration(kind: .sqlite(.rows, onFile: $0, .wal), withoutRowid: false) }
 
   /// The configurations that keep their records in a file.
   static let onFile: [StoreConfiguration] = all.filter(\.isOnFile)
@@ -47,7 +44,7 @@ struct StoreConfiguration: Sendable, CustomTestStringConvertible {
 
   var options: SQLiteNormalizedCache.Options? {
     guard case .sqlite(let layout, _, let journal) = kind else { return nil }
-    return SQLiteNormalizedCache.Options(layout: layout, journalMode: journal, withoutRowid: withoutRowid)
+    return SQLiteNormalizedCache.Options(layout: layout, journalMode: journal)
   }
 
   /// A fresh, empty store; `directory` holds its file.

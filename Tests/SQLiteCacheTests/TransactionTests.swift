@@ -22,7 +22,7 @@ struct TransactionTests {
     // The rows layout writes a merge's 7 rows in runs of 4, 2 and 1 upserts: Item:z's, last in key order, fails.
     let layout = configuration.options!.layout
     let trigger =
-      layout == .rows
+      layout.descriptor.rowPerField
       ? "BEFORE INSERT ON records WHEN NEW.cache_key = 'Item:z'" : "BEFORE UPDATE ON records WHEN NEW.key = 'Item:z'"
     try cache.withConnection { connection throws(SQLiteError) in
       try connection.execute("CREATE TRIGGER fail_on_z \(trigger) BEGIN SELECT RAISE(ABORT, 'boom'); END")
@@ -34,7 +34,7 @@ struct TransactionTests {
     ])
     let error = try #require(throws: SQLiteError.self) { try cache.merge(records: failing) }
     let column = layout == .compact ? "data" : "record"
-    let statement = layout == .rows ? RowStore.upsertSQL(rows: 1) : "UPDATE records SET \(column) = ? WHERE key = ?"
+    let statement = layout.descriptor.rowPerField ? RowStore.upsertSQL(rows: 1) : "UPDATE records SET \(column) = ? WHERE key = ?"
     #expect(error.description == "SQLite error 19: boom - while executing `\(statement)`")
     #expect(error.extendedResultCode == 1811)  // SQLITE_CONSTRAINT_TRIGGER
 

@@ -153,7 +153,7 @@ struct WorkloadFileTests {
       #"""
       {"name": "w", "seed": 1, "apolloTier2": {}, "limits": "layouts", "stores": [{"kind": "memory"},
         {"kind": "sqlite", "layout": "apollo", "journal": "delete", "synchronous": "full", "label": "a"},
-        {"kind": "sqlite", "layout": "rows", "withoutRowid": false, "journal": "delete", "synchronous": "full", "label": "r"},
+        {"kind": "sqlite", "layout": "rows-rowid", "journal": "delete", "synchronous": "full", "label": "r"},
         {"kind": "sqlite", "layout": "apollo", "journal": "delete", "synchronous": "full", "label": "a2"},
         {"kind": "sqlite", "layout": "compact", "location": ":memory:", "label": "m"}]}
       """#)
@@ -164,7 +164,7 @@ struct WorkloadFileTests {
       ])
     // A database in memory has no floor on file: it keeps the plain limit.
     let apollo = LayoutFloor(layout: .apollo, journal: .delete, synchronous: .full)
-    #expect(workload.measuredStores.prefix(5).map(\.limit) == [.dictionary, .floor(apollo), .floor(LayoutFloor(layout: .rows, withoutRowid: false, journal: .delete, synchronous: .full)), .floor(apollo), .sqlite])
+    #expect(workload.measuredStores.prefix(5).map(\.limit) == [.dictionary, .floor(apollo), .floor(LayoutFloor(layout: .rowsRowid, journal: .delete, synchronous: .full)), .floor(apollo), .sqlite])
   }
 
   @Test("a recorded workload resolves its files against its own directory")

@@ -92,7 +92,7 @@ public struct StoreKinds: Sendable {
   }
 
   /// `{"kind": "sqlite", "layout": "apollo", "journal": "wal", "synchronous": "normal",
-  /// "location": "file", "autoVacuum": "incremental"}` (and for the rows layout `"withoutRowid"`): SQLite's options straight into its
+  /// "location": "file", "autoVacuum": "incremental"}`: SQLite's options straight into its
   /// ``SQLiteNormalizedCache/Options``, with a budget if given.
   static let decodeSQLite: Decode = { options throws(WorkloadError) in
     var sqlite = SQLiteNormalizedCache.Options()
@@ -100,12 +100,7 @@ public struct StoreKinds: Sendable {
     sqlite.journalMode = try options.choice("journal", of: SQLiteNormalizedCache.JournalMode.self) ?? sqlite.journalMode
     sqlite.synchronous = try options.choice("synchronous", of: SQLiteNormalizedCache.Synchronous.self) ?? sqlite.synchronous
     sqlite.autoVacuum = try options.choice("autoVacuum", of: SQLiteNormalizedCache.AutoVacuum.self) ?? sqlite.autoVacuum
-    if let withoutRowid = try options.bool("withoutRowid") {
-      guard sqlite.layout == .rows else { throw options.error("withoutRowid", "applies to the rows layout only") }
-      sqlite.withoutRowid = withoutRowid
-    }
-    // The rows layout in a rowid table is a layout of its own in descriptions and identities.
-    let layout = sqlite.layout == .rows && !sqlite.withoutRowid ? "rows-rowid" : "\(sqlite.layout)"
+    let layout = sqlite.layout.rawValue
     let location = try options.string("location") ?? "file"
     guard location == "file" || location == ":memory:" else {
       throw options.error("location", "must be \"file\" or \":memory:\", got \"\(location)\"")
@@ -123,7 +118,7 @@ public struct StoreKinds: Sendable {
     // On file only: a floor of a database in memory would be measured on a file.
     let floor = inMemory
       ? nil
-      : LayoutFloor(layout: sqlite.layout, withoutRowid: sqlite.withoutRowid, journal: sqlite.journalMode, synchronous: sqlite.synchronous)
+      : LayoutFloor(layout: sqlite.layout, journal: sqlite.journalMode, synchronous: sqlite.synchronous)
     unbounded.floor = floor
     guard let budget else { return unbounded }
     // A share is of what a bounded store counts once everything is written (its usage rows
