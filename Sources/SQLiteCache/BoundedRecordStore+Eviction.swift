@@ -32,15 +32,15 @@ extension BoundedRecordStore {
     let victims: [(key: CacheKey, bytes: Int)]
     do { victims = try ledger.evictWithBytes() } catch { throw .budget(error) }
     guard !victims.isEmpty else { return }
-    let keys = RecordStore.keyOrder(ofKeys: victims.lazy.map(\.key)).map { victims[$0.index].key }
+    let keys = RecordRowStore.keyOrder(ofKeys: victims.lazy.map(\.key)).map { victims[$0.index].key }
     do throws(SQLiteError) {
-      try records.deleteEvicted(keys)
-      try records.connection.deleteRows(of: keys, from: "record_usage", keyColumn: "key")
+      try layoutStore.deleteEvicted(keys)
+      try layoutStore.connection.deleteRows(of: keys, from: "record_usage", keyColumn: "key")
     } catch {
       throw .sqlite(error)
     }
-    records.accounting.records -= victims.count
-    records.accounting.storedBytes -= victims.reduce(0) { $0 + storedBytes(ofAccounted: $1.bytes, key: $1.key) }
+    layoutStore.accounting.records -= victims.count
+    layoutStore.accounting.storedBytes -= victims.reduce(0) { $0 + storedBytes(ofAccounted: $1.bytes, key: $1.key) }
   }
 
   /// Writes the usage rows still pending, in a transaction of their own (the cache being released).
@@ -61,7 +61,7 @@ extension BoundedRecordStore {
       "INSERT OR REPLACE INTO record_usage(key, uses, last_use, last_write, written_step) VALUES "
         + Connection.placeholders(rows, "(?, ?, ?, ?, ?)")
     }
-    try records.connection.inBatches(RecordStore.keyOrder(ofKeys: changed.map(\.key)), sql: sql) {
+    try layoutStore.connection.inBatches(RecordRowStore.keyOrder(ofKeys: changed.map(\.key)), sql: sql) {
       statement, batch throws(SQLiteError) in
       for (row, entry) in batch.enumerated() {
         let usage = changed[entry.index]
@@ -77,7 +77,7 @@ extension BoundedRecordStore {
   }
 
   func deleteUsage(of key: CacheKey) throws(SQLiteError) {
-    let statement = try records.connection.cachedStatement("DELETE FROM record_usage WHERE key = ?")
+    let statement = try layoutStore.connection.cachedStatement("DELETE FROM record_usage WHERE key = ?")
     try statement.bind(key, at: 1)
     try statement.execute()
   }

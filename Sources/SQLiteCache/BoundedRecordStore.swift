@@ -17,13 +17,13 @@ import NormalizedCache
 ///   released. The order on disk serves only a store opened again on the file: eviction follows
 ///   the ledger in memory, so a crash loses at most the order of the last few merges, never a
 ///   record.
-/// - A merge is the record store's (``RecordStore/mergeInTransaction(_:log:)``), which returns
+/// - A merge is the record store's (``RecordRowStore/mergeInTransaction(_:log:)``), which returns
 ///   what it wrote; the ledger takes those writes, and a merge that ends past the budget deletes
 ///   the ledger's victims in its own transaction: their rows, chunks and usage rows. If the
 ///   transaction rolls back, the ledger is read again from the file.
 /// - A record a read finds expired is not handed out, and its rows go in the next merge.
 struct BoundedRecordStore<Table: LayoutStore> {
-  var records: Table
+  var layoutStore: Table
   var ledger: EvictionLedger
   /// Records reads found expired, whose rows the next merge deletes.
   var pendingExpired: [CacheKey] = []
@@ -34,8 +34,8 @@ struct BoundedRecordStore<Table: LayoutStore> {
   /// Keeps a budget over a layout's store, opened with the usage table
   /// (``LayoutDescriptor/openStore(path:options:)``), and reads the ledger from it.
   /// - Throws: ``SQLiteError`` when SQLite fails.
-  init(records: Table, budget: CacheBudget) throws(SQLiteError) {
-    self.records = records
+  init(layoutStore: Table, budget: CacheBudget) throws(SQLiteError) {
+    self.layoutStore = layoutStore
     ledger = EvictionLedger(budget: budget)
     ledger.tracksChanges = true
     try loadLedger()
@@ -46,22 +46,22 @@ struct BoundedRecordStore<Table: LayoutStore> {
   /// A record's bytes as the budget counts them: its stored bytes and the layout's overhead, and
   /// its row in `record_usage` (its key again and ``SQLiteNormalizedCache/usageRowOverheadBytes``).
   func accounted(storedBytes: Int, key: CacheKey) -> Int {
-    storedBytes + records.recordOverhead + key.utf8.count + SQLiteNormalizedCache.usageRowOverheadBytes
+    storedBytes + layoutStore.recordOverhead + key.utf8.count + SQLiteNormalizedCache.usageRowOverheadBytes
   }
 
   /// The stored bytes of a record the budget counts as `accounted`.
   func storedBytes(ofAccounted accounted: Int, key: CacheKey) -> Int {
-    accounted - records.recordOverhead - key.utf8.count - SQLiteNormalizedCache.usageRowOverheadBytes
+    accounted - layoutStore.recordOverhead - key.utf8.count - SQLiteNormalizedCache.usageRowOverheadBytes
   }
 
   /// Reads the ledger from the file: every record with its stored bytes, and its usage row where
   /// it has one (a record without one, written by an unbounded store, is the least recent).
   mutating func loadLedger() throws(SQLiteError) {
     var usages: [CacheKey: EvictionLedger.Usage] = [:]
-    for (key, bytes) in try records.storedBytesByKey() {
+    for (key, bytes) in try layoutStore.storedBytesByKey() {
       usages[key] = EvictionLedger.Usage(key: key, bytes: bytes, uses: 0, lastUse: 0, lastWrite: 0, writtenStep: 0)
     }
-    let rows = try records.connection.cachedStatement(
+    let rows = try layoutStore.connection.cachedStatement(
       "SELECT key, uses, last_use, last_write, written_step FROM record_usage")
     defer { rows.reset() }
     while try rows.step() {
@@ -91,7 +91,7 @@ struct BoundedRecordStore<Table: LayoutStore> {
   /// The records of these keys in their order, admitted through the ledger: each one found is
   /// used; one that expired is not handed out, and its rows wait for the next merge.
   mutating func loadInOrder(_ keys: [CacheKey], projection: FieldProjection?) throws(SQLiteError) -> [Record?] {
-    var found = try records.loadInOrder(keys, projection: projection)
+    var found = try layoutStore.loadInOrder(keys, projection: projection)
     for position in found.indices where found[position] != nil {
       switch ledger.read(keys[position]) {
       case .held: continue
@@ -125,7 +125,7 @@ struct BoundedRecordStore<Table: LayoutStore> {
       let changed: ChangedKeys
       do throws(SQLiteError) {
         try store.deleteExpired(among: incoming)
-        changed = try store.records.mergeInTransaction(incoming, log: &written)
+        changed = try store.layoutStore.mergeInTransaction(incoming, log: &written)
       } catch {
         throw .sqlite(error)
       }
@@ -182,7 +182,7 @@ struct BoundedRecordStore<Table: LayoutStore> {
   }
 
   private mutating func deleteRecordAndUsage(_ key: CacheKey) throws(SQLiteError) {
-    if try records.deleteRows(of: key) != nil { try deleteUsage(of: key) }
+    if try layoutStore.deleteRows(of: key) != nil { try deleteUsage(of: key) }
   }
 
   // MARK: Removing
@@ -196,7 +196,7 @@ struct BoundedRecordStore<Table: LayoutStore> {
   mutating func removeRecords(matching pattern: String) throws(SQLiteError) {
     try inWriteTransaction(lifting: { $0 }) { store throws(SQLiteError) in
       var deleted: [CacheKey] = []
-      try store.records.deleteRows(matching: pattern) { deleted.append($0) }
+      try store.layoutStore.deleteRows(matching: pattern) { deleted.append($0) }
       try store.forget(deleted)
     }
   }
@@ -204,7 +204,7 @@ struct BoundedRecordStore<Table: LayoutStore> {
   /// Deletes the rows of these keys and their usage rows, and forgets them; in the caller's transaction.
   private mutating func delete(_ keys: [CacheKey]) throws(SQLiteError) {
     var deleted: [CacheKey] = []
-    try records.deleteRows(of: keys) { deleted.append($0) }
+    try layoutStore.deleteRows(of: keys) { deleted.append($0) }
     try forget(deleted)
   }
 
@@ -219,8 +219,8 @@ struct BoundedRecordStore<Table: LayoutStore> {
   /// Deletes every record and usage row.
   mutating func clear() throws(SQLiteError) {
     try inWriteTransaction(lifting: { $0 }) { store throws(SQLiteError) in
-      try store.records.deleteAllRows()
-      try store.records.connection.cachedStatement("DELETE FROM record_usage").execute()
+      try store.layoutStore.deleteAllRows()
+      try store.layoutStore.connection.cachedStatement("DELETE FROM record_usage").execute()
     }
     ledger.removeAll()
     pendingExpired = []
@@ -228,7 +228,7 @@ struct BoundedRecordStore<Table: LayoutStore> {
 
   // MARK: Transactions
 
-  /// Runs `body` in a writing transaction (``RecordStore/willWrite()``). When it rolls back, the
+  /// Runs `body` in a writing transaction (``RecordRowStore/willWrite()``). When it rolls back, the
   /// records' memory goes back, and the ledger is read again from the file: the transaction had
   /// changed it in memory. The records and their bytes are then exactly the file's; the order is
   /// the one last written down (up to ``usageFlushInterval`` merges old), not the one in memory,
@@ -236,11 +236,11 @@ struct BoundedRecordStore<Table: LayoutStore> {
   mutating func inWriteTransaction<Result, Failure: Error>(
     lifting: (SQLiteError) -> Failure, _ body: (inout BoundedRecordStore) throws(Failure) -> Result
   ) throws(Failure) -> Result {
-    let saved = records.willWrite()
+    let saved = layoutStore.willWrite()
     do {
-      return try records.connection.inTransaction(lifting: lifting) { () throws(Failure) in try body(&self) }
+      return try layoutStore.connection.inTransaction(lifting: lifting) { () throws(Failure) in try body(&self) }
     } catch {
-      records.didRollBack(to: saved)
+      layoutStore.didRollBack(to: saved)
       _ = ledger.takeReport()
       do { try loadLedger() } catch let reload { throw lifting(reload) }
       throw error

@@ -30,7 +30,7 @@ import CSQLite
 ///   load that meets an unknown number reads the names added since, once.
 /// - Merges write rows sorted by key, so that a batch fills B-tree pages in order.
 /// - A record of more than 64 fields is stored in chunks of 64 fields, its `records` row a marker
-///   (a leading 0x00, which no field number is): see `RecordStore+Splitting.swift`.
+///   (a leading 0x00, which no field number is): see `RecordRowStore+Splitting.swift`.
 ///
 /// Measured by `Workloads/store-records.json` (100,000 of its ten-field records, WAL, synchronous
 /// NORMAL; `results/store-records.csv`): 187 database bytes per record after a checkpoint,

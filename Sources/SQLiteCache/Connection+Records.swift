@@ -2,7 +2,7 @@ import CSQLite
 import NormalizedCache
 
 /// What every database of records here does the same way, whatever its layout: the cache's
-/// ``RecordStore`` and the limit table (``PlainRecordTable``) both keep a `records` table keyed
+/// ``RecordRowStore`` and the limit table (``SQLiteLimitStore``) both keep a `records` table keyed
 /// by `key`.
 extension Connection {
   /// Sets the busy timeout, the journal mode (which a file must accept), the synchronous level,

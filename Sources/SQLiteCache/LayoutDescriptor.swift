@@ -49,17 +49,17 @@ struct LayoutDescriptor: Sendable {
     layout: .compact, columns: ["key", "data"], withoutRowid: true, rowPerField: false, recordOverheadBytes: 56,
     tableSchema: "CREATE TABLE records(key TEXT PRIMARY KEY NOT NULL, data BLOB NOT NULL) WITHOUT ROWID;",
     openWriter: { path, options, extraSchema throws(SQLiteError) in
-      try RecordStore(path: path, options: options, format: CompactRecordFormat(), extraSchema: extraSchema)
+      try RecordRowStore(path: path, options: options, format: CompactRecordFormat(), extraSchema: extraSchema)
     },
-    openReader: { path, options throws(SQLiteError) in try RecordStore(readerAt: path, options: options, format: CompactRecordFormat()) })
+    openReader: { path, options throws(SQLiteError) in try RecordRowStore(readerAt: path, options: options, format: CompactRecordFormat()) })
 
   static let apollo = LayoutDescriptor(
     layout: .apollo, columns: ["_id", "key", "record"], withoutRowid: false, rowPerField: false, recordOverheadBytes: 112,
     tableSchema: ApolloRecordFormat().schema,
     openWriter: { path, options, extraSchema throws(SQLiteError) in
-      try RecordStore(path: path, options: options, format: ApolloRecordFormat(), extraSchema: extraSchema)
+      try RecordRowStore(path: path, options: options, format: ApolloRecordFormat(), extraSchema: extraSchema)
     },
-    openReader: { path, options throws(SQLiteError) in try RecordStore(readerAt: path, options: options, format: ApolloRecordFormat()) })
+    openReader: { path, options throws(SQLiteError) in try RecordRowStore(readerAt: path, options: options, format: ApolloRecordFormat()) })
 
   static let rows = rowTable(.rows, withoutRowid: true)
   static let rowsRowid = rowTable(.rowsRowid, withoutRowid: false)
@@ -68,12 +68,12 @@ struct LayoutDescriptor: Sendable {
   /// in an index of its own.
   private static func rowTable(_ layout: SQLiteNormalizedCache.Layout, withoutRowid: Bool) -> LayoutDescriptor {
     LayoutDescriptor(
-      layout: layout, columns: RowStore.columns, withoutRowid: withoutRowid, rowPerField: true,
-      recordOverheadBytes: RowStore.recordOverheadBytes, tableSchema: RowStore.schema(withoutRowid: withoutRowid),
+      layout: layout, columns: FieldRowStore.columns, withoutRowid: withoutRowid, rowPerField: true,
+      recordOverheadBytes: FieldRowStore.recordOverheadBytes, tableSchema: FieldRowStore.schema(withoutRowid: withoutRowid),
       openWriter: { path, options, extraSchema throws(SQLiteError) in
-        try RowStore(path: path, options: options, withoutRowid: withoutRowid, extraSchema: extraSchema)
+        try FieldRowStore(path: path, options: options, withoutRowid: withoutRowid, extraSchema: extraSchema)
       },
-      openReader: { path, options throws(SQLiteError) in try RowStore(readerAt: path, options: options, withoutRowid: withoutRowid) })
+      openReader: { path, options throws(SQLiteError) in try FieldRowStore(readerAt: path, options: options, withoutRowid: withoutRowid) })
   }
 
   static let all: [LayoutDescriptor] = [compact, apollo, rows, rowsRowid]
@@ -81,14 +81,14 @@ struct LayoutDescriptor: Sendable {
   // MARK: Opening
 
   /// Opens the store of this layout; with a budget, the budget layer around it.
-  func openStore(path: String, options: SQLiteNormalizedCache.Options) throws(SQLiteError) -> any RecordStoring {
+  func openStore(path: String, options: SQLiteNormalizedCache.Options) throws(SQLiteError) -> any CacheBackend {
     guard let budget = options.budget else { return try openWriter(path, options, nil) }
     let table = try openWriter(path, options, usageTableSQL)
     return try Self.bounded(table, budget: budget)
   }
 
-  private static func bounded<Table: LayoutStore>(_ table: Table, budget: CacheBudget) throws(SQLiteError) -> any RecordStoring {
-    try BoundedRecordStore(records: table, budget: budget)
+  private static func bounded<Table: LayoutStore>(_ table: Table, budget: CacheBudget) throws(SQLiteError) -> any CacheBackend {
+    try BoundedRecordStore(layoutStore: table, budget: budget)
   }
 
   /// The layout of an existing database, nil when it has no `records` table yet.

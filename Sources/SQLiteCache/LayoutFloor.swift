@@ -103,7 +103,7 @@ public final class LayoutFloorStore: NormalizedCache {
         }
       }
     }
-    try connection.inBatches(rows, sql: RowStore.upsertSQL(rows:)) { statement, batch throws(SQLiteError) in
+    try connection.inBatches(rows, sql: FieldRowStore.upsertSQL(rows:)) { statement, batch throws(SQLiteError) in
       for (index, row) in batch.enumerated() {
         let base = Int32(10 * index)
         let record = records[row.record]
@@ -326,7 +326,7 @@ public struct LayoutFloor: Sendable, Hashable {
 
   var deleteMatchingSQL: String {
     rowPerField
-      ? RowStore.deleteMatchingSQL
+      ? FieldRowStore.deleteMatchingSQL
       : "DELETE FROM records WHERE key LIKE ? ESCAPE '\\'"
   }
 }

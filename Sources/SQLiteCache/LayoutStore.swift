@@ -1,14 +1,14 @@
 import CSQLite
 import NormalizedCache
 
-/// One layout's records on one connection: a ``RecordStore`` (one row a record: the compact and
-/// apollo layouts) or a ``RowStore`` (one row a field or list element: the rows layout). The
+/// One layout's records on one connection: a ``RecordRowStore`` (one row a record: the compact and
+/// apollo layouts) or a ``FieldRowStore`` (one row a field or list element: the rows layout). The
 /// cache, its budget layer (``BoundedRecordStore``) and its read connections (``ReaderPool``)
 /// drive either through this; what both do alike is written once, below. A layout's
 /// ``LayoutDescriptor`` opens its store (a writer with the layout's tables created unless they
 /// exist, and `extraSchema` with them; or a reader of a database another connection set up).
 /// Not thread-safe: the cache keeps it behind a lock.
-protocol LayoutStore: RecordStoring {
+protocol LayoutStore: CacheBackend {
   var connection: Connection { get }
   /// What a budget counts per record beyond its stored bytes (``LayoutDescriptor/recordOverheadBytes``).
   var recordOverhead: Int { get }
@@ -64,7 +64,7 @@ struct StoreAccounting: Equatable {
 }
 
 extension LayoutStore {
-  var records: Self { self }
+  var layoutStore: Self { self }
 
   /// Every record's stored bytes, plus the layout's overhead each.
   var accountedBytes: Int { accounting.storedBytes + accounting.records * recordOverhead }

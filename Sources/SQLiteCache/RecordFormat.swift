@@ -3,8 +3,8 @@ import NormalizedCache
 
 /// What a layout of one row a record (compact, apollo) decides: its tables, and how a record's
 /// fields, in ``RecordCodec``'s encoding, become the bytes of its data column and back.
-/// ``RecordStore`` runs the SQL common to both. (The rows layout, one row a field, is
-/// ``RowStore``'s own.)
+/// ``RecordRowStore`` runs the SQL common to both. (The rows layout, one row a field, is
+/// ``FieldRowStore``'s own.)
 protocol RecordFormat {
   /// The layout this format implements.
   var layout: SQLiteNormalizedCache.Layout { get }
@@ -18,7 +18,7 @@ protocol RecordFormat {
   /// each call cost a single-key load some 1,300 instructions (a string built, then hashed by the
   /// statement cache), a tenth of the load. `SELECT <data> FROM records WHERE key = ?`.
   var loadOneSQL: String { get }
-  /// ``RecordStore/batchLoadSQL(dataColumn:)`` of ``dataColumn``.
+  /// ``RecordRowStore/batchLoadSQL(dataColumn:)`` of ``dataColumn``.
   var loadManySQL: String { get }
   /// `UPDATE records SET <data> = ? WHERE key = ?`.
   var updateSQL: String { get }

@@ -162,7 +162,7 @@ struct RowsOfValue: RecordValueVisitor {
     }
     key.append(contentsOf: ".$[\(parent.next)]".utf8)
     let keyRange = key.withUnsafeBytes { batch.append($0) }
-    let name = batch.append(RowStore.syntheticField)
+    let name = batch.append(FieldRowStore.syntheticField)
     batch.hasWrittenSubRecords = true
     batch.lists.append((keyRange, name, 0))
     return batch.lists.count - 1
@@ -181,7 +181,7 @@ struct RowsOfValue: RecordValueVisitor {
   }
 }
 
-/// What a row counts as stored bytes (the table's `RowStore.rowBytesSQL` counts the same): its
+/// What a row counts as stored bytes (the table's `FieldRowStore.rowBytesSQL` counts the same): its
 /// key and field name, its value's text, 8 bytes for an Int or a Double, 1 for a Boolean, and
 /// ``rowOverhead`` for its position, its date, and SQLite's cell around it.
 enum RowBytes {

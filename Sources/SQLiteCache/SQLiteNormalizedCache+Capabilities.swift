@@ -19,7 +19,7 @@ extension SQLiteNormalizedCache: SQLiteFootprint, PagedStore {
 }
 
 /// The limit table measures its file as the SQLite store does.
-extension PlainRecordTable: SQLiteFootprint {
+extension SQLiteLimitStore: SQLiteFootprint {
   public var capabilities: StoreCapabilities { StoreCapabilities(footprint: self) }
 }
 

@@ -11,7 +11,7 @@ extension SQLiteNormalizedCache {
     /// Apollo iOS 3.0's table (ADR 0006 on apollo-ios-dev): one row per field and per list
     /// element, `records(cache_key, field_name, position, int_value, string_value, float_value,
     /// bool_value, child_key_value, custom_scalar_value, written_at)`, `WITHOUT ROWID` as
-    /// Apollo's (see ``RowStore``).
+    /// Apollo's (see ``FieldRowStore``).
     case rows
     /// The rows layout in a rowid table, its primary key in an index of its own: measured beside
     /// Apollo's `WITHOUT ROWID` table.

@@ -18,7 +18,7 @@ import Synchronization
 ///   `WITHOUT ROWID` table of binary records whose field names are numbers (see
 ///   `CompactRecordFormat`; records of more than 64 fields in chunks, merged chunk by chunk);
 ///   `apollo`, Apollo iOS 2.x's own table of JSON text; `rows`, Apollo iOS 3.0's `WITHOUT ROWID`
-///   table of one row per field and per list element (``RowStore``); and `rows-rowid`, the same in
+///   table of one row per field and per list element (``FieldRowStore``); and `rows-rowid`, the same in
 ///   a rowid table. A file keeps the layout it was created with; opening it with another throws.
 ///
 /// Writes go through one connection behind a lock, one merge at a time. In WAL mode on a file,
@@ -38,7 +38,7 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   public let options: Options
   /// The writer's connection (and, without read connections, every reader's): the layout's store
   /// (``LayoutStore``), or with a budget the ``BoundedRecordStore`` around it.
-  private let store: Lock<any RecordStoring>
+  private let store: Lock<any CacheBackend>
   /// The read connections; nil unless ``readsInParallel``.
   private let readers: ReaderPool?
 
@@ -62,7 +62,7 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
     self.path = path
     self.options = options
     let store = try options.layout.descriptor.openStore(path: path, options: options)
-    let inMemory = store.records.connection.isInMemory
+    let inMemory = store.layoutStore.connection.isInMemory
     self.store = Lock(store)
     readers =
       options.journalMode == .wal && !inMemory && options.budget == nil && options.readConnections > 0
@@ -124,16 +124,16 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
     return try store.withLock(as: .read) { store in try Self.read(&store, body) }
   }
 
-  /// Runs `body` with a snapshot of `store`, its type known (a store held as `any RecordStoring`
+  /// Runs `body` with a snapshot of `store`, its type known (a store held as `any CacheBackend`
   /// is opened here once, not at every load).
-  private static func read<Store: RecordStoring, Result>(
+  private static func read<Store: CacheBackend, Result>(
     _ store: inout Store, _ body: (any RecordSnapshot) throws -> Result
   ) throws -> Result {
     try withUnsafeMutablePointer(to: &store) { store in try body(Snapshot(store: store)) }
   }
 
   /// A connection lent to one read, under its lock or taken from the pool.
-  private struct Snapshot<Store: RecordStoring>: RecordSnapshot {
+  private struct Snapshot<Store: CacheBackend>: RecordSnapshot {
     let store: UnsafeMutablePointer<Store>
     func loadRecordsInOrder(forKeys keys: [CacheKey]) throws -> [Record?] { try store.pointee.loadInOrder(keys, projection: nil) }
 
@@ -163,7 +163,7 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
 
   /// Runs `body` on the writer's connection under its lock, counted in ``writersWaiting`` until
   /// it has the lock.
-  private func write<Result, Failure: Error>(_ body: (inout any RecordStoring) throws(Failure) -> Result) throws(Failure) -> Result {
+  private func write<Result, Failure: Error>(_ body: (inout any CacheBackend) throws(Failure) -> Result) throws(Failure) -> Result {
     writersWaiting.add(1, ordering: .relaxed)
     return try store.withLock { store throws(Failure) in
       writersWaiting.subtract(1, ordering: .relaxed)
@@ -183,7 +183,7 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
 
   /// Every key in the `records` table.
   public func allKeys() throws(SQLiteError) -> [CacheKey] {
-    try store.withLock { store throws(SQLiteError) in try store.records.allKeys() }
+    try store.withLock { store throws(SQLiteError) in try store.layoutStore.allKeys() }
   }
 
   /// Removes every record whose key contains `pattern`, ignoring ASCII case, as ``KeyPattern``
@@ -203,7 +203,7 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   /// size of the `-wal` file (0 if none), and `sqlite3_memory_used()`.
   /// - Complexity: O(n): counting reads every record.
   public func statistics() throws(SQLiteError) -> Statistics {
-    try store.withLock { store throws(SQLiteError) in try store.records.statistics() }
+    try store.withLock { store throws(SQLiteError) in try store.layoutStore.statistics() }
   }
 
   /// Counts and sizes of what a ``SQLiteNormalizedCache`` holds.
@@ -225,14 +225,14 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   /// in other journal modes.
   /// - Throws: ``SQLiteError`` when SQLite fails or another connection keeps the checkpoint from finishing.
   public func checkpoint() throws(SQLiteError) {
-    try store.withLock { store throws(SQLiteError) in try store.records.checkpoint() }
+    try store.withLock { store throws(SQLiteError) in try store.layoutStore.checkpoint() }
   }
 
   /// SQLite's own check of the database file
   /// ([integrity_check](https://www.sqlite.org/pragma.html#pragma_integrity_check)): `ok`, or the
   /// first problem it found.
   public func integrityCheck() throws(SQLiteError) -> String {
-    try store.withLock { store throws(SQLiteError) in try store.records.connection.text("PRAGMA integrity_check") ?? "" }
+    try store.withLock { store throws(SQLiteError) in try store.layoutStore.connection.text("PRAGMA integrity_check") ?? "" }
   }
 
   /// How long reads waited for a connection (or for the writer's lock, without read
@@ -277,9 +277,9 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   public func pages() throws(SQLiteError) -> Pages {
     try store.withLock { store throws(SQLiteError) in
       Pages(
-        count: Int(try store.records.connection.integer("PRAGMA page_count")),
-        size: Int(try store.records.connection.integer("PRAGMA page_size")),
-        free: Int(try store.records.connection.integer("PRAGMA freelist_count")))
+        count: Int(try store.layoutStore.connection.integer("PRAGMA page_count")),
+        size: Int(try store.layoutStore.connection.integer("PRAGMA page_size")),
+        free: Int(try store.layoutStore.connection.integer("PRAGMA freelist_count")))
     }
   }
 
@@ -294,7 +294,7 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
 
   /// `PRAGMA auto_vacuum`: 0 none, 1 full, 2 incremental.
   public func autoVacuumMode() throws(SQLiteError) -> Int {
-    try store.withLock { store throws(SQLiteError) in Int(try store.records.connection.integer("PRAGMA auto_vacuum")) }
+    try store.withLock { store throws(SQLiteError) in Int(try store.layoutStore.connection.integer("PRAGMA auto_vacuum")) }
   }
 
   /// Gives the free pages back to the file system without rewriting the file
@@ -302,18 +302,18 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   /// a file made with ``AutoVacuum/incremental``; does nothing otherwise.
   public func incrementalVacuum() throws(SQLiteError) {
     try store.withLock { store throws(SQLiteError) in
-      let statement = try Statement(sql: "PRAGMA incremental_vacuum", connection: store.records.connection, persistent: false)
+      let statement = try Statement(sql: "PRAGMA incremental_vacuum", connection: store.layoutStore.connection, persistent: false)
       while try statement.step() {}
     }
   }
 
   /// Rewrites the whole file without its free pages ([VACUUM](https://www.sqlite.org/lang_vacuum.html)).
   public func vacuum() throws(SQLiteError) {
-    try store.withLock { store throws(SQLiteError) in try store.records.connection.execute("VACUUM") }
+    try store.withLock { store throws(SQLiteError) in try store.layoutStore.connection.execute("VACUUM") }
   }
 
   /// Runs `body` with the connection, under the lock: for tests.
   func withConnection<Result: Sendable>(_ body: (Connection) throws(SQLiteError) -> Result) throws(SQLiteError) -> Result {
-    try store.withLock { store throws(SQLiteError) in try body(store.records.connection) }
+    try store.withLock { store throws(SQLiteError) in try body(store.layoutStore.connection) }
   }
 }

@@ -26,7 +26,7 @@ struct LayoutTests {
     let column = layout == .apollo ? "record" : "data"
     #expect(format.dataColumn == column)
     #expect(format.loadOneSQL == "SELECT \(column) FROM records WHERE key = ?")
-    #expect(format.loadManySQL == RecordStore.batchLoadSQL(dataColumn: column))
+    #expect(format.loadManySQL == RecordRowStore.batchLoadSQL(dataColumn: column))
     #expect(format.updateSQL == "UPDATE records SET \(column) = ? WHERE key = ?")
   }
 
@@ -178,7 +178,7 @@ struct LayoutTests {
   func queryPlan(_ layout: SQLiteNormalizedCache.Layout) throws {
     let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
     let column = layout == .compact ? "data" : "record"
-    let sql = layout.descriptor.rowPerField ? RowStore.loadSQL : RecordStore.batchLoadSQL(dataColumn: column)
+    let sql = layout.descriptor.rowPerField ? FieldRowStore.loadSQL : RecordRowStore.batchLoadSQL(dataColumn: column)
     let plan = try cache.withConnection { connection throws(SQLiteError) in
       let statement = try Statement(sql: "EXPLAIN QUERY PLAN " + sql, connection: connection, persistent: false)
       var details: [String] = []

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SQLiteCache
 
-/// Records of more than `RecordStore.splitFieldCount` (64) fields, which the compact layout stores
+/// Records of more than `RecordRowStore.splitFieldCount` (64) fields, which the compact layout stores
 /// a field per row: every store must still answer as the in-memory store does.
 @Suite("Large records")
 struct SplitRecordTests {

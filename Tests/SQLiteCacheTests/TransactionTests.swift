@@ -34,7 +34,7 @@ struct TransactionTests {
     ])
     let error = try #require(throws: SQLiteError.self) { try cache.merge(records: failing) }
     let column = layout == .compact ? "data" : "record"
-    let statement = layout.descriptor.rowPerField ? RowStore.upsertSQL(rows: 1) : "UPDATE records SET \(column) = ? WHERE key = ?"
+    let statement = layout.descriptor.rowPerField ? FieldRowStore.upsertSQL(rows: 1) : "UPDATE records SET \(column) = ? WHERE key = ?"
     #expect(error.description == "SQLite error 19: boom - while executing `\(statement)`")
     #expect(error.extendedResultCode == 1811)  // SQLITE_CONSTRAINT_TRIGGER
 

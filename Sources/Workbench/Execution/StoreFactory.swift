@@ -54,7 +54,7 @@ final class StoreFactory {
     case .limit(.dictionary):
       return LimitDictionary()
     case .limit(.sqlite):
-      return try PlainRecordTable(path: newFilePath())
+      return try SQLiteLimitStore(path: newFilePath())
     case .limit(.floor(let floor)):
       return try LayoutFloorStore(path: newFilePath(), floor: floor)
     case .cache(let maker):

@@ -30,7 +30,7 @@ struct Unlogged: MergeLog {
   @inline(__always) mutating func grew(_ key: CacheKey, by delta: Int) {}
 }
 
-extension RecordStore {
+extension RecordRowStore {
   /// Merges records field by field (docs/records.md), in the caller's transaction, and notes in
   /// `log` what it wrote.
   ///

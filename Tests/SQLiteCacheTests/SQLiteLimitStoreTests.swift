@@ -6,12 +6,12 @@ import Testing
 @Suite("The plain table (limit-sqlite)")
 struct PlainRecordTableTests {
   /// A table on a file in a fresh directory, removed afterwards.
-  func withTable(_ body: (PlainRecordTable, String) throws -> Void) throws {
+  func withTable(_ body: (SQLiteLimitStore, String) throws -> Void) throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("plain-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("t.sqlite").path
-    try body(try PlainRecordTable(path: path), path)
+    try body(try SQLiteLimitStore(path: path), path)
   }
 
   @Test("stores each record's encoded bytes as they are, and loads them in the order asked, nil for a missing key")

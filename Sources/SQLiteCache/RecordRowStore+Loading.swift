@@ -1,6 +1,6 @@
 @_spi(RecordBytes) import NormalizedCache
 
-extension RecordStore {
+extension RecordRowStore {
   /// The records of these keys in their order, nil where the store has none (the reader's load):
   /// placed by their position in `keys`, without hashing a key. With a projection, each record
   /// decoded without the fields its set does not name (docs/stores.md#projected-loads).

@@ -1,7 +1,8 @@
 import CSQLite
 import NormalizedCache
 
-/// The `rows` layout: Apollo iOS 3.0's table (ADR 0006 on apollo-ios-dev, branch
+/// The store of the `rows` and `rows-rowid` layouts, one row a field (``RecordRowStore`` keeps one
+/// row a record): Apollo iOS 3.0's table (ADR 0006 on apollo-ios-dev, branch
 /// `cache-rewrite/phase-1-plan`; Apollo's code on `cache-rewrite/phase-1a-record-projection`,
 /// compared in docs/stores.md#the-rows-layout-against-apollos-code), one row per field and per
 /// list element, written and read as
@@ -31,7 +32,7 @@ import NormalizedCache
 ///   transaction, 32 rows a statement.
 /// - A field named `$` cannot be stored: it names the rows of nested lists' sub-records, which
 ///   may share a key with a record.
-struct RowStore {
+struct FieldRowStore {
   let connection: Connection
   /// Whether the table is `WITHOUT ROWID` (the layout `rows`) or a rowid table (`rows-rowid`).
   let withoutRowid: Bool
@@ -103,7 +104,7 @@ struct RowStore {
       + 8 * (int_value IS NOT NULL) + 8 * (float_value IS NOT NULL) + (bool_value IS NOT NULL) + \(RowBytes.rowOverhead)
     """
 
-  /// Where a row is a record's own row (``RowStore``): its field name empty, at -1.
+  /// Where a row is a record's own row (``FieldRowStore``): its field name empty, at -1.
   static let recordRowSQL = "field_name = '' AND position = -1"
 
   /// How many records the table holds: the keys of rows that are not a sub-record's (field `$`),

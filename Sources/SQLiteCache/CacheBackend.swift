@@ -1,16 +1,16 @@
 import NormalizedCache
 
 /// What ``SQLiteNormalizedCache`` drives under its lock: a layout's store (``LayoutStore``: a
-/// ``RecordStore`` or a ``RowStore``), or for a store with a budget the ``BoundedRecordStore``
+/// ``RecordRowStore`` or a ``FieldRowStore``), or for a store with a budget the ``BoundedRecordStore``
 /// around one. The cache holds either, and calls through this.
-protocol RecordStoring {
+protocol CacheBackend {
   /// What a merge throws: SQLite's error; with a budget, ``MergeError``.
   associatedtype MergeFailure: Error
   /// The layout's store.
   associatedtype Table: LayoutStore
 
   /// The layout's store itself (the bounded store's inner one), for what reads the file alone.
-  var records: Table { get }
+  var layoutStore: Table { get }
 
   /// The records of these keys in their order, nil where the store has none; with a projection,
   /// each holding at least the fields of its set that it has (docs/stores.md#projected-loads).
@@ -32,6 +32,6 @@ protocol RecordStoring {
   mutating func flushPendingUsage() throws(SQLiteError)
 }
 
-extension RecordStore: LayoutStore {}
-extension RowStore: LayoutStore {}
-extension BoundedRecordStore: RecordStoring {}
+extension RecordRowStore: LayoutStore {}
+extension FieldRowStore: LayoutStore {}
+extension BoundedRecordStore: CacheBackend {}

@@ -28,7 +28,7 @@
 /// The two tables are made by the first merge that needs them: a file whose records all stay
 /// small keeps the layout's first two tables alone (and its size: two empty tables take a page
 /// each), and files written before split records existed open as they are.
-extension RecordStore {
+extension RecordRowStore {
   /// Records with more fields than this are stored split.
   static let splitFieldCount = 64
   /// Fields per chunk of a split record.

@@ -1,6 +1,6 @@
 @_spi(RecordBytes) import NormalizedCache
 
-extension RowStore {
+extension FieldRowStore {
   /// The statement every merge writes its rows with, 32 rows a statement
   /// (``Connection/inBatches(_:sql:_:)``): Apollo's upsert (`insertOrUpdate`), a row new or
   /// replacing the one at its `(cache_key, field_name, position)`, every value column taken.
@@ -38,7 +38,7 @@ extension RowStore {
     batch.removeAll()
     // The rows' text is at most the records' keys and encodings; room for it at once, not by doubling.
     batch.text.reserveCapacity(records.reduce(0) { $0 + $1.key.utf8.count + $1.encodedFields.count })
-    for entry in RecordStore.keyOrder(of: records) {
+    for entry in RecordRowStore.keyOrder(of: records) {
       let record = records[entry.index]
       if let stored = loaded[entry.index] {
         try mergeExisting(record, into: stored, hasRecordRow: recordRows![entry.index], changed: &changed, log: &log)

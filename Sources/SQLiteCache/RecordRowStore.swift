@@ -1,10 +1,11 @@
 import CSQLite
 import NormalizedCache
 
-/// The database behind one ``SQLiteNormalizedCache``: the connection and the layout's
-/// ``RecordFormat``, and all of the store's SQL but the budget's. Not thread-safe: the cache keeps
-/// it behind a lock. A store with a budget is a ``BoundedRecordStore`` around one of these.
-struct RecordStore {
+/// The store of a layout of one row a record (`compact`, `apollo`; ``FieldRowStore`` keeps one
+/// row a field): the connection and the layout's ``RecordFormat``, and all of the store's SQL but
+/// the budget's. Not thread-safe: the cache keeps it behind a lock. A store with a budget is a
+/// ``BoundedRecordStore`` around one of these.
+struct RecordRowStore {
   let connection: Connection
   var format: any RecordFormat
   /// The records and their stored bytes (each record's key and data column; a split record's

@@ -1,6 +1,6 @@
 import NormalizedCache
 
-extension RowStore {
+extension FieldRowStore {
   /// The columns every load reads, after its first (the key's index among the load's keys):
   /// `field_name` is column 1, the value columns 3 to 8, `written_at` 9.
   static let loadColumns =
@@ -40,7 +40,7 @@ extension RowStore {
       recordRows!.append(contentsOf: repeatElement(false, count: keys.count))
     }
     guard !keys.isEmpty else { return records }
-    if keys.count <= RecordStore.chunkSize || connection.isInTransaction {
+    if keys.count <= RecordRowStore.chunkSize || connection.isInTransaction {
       try load(keys, projection: projection, into: &records, recordRows: &recordRows)
     } else {
       try connection.inTransaction(.deferred) { () throws(SQLiteError) in
@@ -62,13 +62,13 @@ extension RowStore {
     }
   }
 
-  /// The keys at `positions`, at most ``RecordStore/chunkSize`` a statement.
+  /// The keys at `positions`, at most ``RecordRowStore/chunkSize`` a statement.
   private mutating func loadChunks(
     _ positions: [Int], of keys: [CacheKey], fields: FieldSet?, into records: inout [Record?], recordRows: inout [Bool]?
   ) throws(SQLiteError) {
     var start = 0
     while start < positions.count {
-      let end = min(start + RecordStore.chunkSize, positions.count)
+      let end = min(start + RecordRowStore.chunkSize, positions.count)
       try loadChunk(positions[start..<end], of: keys, fields: fields, into: &records, recordRows: &recordRows)
       start = end
     }
@@ -79,7 +79,7 @@ extension RowStore {
     _ positions: ArraySlice<Int>, of keys: [CacheKey], fields: FieldSet?, into records: inout [Record?],
     recordRows: inout [Bool]?
   ) throws(SQLiteError) {
-    // Reserved before the first byte, as RecordStore.loadMany does: the array grows once, not
+    // Reserved before the first byte, as RecordRowStore.loadMany does: the array grows once, not
     // once per doubling, and no literal's storage is made to be replaced.
     var json: [UInt8] = []
     json.reserveCapacity(positions.reduce(2) { $0 + keys[$1].utf8.count + 3 })

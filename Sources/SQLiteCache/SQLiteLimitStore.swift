@@ -10,11 +10,11 @@ import Synchronization
 /// and reports no changed keys. What a store costs beyond this table is what its layout and its
 /// merge rules cost; nothing can store the same bytes in SQLite for less.
 /// ```swift
-/// let limit = try PlainRecordTable(path: "limit.sqlite")
+/// let limit = try SQLiteLimitStore(path: "limit.sqlite")
 /// try limit.merge(records: normalized.records)      // one transaction, one statement per record
 /// let records = try limit.loadRecordsInOrder(forKeys: ["QUERY_ROOT", "Book:bk123"])
 /// ```
-public final class PlainRecordTable: NormalizedCache {
+public final class SQLiteLimitStore: NormalizedCache {
   public let path: String
   private let connection: Mutex<Connection>
 
