@@ -55,7 +55,7 @@ let package = Package(
     // Checks a store of yours against the rules both stores here follow (eviction, and dates and
     // reads with a clock, against reference models), without a test framework: each check
     // returns the first disagreement.
-    .target(name: "NormalizedCacheConformance", dependencies: ["NormalizedCache", "GraphQLLanguage"]),
+    .target(name: "NormalizedCacheConformance", dependencies: ["NormalizedCache", "GraphQLLanguage", "Support"]),
 
     // The workbench around it. Dependencies run downward only, and SwiftPM enforces them: the
     // results know nothing of how they were measured, measurement nothing of workloads, and only
@@ -87,14 +87,14 @@ let package = Package(
     ),
     .executableTarget(name: "cachebench", dependencies: ["CachebenchCLI"]),
     // `make crash-test`: kills a process merging into SQLite and checks what is left.
-    .executableTarget(name: "crashtest", dependencies: ["SQLiteCache", "NormalizedCache", "NormalizedCacheConformance"]),
+    .executableTarget(name: "crashtest", dependencies: ["SQLiteCache", "NormalizedCache", "NormalizedCacheConformance", "Support"]),
 
-    .testTarget(name: "GraphQLLanguageTests", dependencies: ["GraphQLLanguage", "Generator"]),
+    .testTarget(name: "GraphQLLanguageTests", dependencies: ["GraphQLLanguage", "Generator", "Support"]),
     .testTarget(
-      name: "NormalizedCacheTests", dependencies: ["NormalizedCache", "GraphQLLanguage", "NormalizedCacheConformance", "Generator"]),
+      name: "NormalizedCacheTests", dependencies: ["NormalizedCache", "GraphQLLanguage", "NormalizedCacheConformance", "Generator", "Support"]),
     .testTarget(
       name: "SQLiteCacheTests",
-      dependencies: ["SQLiteCache", "NormalizedCache", "GraphQLLanguage", "NormalizedCacheConformance", "Generator"]),
+      dependencies: ["SQLiteCache", "NormalizedCache", "GraphQLLanguage", "NormalizedCacheConformance", "Generator", "Support"]),
     .testTarget(name: "ResultsTests", dependencies: ["Results", "Support", "Generator"]),
     .testTarget(name: "MeasurementTests", dependencies: ["Measurement", "Results"]),
     .testTarget(name: "GeneratorTests", dependencies: ["Generator", "Results", "Support", "GraphQLLanguage", "NormalizedCache"]),

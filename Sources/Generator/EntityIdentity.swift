@@ -1,4 +1,5 @@
 import GraphQLLanguage
+import Support
 
 /// Where every object's 64-bit identity comes from. An object's content (key fields, scalar
 /// values, list lengths, the objects below it) is a pure function of its identity and the field

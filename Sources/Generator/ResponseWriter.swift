@@ -1,4 +1,5 @@
 import GraphQLLanguage
+import Support
 
 /// Writes one response as compact JSON straight from the compiled operation, without building a
 /// ``JSONValue`` tree, so a response costs only its bytes.

@@ -1,4 +1,5 @@
 import GraphQLLanguage
+import Support
 
 /// A generated workload: a schema with its cache directives, operations, and responses made on
 /// demand, all as text and JSON bytes, so a synthetic workload goes through the same parsing and

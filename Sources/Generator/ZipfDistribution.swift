@@ -1,4 +1,5 @@
 import Foundation
+import Support
 
 /// Ranks `0..<count` drawn with probability proportional to `1 / (rank + 1)^exponent`: exponent 0
 /// is uniform, 1 is classic Zipf (rank 0 twice as likely as rank 1), larger is more skewed.

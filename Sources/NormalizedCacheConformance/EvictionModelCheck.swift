@@ -1,4 +1,5 @@
 import NormalizedCache
+import Support
 
 /// Runs a bounded store and ``ReferenceEviction`` side by side over random steps, and names the
 /// first step where they disagree: a store of your own that keeps to a ``CacheBudget`` can run it.
@@ -27,7 +28,7 @@ public enum EvictionModelCheck {
     budget.reportsEvictedKeys = true
     var run = Run(
       store: try makeStore(budget), model: ReferenceEviction(budget: budget, accountedBytes: accountedBytes),
-      random: SplitMix(seed: seed))
+      random: SplitMix64(seed: seed))
     for step in 0..<steps {
       let (what, expectedGone): (String, [CacheKey])
       switch try run.step() {
@@ -50,7 +51,7 @@ public enum EvictionModelCheck {
   private struct Run {
     let store: any BoundedNormalizedCache
     var model: ReferenceEviction
-    var random: SplitMix
+    var random: SplitMix64
     let keys = [RootKey.query] + (1..<40).map { "Item:\($0)" }
     var clock = 0
 
@@ -64,16 +65,16 @@ public enum EvictionModelCheck {
 
     /// One random step: a merge (45%), a load (40%), a removal (7%) or the clock moved (8%).
     mutating func step() throws -> Outcome {
-      let roll = random.below(100)
+      let roll = random.int(below: 100)
       if roll < 45 { return try merge() }
       if roll < 85 { return try load() }
       if roll < 92 {
-        let key = keys[random.below(keys.count)]
+        let key = keys[random.int(below: keys.count)]
         model.remove(key)
         try store.removeRecord(for: key)
         return .done("removal of \(key)", gone: [])
       }
-      clock += 1 + random.below(3)
+      clock += 1 + random.int(below: 3)
       model.advance(to: clock)
       try store.advanceClock(to: clock)
       return .done("clock to \(clock)", gone: [])
@@ -83,8 +84,8 @@ public enum EvictionModelCheck {
     mutating func merge() throws -> Outcome {
       // Distinct keys, so that the set merges them in this order, as the model does.
       var batchKeys: [CacheKey] = []
-      for _ in 0..<1 + random.below(4) {
-        let key = keys[random.below(keys.count)]
+      for _ in 0..<1 + random.int(below: 4) {
+        let key = keys[random.int(below: keys.count)]
         if !batchKeys.contains(key) { batchKeys.append(key) }
       }
       let batch = batchKeys.map { randomRecord($0, &random) }
@@ -106,7 +107,7 @@ public enum EvictionModelCheck {
 
     /// A few keys loaded (repeats included): exactly the model's records.
     mutating func load() throws -> Outcome {
-      let wanted = (0..<1 + random.below(6)).map { _ in keys[random.below(keys.count)] }
+      let wanted = (0..<1 + random.int(below: 6)).map { _ in keys[random.int(below: keys.count)] }
       let what = "load of \(wanted)"
       let (expected, gone) = model.load(wanted)
       let loaded = try store.loadRecordsInOrder(forKeys: wanted)
@@ -130,15 +131,15 @@ public enum EvictionModelCheck {
   }
 
   /// A record of 1 to 5 of ten fields, with values of varied sizes.
-  static func randomRecord(_ key: CacheKey, _ random: inout SplitMix) -> Record {
+  static func randomRecord(_ key: CacheKey, _ random: inout SplitMix64) -> Record {
     var fields: [(String, RecordValue)] = []
-    for field in 0..<10 where random.below(10) < 4 || fields.isEmpty && field == 9 {
+    for field in 0..<10 where random.int(below: 10) < 4 || fields.isEmpty && field == 9 {
       let value: RecordValue =
-        switch random.below(4) {
-        case 0: .int(random.below(1_000))
-        case 1: .string(String(repeating: "s", count: random.below(120)))
-        case 2: .reference("Item:\(random.below(40))")
-        default: .list((0..<random.below(4)).map { _ in .string("e") })
+        switch random.int(below: 4) {
+        case 0: .int(random.int(below: 1_000))
+        case 1: .string(String(repeating: "s", count: random.int(below: 120)))
+        case 2: .reference("Item:\(random.int(below: 40))")
+        default: .list((0..<random.int(below: 4)).map { _ in .string("e") })
         }
       fields.append(("f\(field)", value))
     }

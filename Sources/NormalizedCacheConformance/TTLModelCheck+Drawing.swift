@@ -1,5 +1,6 @@
 import GraphQLLanguage
 import NormalizedCache
+import Support
 
 /// The random parts of ``TTLModelCheck``'s steps: which fields a write or a read selects, the
 /// operation's text, and a response that fits it.
@@ -9,19 +10,19 @@ extension TTLModelSchema {
   /// field at 70% (the wide fields at 50%, or at 97% in one write of four): a partial refetch. A read keeps each field at 75%,
   /// at least one per object, aliases one in ten (the paths are response keys) and puts
   /// `@cacheControl(maxAge:)` of 0, 7 or 90 on one in ten (the operation's beats the schema's).
-  static func part(of selection: [Selected], write: Bool, _ random: inout SplitMix) -> [Selected] {
+  static func part(of selection: [Selected], write: Bool, _ random: inout SplitMix64) -> [Selected] {
     // The wide fields: half of them, or (a write in four) nearly all, past 64 in one record.
-    let wideShare = write && random.chance(25) ? 97 : 50
+    let wideShare = write && random.chance(percent: 25) ? 97 : 50
     var part: [Selected] = []
     for var field in selection {
       let required = field.name == "__typename" || field.name == "id"
       let isWide = field.name.first == "f" && Int(field.name.dropFirst()) != nil
       let share = isWide ? wideShare : write ? 70 : 75
-      guard write && required || random.chance(share) else { continue }
+      guard write && required || random.chance(percent: share) else { continue }
       if let children = field.children { field.children = self.part(of: children, write: write, &random) }
       if !write {
-        if random.chance(10) { field.alias = "a_" + field.name }
-        if random.chance(10) { field.operationMaxAge = [0, 7, 90][random.below(3)] }
+        if random.chance(percent: 10) { field.alias = "a_" + field.name }
+        if random.chance(percent: 10) { field.operationMaxAge = [0, 7, 90][random.int(below: 3)] }
       }
       part.append(field)
     }
@@ -30,11 +31,11 @@ extension TTLModelSchema {
   }
 
   /// The selection with `book(id:)`'s id drawn, and the record its field policy names.
-  static func withIDs(_ selection: [Selected], _ random: inout SplitMix) -> [Selected] {
+  static func withIDs(_ selection: [Selected], _ random: inout SplitMix64) -> [Selected] {
     selection.map { field in
       var field = field
       if field.name == "book", field.type == "Book" {
-        let id = ids["Book"]![random.below(ids["Book"]!.count)]
+        let id = ids["Book"]![random.int(below: ids["Book"]!.count)]
         field.id = id
         field.policyKey = "Book:\(id)"
       }
@@ -59,7 +60,7 @@ extension TTLModelSchema {
   /// A response to `selection` on an object of `type` whose id is `id`: values drawn from a few
   /// (so that a refetch often writes what was there), nulls where the schema allows them, lists of
   /// 0 to 3 objects.
-  static func response(_ selection: [Selected], type: String, id: String?, _ random: inout SplitMix) -> JSONObject {
+  static func response(_ selection: [Selected], type: String, id: String?, _ random: inout SplitMix64) -> JSONObject {
     var object = JSONObject()
     for field in selection where field.onType == nil || field.onType == type {
       guard let kind = fields[type]?[field.name]?.kind else { preconditionFailure("\(type).\(field.name) is not in the schema") }
@@ -67,14 +68,14 @@ extension TTLModelSchema {
         switch kind {
         case .typename: .string(type)
         case .id: .string(id!)
-        case .string: random.chance(10) ? .null : .string(["A", "B"][random.below(2)])
-        case .int: random.chance(10) ? .null : .int(random.below(2))
-        case .strings: random.chance(10) ? .null : .array((0..<random.below(3)).map { _ in .string(["x", "y"][random.below(2)]) })
+        case .string: random.chance(percent: 10) ? .null : .string(["A", "B"][random.int(below: 2)])
+        case .int: random.chance(percent: 10) ? .null : .int(random.int(below: 2))
+        case .strings: random.chance(percent: 10) ? .null : .array((0..<random.int(below: 3)).map { _ in .string(["x", "y"][random.int(below: 2)]) })
         case .object(let type, let nullable):
-          nullable && random.chance(10) ? .null : .object(newObject(of: type, field, &random))
+          nullable && random.chance(percent: 10) ? .null : .object(newObject(of: type, field, &random))
         case .objects(let type, let nullable):
-          nullable && random.chance(10)
-            ? .null : .array((0..<random.below(4)).map { _ in .object(newObject(of: type, field, &random)) })
+          nullable && random.chance(percent: 10)
+            ? .null : .array((0..<random.int(below: 4)).map { _ in .object(newObject(of: type, field, &random)) })
         }
       object.append(key: field.responseKey, value: value)
     }
@@ -83,9 +84,9 @@ extension TTLModelSchema {
 
   /// An object of `type` (an implementation of it, drawn, for an interface) for `field`, with the
   /// id its argument names, else one of its type's few.
-  private static func newObject(of type: String, _ field: Selected, _ random: inout SplitMix) -> JSONObject {
-    let concrete = implementations[type].map { $0[random.below($0.count)] } ?? type
-    let id = field.id ?? ids[concrete].map { $0[random.below($0.count)] }
+  private static func newObject(of type: String, _ field: Selected, _ random: inout SplitMix64) -> JSONObject {
+    let concrete = implementations[type].map { $0[random.int(below: $0.count)] } ?? type
+    let id = field.id ?? ids[concrete].map { $0[random.int(below: $0.count)] }
     return response(field.children ?? [], type: concrete, id: id, &random)
   }
 }

@@ -1,5 +1,6 @@
 import GraphQLLanguage
 import NormalizedCache
+import Support
 
 /// Runs a store and the reader beside ``ReferenceTTL`` over random writes and reads at random
 /// times (docs/ttl.md#reads-with-a-clock), and names the first step where they disagree: a store
@@ -62,7 +63,7 @@ private struct Check {
   let reader: CacheReader
   var model = ReferenceTTL()
   var tally = TTLModelCheck.Tally()
-  var random: SplitMix
+  var random: SplitMix64
   /// Seconds; from a date of early 2026, so that dates take the bytes real ones take.
   var clock: Int
 
@@ -71,15 +72,15 @@ private struct Check {
     schema = try Schema(parsing: [Source(name: "ttl-model.graphqls", text: TTLModelSchema.text)])
     normalizer = Normalizer(strategy: strategy)
     reader = CacheReader(cache: store, useFieldPolicies: strategy.name != .path)
-    random = SplitMix(seed: seed)
-    clock = 1_767_225_600 + random.below(86_400)
+    random = SplitMix64(seed: seed)
+    clock = 1_767_225_600 + random.int(below: 86_400)
   }
 
   mutating func step(_ step: Int) throws -> String? {
-    let roll = random.below(10)
-    clock += roll < 4 ? 0 : roll < 9 ? 1 + random.below(6) : 7 + random.below(114)
-    let (name, whole) = TTLModelSchema.operations[random.below(TTLModelSchema.operations.count)]
-    if random.chance(55) {
+    let roll = random.int(below: 10)
+    clock += roll < 4 ? 0 : roll < 9 ? 1 + random.int(below: 6) : 7 + random.int(below: 114)
+    let (name, whole) = TTLModelSchema.operations[random.int(below: TTLModelSchema.operations.count)]
+    if random.chance(percent: 55) {
       let selection = TTLModelSchema.withIDs(TTLModelSchema.part(of: whole, write: true, &random), &random)
       return try write(name, selection, step: step)
     }
@@ -95,7 +96,7 @@ private struct Check {
   mutating func write(_ name: String, _ selection: [ReferenceTTL.Selected], step: Int) throws -> String? {
     let text = TTLModelSchema.text(name, selection)
     let response = JSONValue.object(TTLModelSchema.response(selection, type: "Query", id: nil, &random))
-    let date = random.below(7) == 0 ? clock - 1 - random.below(90) : clock
+    let date = random.int(below: 7) == 0 ? clock - 1 - random.int(below: 90) : clock
     if date < clock { tally.lateWrites += 1 }
     let plan = try plan(name, text)
     let dated = try normalizer.normalize(response, plan: plan, writtenAt: date).records
@@ -131,7 +132,7 @@ private struct Check {
   /// A read of `selection` now, strict or permissive, against the model's.
   mutating func read(_ name: String, _ selection: [ReferenceTTL.Selected], step: Int) throws -> String? {
     let text = TTLModelSchema.text(name, selection)
-    let ttl: TTLEnforcement = random.chance(50) ? .strict : .permissive
+    let ttl: TTLEnforcement = random.chance(percent: 50) ? .strict : .permissive
     let result = try reader.read(try plan(name, text), at: clock, ttl: ttl)
     let read = ReferenceTTL.Read(
       outcome: result.outcome.name, data: result.data, expired: result.expired.map(ReadResult.spelled),

@@ -1,6 +1,7 @@
 import Generator
 import GraphQLLanguage
 import NormalizedCache
+import Support
 
 /// Reads of single entities through the root fields that have a `@fieldPolicy`: for a written key
 /// `Book:123` and `book(id:)` with `keyArgs: "id"`, the operation `{ book(id: "123") { id } }`.

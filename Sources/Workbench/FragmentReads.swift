@@ -1,6 +1,7 @@
 import Generator
 import GraphQLLanguage
 import NormalizedCache
+import Support
 
 /// The fragment reads of one strategy (`read.fragments`, phase `fragment`): random records with
 /// keys of their own, each read back by its key through the selection set it was last written

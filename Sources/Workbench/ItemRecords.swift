@@ -1,5 +1,6 @@
 import Generator
 import NormalizedCache
+import Support
 
 /// The records of the store-level benchmark: `Item:0` … `Item:N-1`, ten fields each: three strings,
 /// an Int, a Double, a Bool, a reference, a list of three strings, a list of two references, and a
@@ -13,8 +14,8 @@ enum ItemRecords {
   /// - Parameter writtenAt: the date of every field (docs/records.md#dates); nil: no dates.
   static func make(count: Int, seed: UInt64, writtenAt: Int? = nil) -> RecordSet {
     var random = SplitMix64(seed: seed)
-    func word() -> String { words[Int(random.next() % UInt64(words.count))] }
-    func below(_ bound: Int) -> Int { Int(random.next() % UInt64(max(1, bound))) }
+    func word() -> String { random.pick(words) }
+    func below(_ bound: Int) -> Int { random.int(below: max(1, bound)) }
     var records: [Record] = []
     records.reserveCapacity(count)
     for index in 0..<count {

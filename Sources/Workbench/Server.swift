@@ -1,6 +1,7 @@
 import Generator
 import GraphQLLanguage
 import NormalizedCache
+import Support
 
 /// The server behind a workload's responses, whose data moves on.
 ///

@@ -2,6 +2,7 @@ import Foundation
 import NormalizedCache
 import NormalizedCacheConformance
 import SQLiteCache
+import Support
 
 // `make crash-test`: kills a process merging into SQLite at random moments, reopens the database
 // and checks it (docs/stores.md: every merge is one transaction), for each layout x journal mode
@@ -228,7 +229,7 @@ func checkCounterAndWide(_ cache: SQLiteNormalizedCache, lastPresent: Int, confi
 }
 
 /// `kills` kills of a writer of one configuration, each followed by the check; the first problem.
-func kill(_ configuration: Configuration, times kills: Int, random: inout SplitMix) throws -> (problem: String?, midRun: Int, committed: Int) {
+func kill(_ configuration: Configuration, times kills: Int, random: inout SplitMix64) throws -> (problem: String?, midRun: Int, committed: Int) {
   let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
   let directory = NSTemporaryDirectory() + "cachebench-crash-\(getpid())-\(configuration.argument.replacingOccurrences(of: ":", with: "-"))"
   try? FileManager.default.removeItem(atPath: directory)
@@ -256,7 +257,7 @@ func kill(_ configuration: Configuration, times kills: Int, random: inout SplitM
 }
 
 func run(kills: Int, seed: UInt64) throws -> Int32 {
-  var random = SplitMix(seed: seed)
+  var random = SplitMix64(seed: seed)
   var failures = 0
   for configuration in Configuration.all {
     let outcome = try kill(configuration, times: kills, random: &random)

@@ -2,6 +2,7 @@ import Generator
 import Testing
 
 @testable import GraphQLLanguage
+import Support
 
 @Suite("JSON")
 struct JSONTests {

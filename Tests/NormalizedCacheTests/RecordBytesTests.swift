@@ -1,5 +1,6 @@
 import Generator
 import Testing
+import Support
 
 @testable @_spi(RecordBytes) import NormalizedCache
 

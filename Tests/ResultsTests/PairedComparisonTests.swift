@@ -3,6 +3,7 @@ import Generator
 import Testing
 
 @testable import Results
+import Support
 
 /// How a shared machine treats a paired run, as simulated here.
 private struct Machine {

@@ -3,6 +3,7 @@ import Generator
 import Testing
 
 @testable import Results
+import Support
 
 /// Runs of 40 timing rows (10 per store of four), as a shared machine gives them: every run shifted
 /// as a whole (lognormal, σ 0.25: a quarter either way), every row noisy (lognormal, σ 0.1, about

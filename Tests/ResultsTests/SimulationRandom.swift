@@ -1,5 +1,6 @@
 import Foundation
 import Generator
+import Support
 
 /// Draws for the verdicts' simulations, over the project's seeded generator.
 extension SplitMix64 {

@@ -3,6 +3,7 @@ import NormalizedCache
 import NormalizedCacheConformance
 import SQLiteCache
 import Testing
+import Support
 
 @Suite("Chained store")
 struct ChainedStoreTests {
@@ -55,24 +56,24 @@ struct ChainedStoreTests {
 
   @Test("over 3,000 random merges, loads and removals, the chain loads exactly what a plain store loads")
   func agreesWithPlainStore() throws {
-    var random = SplitMix(seed: 21)
+    var random = SplitMix64(seed: 21)
     let keys = (0..<30).map { "K:\($0)" }
     let plain = InMemoryNormalizedCache()
     let back = InMemoryNormalizedCache()
     let chain = ChainedNormalizedCache(front: InMemoryNormalizedCache(budget: CacheBudget(maxSizeBytes: 600, evictTo: 0.8)), back: back)
     for step in 0..<3_000 {
-      switch random.below(10) {
+      switch random.int(below: 10) {
       case 0..<5:
-        let batch = Set((0..<1 + random.below(4)).map { _ in keys[random.below(keys.count)] }).sorted().map { key in
-          random.below(2) == 0 ? Self.record(key, random.below(5)) : Record(key: key, ["w\(random.below(3))": .int(step)])
+        let batch = Set((0..<1 + random.int(below: 4)).map { _ in keys[random.int(below: keys.count)] }).sorted().map { key in
+          random.int(below: 2) == 0 ? Self.record(key, random.int(below: 5)) : Record(key: key, ["w\(random.int(below: 3))": .int(step)])
         }
         let expected = try plain.merge(records: RecordSet(records: batch))
         #expect(try chain.merge(records: RecordSet(records: batch)) == expected, "step \(step)")
       case 5..<9:
-        let wanted = (0..<1 + random.below(5)).map { _ in keys[random.below(keys.count)] }
+        let wanted = (0..<1 + random.int(below: 5)).map { _ in keys[random.int(below: keys.count)] }
         #expect(try chain.loadRecordsInOrder(forKeys: wanted) == plain.loadRecordsInOrder(forKeys: wanted), "step \(step)")
       default:
-        let key = keys[random.below(keys.count)]
+        let key = keys[random.int(below: keys.count)]
         plain.removeRecord(for: key)
         try chain.removeRecord(for: key)
       }

@@ -1,6 +1,7 @@
 import Foundation
 import NormalizedCache
 import Testing
+import Support
 
 @_spi(RecordBytes) @testable import SQLiteCache
 

@@ -4,6 +4,7 @@ import Measurement
 import NormalizedCache
 import Results
 import Workloads
+import Support
 
 /// Measures a cache under one key strategy on one variant's responses (docs/metrics.md):
 /// 1. an allocation pass, untimed: allocations per write and per read, lookup counts, every

@@ -5,6 +5,7 @@ import Measurement
 import NormalizedCache
 import Results
 import Workloads
+import Support
 
 /// Reads on several OS threads while writes land (`concurrency`): for each reader count, the
 /// readers read operations chosen by popularity until they have read the run's operations between

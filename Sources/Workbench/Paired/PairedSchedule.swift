@@ -1,4 +1,5 @@
 import Generator
+import Support
 
 /// The order of a paired run's steps, from one seed (the workload's): in each round every row
 /// once, the rows in a fresh random order, and in each pair a coin decides which build goes

@@ -4,6 +4,7 @@ import Measurement
 import NormalizedCache
 import Results
 import Workloads
+import Support
 
 /// What one step of a paired run does (`cachebench worker`), on one configuration.
 package enum StepKind: String, Sendable, Hashable, CaseIterable {

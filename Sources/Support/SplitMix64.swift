@@ -1,5 +1,6 @@
 /// SplitMix64 (Steele, Lea and Flood, "Fast splittable pseudorandom number generators", 2014): the
-/// one source of randomness of the workbench, so that one seed gives one byte-identical output.
+/// one source of randomness of the workbench, the generator, the model checks and the crash test,
+/// so that one seed gives one byte-identical output, and a failing seed fails again.
 ///
 /// ```swift
 /// var random = SplitMix64(seed: 42)
@@ -26,7 +27,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
   /// SplitMix64's finalizer: a bijection of 64-bit values that scatters nearby inputs, so distinct
   /// inputs always give distinct outputs.
   @inline(__always)
-  static func mix(_ value: UInt64) -> UInt64 {
+  public static func mix(_ value: UInt64) -> UInt64 {
     var z = value
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
     z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
@@ -53,20 +54,24 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     Double(next() >> 11) * 0x1p-53
   }
 
+  /// True with probability `percent` in 100 (the model checks' draws).
+  @inline(__always)
+  public mutating func chance(percent: Int) -> Bool { int(below: 100) < percent }
+
   /// True with probability `probability`; always draws one value, so that the draws after it do
   /// not depend on the probability.
   @inline(__always)
-  mutating func chance(_ probability: Double) -> Bool {
+  public mutating func chance(_ probability: Double) -> Bool {
     double() < probability
   }
 
   /// A uniformly chosen element of a non-empty array.
-  mutating func pick<Element>(_ elements: [Element]) -> Element {
+  public mutating func pick<Element>(_ elements: [Element]) -> Element {
     elements[int(below: elements.count)]
   }
 
   /// Fisher-Yates, from the last element down.
-  mutating func shuffle<Element>(_ elements: inout [Element]) {
+  public mutating func shuffle<Element>(_ elements: inout [Element]) {
     guard elements.count > 1 else { return }
     for index in stride(from: elements.count - 1, to: 0, by: -1) {
       elements.swapAt(index, int(below: index + 1))
@@ -83,30 +88,5 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
       indices.swapAt(index, index + int(below: population - index))
     }
     return Array(indices[0..<count])
-  }
-}
-
-/// Hashes that are the same in every process (Swift's `Hasher` is seeded per process), to derive
-/// seeds from names and positions.
-enum StableHash {
-  /// FNV-1a over the UTF-8 bytes.
-  static func fnv1a(_ text: String) -> UInt64 {
-    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
-    for byte in text.utf8 {
-      hash ^= UInt64(byte)
-      hash &*= 0x0000_0100_0000_01B3
-    }
-    return hash
-  }
-
-  /// A well-scattered combination of two values; order matters.
-  @inline(__always)
-  static func combine(_ first: UInt64, _ second: UInt64) -> UInt64 {
-    SplitMix64.mix(first ^ SplitMix64.mix(second &+ 0x9E37_79B9_7F4A_7C15))
-  }
-
-  @inline(__always)
-  static func combine(_ first: UInt64, _ second: UInt64, _ third: UInt64) -> UInt64 {
-    combine(combine(first, second), third)
   }
 }
