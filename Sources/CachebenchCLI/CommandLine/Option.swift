@@ -114,8 +114,11 @@ struct Option<Value: OptionValue>: OptionDeclaration {
   }
 
   /// An option given any number of times, each value used in the order given.
-  static func repeatable(_ name: String, placeholder: String, help: String) -> Option {
-    Option(name, placeholder: placeholder, help: help, defaultValue: nil, repeatable: true)
+  static func repeatable(
+    _ name: String, placeholder: String, help: String, expected: String = "a value",
+    parse: @escaping @Sendable (String) -> Value? = { Value(argument: $0) }
+  ) -> Option {
+    Option(name, placeholder: placeholder, help: help, defaultValue: nil, repeatable: true, expected: expected, parse: parse)
   }
 
   /// The allowed values when they are few (an enum's cases), rendered `a|b` in usage lines.
@@ -134,8 +137,9 @@ struct Option<Value: OptionValue>: OptionDeclaration {
 
 extension Option {
   /// An option that may be absent, then nil; its help says what absence means.
-  init<Wrapped>(_ name: String, placeholder: String, help: String, isHidden: Bool = false) where Value == Wrapped? {
-    self.init(name, placeholder: placeholder, help: help, defaultValue: .some(nil), isHidden: isHidden)
+  init<Wrapped>(_ name: String, placeholder: String, help: String, expected: String = "a value", isHidden: Bool = false)
+  where Value == Wrapped? {
+    self.init(name, placeholder: placeholder, help: help, defaultValue: .some(nil), expected: expected, isHidden: isHidden)
   }
 }
 

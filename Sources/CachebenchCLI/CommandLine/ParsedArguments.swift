@@ -14,7 +14,7 @@ struct UsageError: Error, ExitCodeCarrying {
 /// ```swift
 /// let ttl = try arguments[Options.ttl]            // TTLEnforcement, its default when absent
 /// let schemas = try arguments.all(Options.schema) // [String], in command-line order
-/// let quick = arguments[Flag.quick]               // Bool
+/// let allowLarge = arguments[Flag.allowLarge]     // Bool
 /// ```
 ///
 /// A value with few allowed values (an enum's) is checked when the command line is read; any

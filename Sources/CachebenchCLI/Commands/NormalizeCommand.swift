@@ -14,11 +14,10 @@ enum NormalizeCommand: Command {
       help: "A GraphQL document with the operation. Repeat with --response to merge several responses in order.")
     static let response = Option<String>.repeatable(
       "response", placeholder: "file", help: "The response: {\"data\": ...} or the data object itself.")
-    static let at = Option<Int>(
+    static let at = Option<Int>.repeatable(
       "at", placeholder: "seconds",
       help:
         "The clock, in whole seconds (0 to \(NormalizeScript.latestSecond)): before --operation, the date of the writes that follow (default 0); after --read, the read's. Any --at or --read keeps a date per field.",
-      defaultValue: nil, repeatable: true,
       expected: "whole seconds from 0 to \(NormalizeScript.latestSecond) (9999-12-31T23:59:59Z)", parse: { NormalizeScript.seconds($0) })
     static let schema = Option<String>.repeatable(
       "schema", placeholder: "file", help: "A schema or schema extension file (.graphqls), for types, key policies and @cacheControl.")

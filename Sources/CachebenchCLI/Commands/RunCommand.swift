@@ -28,7 +28,7 @@ enum RunCommand: Command {
     static let shard = Option<Shard?>(
       "shard", placeholder: "K/N",
       help: "Run the K-th of N shares of the configurations (variant × store × strategy), for a run split across machines; 'cachebench merge' joins the parts.",
-      defaultValue: .some(nil), expected: "K/N with 1 <= K <= N, such as 2/3")
+      expected: "K/N with 1 <= K <= N, such as 2/3")
   }
 
   static let spec = CommandSpec(
