@@ -91,7 +91,7 @@ func cachebenchMain(_ arguments: [String], context: CommandContext) -> ExitCode 
   }
   do {
     let parsed = try ParsedArguments(arguments, spec: command.spec)
-    if parsed.has("help") {
+    if parsed[Flag.help] {
       try writeStandardOutput(command.spec.help)
       return .success
     }

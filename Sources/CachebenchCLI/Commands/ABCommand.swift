@@ -7,32 +7,43 @@ import Support
 /// `cachebench ab`: two builds run in turns, each run one observation; timing verdicts that a
 /// shared machine cannot fake (docs/gate.md).
 enum ABCommand: Command {
+  /// The options, each declared once: usage, help, validation and parsing come from here.
+  enum Options {
+    static let base = Option<String>.required(
+      "base", placeholder: "CMD", help: "The baseline: an executable that behaves as cachebench (another build, a wrapper script).")
+    static let current = Option<String>.required("current", placeholder: "CMD", help: "The build under test, likewise.")
+    static let paired = Flag(
+      "paired",
+      help: "Start both builds as workers on one workload and time them step by step in turns (falls back to runs when a build has no worker mode).")
+    static let seconds = Option<Int>(
+      "seconds", placeholder: "S", help: "With --paired: the most time spent timing pairs, after preparing and warming up.",
+      default: 90, range: 1...86_400)
+    static let fullTime = Flag(
+      "full-time",
+      help: "With --paired: take pairs for all of --seconds even when every row is decided sooner (to see what the time can detect).")
+    static let rounds = Option<Int>("rounds", placeholder: "N", help: "Runs of each side, taken in turns.", default: 5, range: 2...1_000)
+    static let threshold = Option<Double?>.percentage(
+      "threshold", help: "The smallest timing change that can count, in percent. Default: 5 (3 with --paired).", example: 5)
+    static let shiftFrom = Option<String>.repeatable(
+      "shift-from", placeholder: "STORE",
+      help: "Estimate each run's machine shift from this store's rows only (when the change touches most rows).")
+    static let quick = Flag("quick", help: "Pass --quick to every run.")
+    static let timeout = Option<Int?>(
+      "timeout", placeholder: "S",
+      help: "The longest a side may take for one run, or with --paired for its handshake, its preparing or one step; it is then ended (exit 1). Default: from the workloads' size.",
+      range: 1...604_800)
+    static let out = Option<String?>("out", placeholder: "FILE.csv", help: "Write the verdict on every metric as CSV.")
+  }
+
   static let spec = CommandSpec(
     name: "ab",
     abstract: "Run two builds in turns (A B A B ...) and judge timings from the runs; exit 2 on a regression.",
+    // Written out: --seconds and --full-time belong to --paired; the choices come from the declarations.
     usage:
-      "ab --base <CMD> --current <CMD> <workload>... [--paired [--seconds <S>] [--full-time]] [--rounds <N>] [--threshold <PCT>] [--shift-from <STORE>] [--quick] [--timeout <S>] [--out <FILE.csv>] [--format text|markdown] [--markdown <FILE.md>]",
+      "ab --base <CMD> --current <CMD> <workload>... [--paired [--seconds <S>] [--full-time]] [--rounds <N>] [--threshold <PCT>] [--shift-from <STORE>] [--quick] [--timeout <S>] [--out <FILE.csv>] [--format \(VerdictOutput.format.choices)] [--markdown <FILE.md>]",
     options: [
-      OptionSpec("base", value: "CMD", help: "The baseline: an executable that behaves as cachebench (another build, a wrapper script)."),
-      OptionSpec("current", value: "CMD", help: "The build under test, likewise."),
-      OptionSpec(
-        "paired",
-        help: "Start both builds as workers on one workload and time them step by step in turns (falls back to runs when a build has no worker mode)."),
-      OptionSpec("seconds", value: "S", help: "With --paired: the most time spent timing pairs, after preparing and warming up. Default: 90."),
-      OptionSpec(
-        "full-time",
-        help: "With --paired: take pairs for all of --seconds even when every row is decided sooner (to see what the time can detect)."),
-      OptionSpec("rounds", value: "N", help: "Runs of each side, taken in turns. Default: 5."),
-      OptionSpec("threshold", value: "PCT", help: "The smallest timing change that can count, in percent. Default: 5 (3 with --paired)."),
-      OptionSpec(
-        "shift-from", value: "STORE",
-        help: "Estimate each run's machine shift from this store's rows only (when the change touches most rows).",
-        repeatable: true),
-      OptionSpec("quick", help: "Pass --quick to every run."),
-      OptionSpec(
-        "timeout", value: "S",
-        help: "The longest a side may take for one run, or with --paired for its handshake, its preparing or one step; it is then ended (exit 1). Default: from the workloads' size."),
-      OptionSpec("out", value: "FILE.csv", help: "Write the verdict on every metric as CSV."),
+      Options.base, Options.current, Options.paired, Options.seconds, Options.fullTime, Options.rounds, Options.threshold,
+      Options.shiftFrom, Options.quick, Options.timeout, Options.out,
     ] + VerdictOutput.options,
     positionalName: "<workload>", positionalHelp: "Workload files, as for run.", minimumPositionals: 1,
     maximumPositionals: 1_000,
@@ -70,25 +81,26 @@ enum ABCommand: Command {
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
     // However ab ends, its sides end with it.
     ChildProcess.endChildrenOnSignals()
-    guard let base = arguments.value("base"), let current = arguments.value("current") else {
-      throw UsageError(message: "Missing expected options '--base <CMD>' and '--current <CMD>'.", usage: spec.usage)
-    }
-    let format = try VerdictOutput.format(arguments, usage: spec.usage)
-    try VerdictOutput.checkDistinct(arguments, usage: spec.usage)
+    let base = try arguments[Options.base]
+    let current = try arguments[Options.current]
+    try VerdictOutput.checkDistinct(arguments, out: Options.out)
     try checkShiftStores(arguments, context: context)
-    let rounds = try integer(arguments.value("rounds"), option: "rounds", default: 5, range: 2...1_000)
-    let paired = arguments.has("paired")
+    let rounds = try arguments[Options.rounds]
+    let paired = arguments[Options.paired]
     if paired, arguments.positionals.count != 1 {
       throw UsageError(message: "--paired measures one workload: give one workload file, not \(arguments.positionals.count).", usage: spec.usage)
     }
-    for option in ["seconds", "full-time"] where !paired && arguments.has(option) {
-      throw UsageError(message: "--\(option) needs --paired.", usage: spec.usage)
+    let pairedOnly: [any OptionDeclaration] = [Options.seconds, Options.fullTime]
+    for option in pairedOnly where !paired && arguments.isSet(option) {
+      throw UsageError(message: "--\(option.name) needs --paired.", usage: spec.usage)
     }
-    let seconds = try integer(arguments.value("seconds"), option: "seconds", default: 90, range: 1...86_400)
-    let timeoutOption = try arguments.value("timeout").map { try integer($0, option: "timeout", default: 0, range: 1...604_800) }
+    let seconds = try arguments[Options.seconds]
+    let timeoutOption = try arguments[Options.timeout]
     for command in [base, current] { try checkIsCachebench(command) }
     // The outputs before any timing: a bad --out must not be found after 90 seconds of it.
-    for path in [arguments.value("out"), arguments.value("markdown")].compactMap({ $0 }) { try AtomicFile.checkWritable(path) }
+    for path in [try arguments[Options.out], try arguments[VerdictOutput.markdown]].compactMap({ $0 }) {
+      try AtomicFile.checkWritable(path)
+    }
     let estimated = try defaultTimeout(arguments, context: context, paired: paired)
     let timeout = timeoutOption.map { Duration.seconds($0) } ?? estimated
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cachebench-ab-\(UUID().uuidString)")
@@ -96,11 +108,11 @@ enum ABCommand: Command {
     defer { try? FileManager.default.removeItem(at: directory) }
     if paired {
       let run = PairedRun(
-        base: base, current: current, workload: arguments.positionals[0], quick: arguments.has("quick"), seconds: Double(seconds),
-        timeout: timeout, stopsEarly: !arguments.has("full-time"),
-        options: .init(threshold: try percent(arguments.value("threshold"), default: 3), looks: PairedRun.looks.count + 1))
+        base: base, current: current, workload: arguments.positionals[0], quick: arguments[Options.quick], seconds: Double(seconds),
+        timeout: timeout, stopsEarly: !arguments[Options.fullTime],
+        options: .init(threshold: (try arguments[Options.threshold] ?? 3) / 100, looks: PairedRun.looks.count + 1))
       do {
-        return try runPaired(run, arguments: arguments, format: format, directory: directory)
+        return try runPaired(run, arguments: arguments, directory: directory)
       } catch let missing as NoWorkerMode {
         writeStandardError(
           "cachebench ab --paired: the \(missing.side) build has no worker mode (\(missing.detail)); falling back to \(rounds) runs of each side in turns\n")
@@ -110,9 +122,9 @@ enum ABCommand: Command {
     let runs = try runInTurns(sides, rounds: rounds, arguments: arguments, directory: directory, timeout: timeout)
     let comparison = try RepeatedComparison(
       base: runs[0], current: runs[1],
-      options: .init(threshold: try percent(arguments.value("threshold"), default: 5), shiftStores: Set(arguments.values("shift-from"))))
-    try VerdictOutput.write(text: comparison.report(), markdown: comparison.markdown(), format: format, arguments: arguments)
-    if let out = arguments.value("out") {
+      options: .init(threshold: (try arguments[Options.threshold] ?? 5) / 100, shiftStores: Set(try arguments.all(Options.shiftFrom))))
+    try VerdictOutput.write(text: comparison.report(), markdown: comparison.markdown(), arguments: arguments)
+    if let out = try arguments[Options.out] {
       try AtomicFile.createDirectory(for: out)
       try ResultsFile.write(comparison.verdicts, to: out)
     }
@@ -123,7 +135,7 @@ enum ABCommand: Command {
   /// leave no timing row to estimate the shift from. Not checked when a workload does not load
   /// here (a store kind only the sides know).
   private static func checkShiftStores(_ arguments: ParsedArguments, context: CommandContext) throws {
-    let names = arguments.values("shift-from")
+    let names = try arguments.all(Options.shiftFrom)
     guard !names.isEmpty else { return }
     var labels: [String] = []
     for path in arguments.positionals {
@@ -149,7 +161,7 @@ enum ABCommand: Command {
   /// load (a store kind only the sides know) counts an hour. With `--paired`, a workload that
   /// cannot be loaded or stepped is refused here (66, 65), before any worker starts.
   private static func defaultTimeout(_ arguments: ParsedArguments, context: CommandContext, paired: Bool) throws -> Duration {
-    let quick = arguments.has("quick")
+    let quick = arguments[Options.quick]
     if paired {
       let workload = try Workload.load(arguments.positionals[0], registry: context.registry)
       try WorkerCommand.checkSteppable(workload, path: arguments.positionals[0], hint: "run ab without --paired")
@@ -171,7 +183,7 @@ enum ABCommand: Command {
         writeStandardError("cachebench ab: round \(round)/\(rounds), \(side.name)\n")
         let out = directory.appendingPathComponent("\(side.name)-\(round).csv").path
         var runArguments = ["run"] + arguments.positionals + ["--out", out, "--no-progress"]
-        if arguments.has("quick") { runArguments.append("--quick") }
+        if arguments[Options.quick] { runArguments.append("--quick") }
         runs[index].append(try launch(side, round: round, runArguments, out: out, timeout: timeout))
       }
     }
@@ -226,23 +238,11 @@ enum ABCommand: Command {
     }
   }
 
-  private static func integer(_ text: String?, option: String, default value: Int, range: ClosedRange<Int>) throws -> Int {
-    guard let text else { return value }
-    return try ParsedArguments.integer(text, option: option, in: range, usage: spec.usage)
-  }
-
-  private static func percent(_ text: String?, default value: Double) throws -> Double {
-    guard let text else { return value / 100 }
-    guard let number = Double(text), number >= 0, number.isFinite else {
-      throw UsageError(message: "The value '\(text)' is invalid for '--threshold'; expected a percentage such as 5.", usage: spec.usage)
-    }
-    return number / 100
-  }
 }
 
 extension ABCommand {
   /// `ab --paired`: runs both workers, prints the verdicts, writes `--out` and `--markdown`.
-  fileprivate static func runPaired(_ run: PairedRun, arguments: ParsedArguments, format: String, directory: URL) throws -> ExitCode {
+  fileprivate static func runPaired(_ run: PairedRun, arguments: ParsedArguments, directory: URL) throws -> ExitCode {
     let outcome = try run.run(directory: directory)
     let comparison = outcome.comparison
     var text = comparison.report()
@@ -251,8 +251,8 @@ extension ABCommand {
     if !outcome.unmatched.isEmpty {
       text += "Not judged, in one build only: \(outcome.unmatched.joined(separator: ", "))\n"
     }
-    try VerdictOutput.write(text: text, markdown: comparison.markdown(), format: format, arguments: arguments)
-    if let out = arguments.value("out") {
+    try VerdictOutput.write(text: text, markdown: comparison.markdown(), arguments: arguments)
+    if let out = try arguments[Options.out] {
       try AtomicFile.createDirectory(for: out)
       try ResultsFile.write(comparison.verdicts, to: out)
     }

@@ -3,16 +3,18 @@ import Support
 
 /// `cachebench compare`: the regression gate for CI.
 enum CompareCommand: Command {
+  /// The options, each declared once: usage, help, validation and parsing come from here.
+  enum Options {
+    static let threshold = Option<Double>.percentage(
+      "threshold", help: "How far a timing's p50 may move before it is shown as advisory, in percent.",
+      default: ComparisonOptions.defaultThresholdPercent)
+    static let out = Option<String?>("out", placeholder: "FILE.csv", help: "Write the verdict on every metric as CSV.")
+  }
+
   static let spec = CommandSpec(
     name: "compare",
     abstract: "Compare two results CSVs; exit 2 when a metric regressed.",
-    usage: "compare <BASELINE.csv> <CURRENT.csv> [--threshold <PCT>] [--out <FILE.csv>] [--format text|markdown] [--markdown <FILE.md>]",
-    options: [
-      OptionSpec(
-        "threshold", value: "PCT",
-        help: "How far a timing's p50 may move before it is shown as advisory, in percent. Default: \(Int(ComparisonOptions.defaultThresholdPercent))."),
-      OptionSpec("out", value: "FILE.csv", help: "Write the verdict on every metric as CSV."),
-    ] + VerdictOutput.options,
+    options: [Options.threshold, Options.out] + VerdictOutput.options,
     positionalName: "<BASELINE.csv> <CURRENT.csv>", positionalHelp: "Two files written by 'cachebench run'.",
     minimumPositionals: 2, maximumPositionals: 2,
     discussion: """
@@ -33,20 +35,13 @@ enum CompareCommand: Command {
       """)
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-    var threshold = ComparisonOptions.defaultThresholdPercent
-    if let text = arguments.value("threshold") {
-      guard let percent = Double(text), percent >= 0, percent.isFinite else {
-        throw UsageError(message: "The value '\(text)' is invalid for '--threshold'; expected a percentage such as 10.", usage: spec.usage)
-      }
-      threshold = percent
-    }
-    let format = try VerdictOutput.format(arguments, usage: spec.usage)
-    try VerdictOutput.checkDistinct(arguments, usage: spec.usage)
+    let threshold = try arguments[Options.threshold]
+    try VerdictOutput.checkDistinct(arguments, out: Options.out)
     let baseline = try ResultsFile.readResults(from: arguments.positionals[0])
     let current = try ResultsFile.readResults(from: arguments.positionals[1])
     let comparison = try Comparison(baseline: baseline, current: current, options: ComparisonOptions(thresholdPercent: threshold))
-    try VerdictOutput.write(text: comparison.report(), markdown: comparison.markdown(), format: format, arguments: arguments)
-    if let out = arguments.value("out") {
+    try VerdictOutput.write(text: comparison.report(), markdown: comparison.markdown(), arguments: arguments)
+    if let out = try arguments[Options.out] {
       try AtomicFile.createDirectory(for: out)
       try ResultsFile.write(comparison.verdicts, to: out)
     }

@@ -4,28 +4,33 @@ import Support
 /// `cachebench export`: a results CSV as the JSON a continuous-benchmarking service reads, or as
 /// Apollo iOS's performance dataset.
 enum ExportCommand: Command {
+  /// The options, each declared once: usage, help, validation and parsing come from here.
+  enum Options {
+    static let format = Option<ResultsExport.Format>.required(
+      "format", placeholder: "FORMAT", help: "bmf (Bencher), github-action-benchmark, or apollo (Apollo iOS's dataset).")
+    static let better = Option<Better>(
+      "better", placeholder: "DIRECTION",
+      help: "github-action-benchmark: the rows whose 'better' is lower (tool customSmallerIsBetter) or higher (customBiggerIsBetter).",
+      default: .lower)
+    static let deterministicOnly = Flag(
+      "deterministic-only", help: "bmf, github-action-benchmark: only the deterministic rows (counts, bytes, ratios, instructions).")
+    static let samples = Option<String?>(
+      "samples", placeholder: "SAMPLES.csv", help: "apollo, required: the run's samples (run --samples), whose p95 the results CSV lacks.")
+    static let baseline = Option<String?>(
+      "baseline", placeholder: "FILE.json",
+      help: "apollo: a dataset in Apollo's format (their baseline-2.x.json, or an export of ours); adds each result's change and verdict.")
+    static let versionLabel = Option<String>(
+      "version-label", placeholder: "LABEL", help: "apollo: the dataset's 'version'.", default: "cachebench")
+    static let device = Option<String?>("device", placeholder: "TEXT", help: "apollo: the dataset's 'device' (default: the rows' host).")
+    static let out = Option<String?>("out", placeholder: "FILE.json", help: "Write here (atomically) instead of standard output.")
+  }
+
   static let spec = CommandSpec(
     name: "export",
     abstract: "Write a results CSV as Bencher Metric Format, github-action-benchmark or Apollo iOS's dataset JSON.",
-    usage:
-      "export <RESULTS.csv> --format bmf|github-action-benchmark|apollo [--better lower|higher] [--deterministic-only] "
-      + "[--samples <SAMPLES.csv>] [--baseline <FILE.json>] [--version-label <LABEL>] [--device <TEXT>] [--out <FILE.json>]",
     options: [
-      OptionSpec(
-        "format", value: "FORMAT", help: "bmf (Bencher), github-action-benchmark, or apollo (Apollo iOS's dataset).",
-        allowed: ResultsExport.Format.allCases.map(\.rawValue)),
-      OptionSpec(
-        "better", value: "DIRECTION",
-        help: "github-action-benchmark: the rows whose 'better' is lower (tool customSmallerIsBetter, the default) or higher (customBiggerIsBetter).",
-        allowed: ["lower", "higher"]),
-      OptionSpec("deterministic-only", help: "bmf, github-action-benchmark: only the deterministic rows (counts, bytes, ratios, instructions)."),
-      OptionSpec("samples", value: "SAMPLES.csv", help: "apollo, required: the run's samples (run --samples), whose p95 the results CSV lacks."),
-      OptionSpec(
-        "baseline", value: "FILE.json",
-        help: "apollo: a dataset in Apollo's format (their baseline-2.x.json, or an export of ours); adds each result's change and verdict."),
-      OptionSpec("version-label", value: "LABEL", help: "apollo: the dataset's 'version' (default: cachebench)."),
-      OptionSpec("device", value: "TEXT", help: "apollo: the dataset's 'device' (default: the rows' host)."),
-      OptionSpec("out", value: "FILE.json", help: "Write here (atomically) instead of standard output."),
+      Options.format, Options.better, Options.deterministicOnly, Options.samples, Options.baseline, Options.versionLabel,
+      Options.device, Options.out,
     ],
     positionalName: "<RESULTS.csv>", positionalHelp: "A file written by 'cachebench run' (or 'merge').",
     minimumPositionals: 1, maximumPositionals: 1,
@@ -58,46 +63,39 @@ enum ExportCommand: Command {
       """)
 
   /// The options only `--format apollo` takes, and the ones it refuses.
-  static let apolloOptions = ["samples", "baseline", "version-label", "device"]
-  static let dashboardOptions = ["better", "deterministic-only"]
+  static let apolloOptions: [any OptionDeclaration] = [Options.samples, Options.baseline, Options.versionLabel, Options.device]
+  static let dashboardOptions: [any OptionDeclaration] = [Options.better, Options.deterministicOnly]
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-    guard let formatName = arguments.value("format") else {
-      throw UsageError(message: "Missing expected option '--format bmf|github-action-benchmark|apollo'.", usage: spec.usage)
-    }
-    guard let format = ResultsExport.Format(rawValue: formatName) else {
-      throw UsageError(message: "The value '\(formatName)' is invalid for '--format'; expected bmf, github-action-benchmark or apollo.", usage: spec.usage)
-    }
+    let format = try arguments[Options.format]
     let foreign = format == .apollo ? dashboardOptions : apolloOptions
-    if let option = foreign.first(where: arguments.has) {
+    if let option = foreign.first(where: arguments.isSet) {
       let owner = format == .apollo ? "bmf and github-action-benchmark" : "--format apollo"
-      throw UsageError(message: "'--\(option)' is for \(owner), not --format \(format.rawValue).", usage: spec.usage)
+      throw UsageError(message: "'--\(option.name)' is for \(owner), not --format \(format.rawValue).", usage: spec.usage)
     }
-    let betterName = arguments.value("better") ?? "lower"
-    guard let better = Better(rawValue: betterName) else {
-      throw UsageError(message: "The value '\(betterName)' is invalid for '--better'; expected lower or higher.", usage: spec.usage)
-    }
-    if format == .bmf, arguments.value("better") != nil {
+    let better = try arguments[Options.better]
+    if format == .bmf, arguments.isSet(Options.better) {
       throw UsageError(message: "'--better' is for github-action-benchmark: BMF holds both directions.", usage: spec.usage)
     }
-    if format == .apollo, arguments.value("samples") == nil {
+    if format == .apollo, !arguments.isSet(Options.samples) {
       throw UsageError(message: "Missing expected option '--samples <SAMPLES.csv>': Apollo's p95 comes from the samples.", usage: spec.usage)
     }
+    let out = try arguments[Options.out]
     var outputs = OutputFiles()
-    outputs.add("'--out'", arguments.value("out"))
+    outputs.add("'--\(Options.out.name)'", out)
     outputs.addInput("the input '\(arguments.positionals[0])'", arguments.positionals[0])
-    for option in ["samples", "baseline"] { outputs.addInput("'--\(option)'", arguments.value(option)) }
+    for option in [Options.samples, Options.baseline] { outputs.addInput("'--\(option.name)'", try arguments[option]) }
     try outputs.checkDistinct(usage: spec.usage)
-    if let out = arguments.value("out") { try AtomicFile.checkWritable(out) }
+    if let out { try AtomicFile.checkWritable(out) }
     var rows = try ResultsFile.readResults(from: arguments.positionals[0])
-    if arguments.has("deterministic-only") { rows = rows.filter(\.deterministic) }
+    if arguments[Options.deterministicOnly] { rows = rows.filter(\.deterministic) }
     let json =
       switch format {
       case .bmf: ResultsExport.bmf(rows)
       case .githubActionBenchmark: ResultsExport.githubActionBenchmark(rows, better: better)
       case .apollo: try apolloDataset(rows, arguments).json
       }
-    if let out = arguments.value("out") {
+    if let out {
       try AtomicFile.createDirectory(for: out)
       try AtomicFile.write(json, to: out)
     } else {
@@ -109,12 +107,13 @@ enum ExportCommand: Command {
   /// The rows as Apollo's dataset, compared with `--baseline` when it is given: the baseline is
   /// read first, so that a bad one is reported before the samples are.
   private static func apolloDataset(_ rows: [MetricRow], _ arguments: ParsedArguments) throws -> ApolloDataset {
-    let baselinePath = arguments.value("baseline")
+    let baselinePath = try arguments[Options.baseline]
     let baseline = try baselinePath.map(ApolloDataset.read)
-    let sources = ApolloDataset.Sources(results: arguments.positionals[0], samples: arguments.value("samples")!)
+    // run checked that --format apollo has --samples.
+    let sources = ApolloDataset.Sources(results: arguments.positionals[0], samples: try arguments[Options.samples]!)
     let dataset = try ApolloDataset.of(
-      rows, samples: try ResultsFile.read(SampleRow.self, from: sources.samples), version: arguments.value("version-label") ?? "cachebench",
-      device: arguments.value("device"), sources: sources)
+      rows, samples: try ResultsFile.read(SampleRow.self, from: sources.samples), version: try arguments[Options.versionLabel],
+      device: try arguments[Options.device], sources: sources)
     guard let baseline, let baselinePath else { return dataset }
     let compared = try dataset.compared(with: baseline, file: baselinePath)
     let uncompared = compared.results.filter { $0.comparison == nil }.map(\.scenario)

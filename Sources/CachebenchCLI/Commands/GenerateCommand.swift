@@ -5,11 +5,15 @@ import Workloads
 
 /// `cachebench generate`: writes a synthetic workload's files, replayable as a recorded workload.
 enum GenerateCommand: Command {
+  /// The options, each declared once: usage, help, validation and parsing come from here.
+  enum Options {
+    static let out = Option<String>.required("out", placeholder: "DIR", help: "The directory to write into (created if missing).")
+  }
+
   static let spec = CommandSpec(
     name: "generate",
     abstract: "Write a synthetic workload's schema, operations and responses as files.",
-    usage: "generate <workload> --out <DIR> [--allow-large]",
-    options: [OptionSpec("out", value: "DIR", help: "The directory to write into (created if missing)."), .allowLarge],
+    options: [Options.out, Flag.allowLarge],
     positionalName: "<workload>", positionalHelp: "A workload file with a \"generator\" section.", minimumPositionals: 1,
     maximumPositionals: 1,
     discussion: """
@@ -19,14 +23,12 @@ enum GenerateCommand: Command {
       """)
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-    guard let out = arguments.value("out") else {
-      throw UsageError(message: "Missing expected option '--out <DIR>'.", usage: spec.usage)
-    }
+    let out = try arguments[Options.out]
     let workload = try Workload.load(arguments.positionals[0], registry: context.registry)
     guard case .generator(let config) = workload.source else {
       throw CommandError("\(workload.file): generate needs a workload with a \"generator\" section, not \"\(workload.source.kindName)\"", .dataError)
     }
-    try WorkloadChecker.check(workload, allowLarge: arguments.has("allow-large"))
+    try WorkloadChecker.check(workload, allowLarge: arguments[Flag.allowLarge])
     let synthetic = try Generator.make(seed: workload.seed, config: config)
     try synthetic.write(to: URL(fileURLWithPath: out), name: workload.name + "-recorded")
     try writeStandardOutput("wrote \(synthetic.responseCount) responses of \(synthetic.operations.count) operations to \(out); replay with: cachebench run \(out)/workload.json\n")

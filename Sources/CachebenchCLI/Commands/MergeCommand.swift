@@ -5,14 +5,17 @@ import Support
 
 /// `cachebench merge`: the parts of a run split across machines, joined.
 enum MergeCommand: Command {
+  /// The options, each declared once: usage, help, validation and parsing come from here.
+  enum Options {
+    static let workload = Option<String>.required(
+      "workload", placeholder: "FILE.json", help: "The workload the parts ran: which configurations the whole run has, in its order.")
+    static let out = Option<String>.required("out", placeholder: "FILE.csv", help: "Where to write the whole run's CSV (atomically).")
+  }
+
   static let spec = CommandSpec(
     name: "merge",
     abstract: "Join the parts of a run split with 'run --shard K/N' into the CSV of the whole run.",
-    usage: "merge <PART.csv>... --workload <FILE.json> --out <FILE.csv>",
-    options: [
-      OptionSpec("workload", value: "FILE.json", help: "The workload the parts ran: which configurations the whole run has, in its order."),
-      OptionSpec("out", value: "FILE.csv", help: "Where to write the whole run's CSV (atomically)."),
-    ],
+    options: [Options.workload, Options.out],
     positionalName: "<PART.csv>", positionalHelp: "The parts, in any order: one for each K of one N.",
     minimumPositionals: 1, maximumPositionals: 10_000,
     discussion: """
@@ -36,9 +39,8 @@ enum MergeCommand: Command {
       """)
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-    guard let out = arguments.value("out"), let workloadPath = arguments.value("workload") else {
-      throw UsageError(message: "Missing expected options '--workload <FILE.json>' and '--out <FILE.csv>'.", usage: spec.usage)
-    }
+    let out = try arguments[Options.out]
+    let workloadPath = try arguments[Options.workload]
     var outputs = OutputFiles()
     outputs.add("'--out'", out)
     for path in arguments.positionals { outputs.addInput("the part '\(path)'", path) }

@@ -7,53 +7,63 @@ import Support
 
 /// `cachebench normalize`: normalizes responses and prints the records (docs/command-line.md).
 enum NormalizeCommand: Command {
+  /// The options, each declared once: usage, help, validation and parsing come from here.
+  enum Options {
+    static let operation = Option<String>.repeatable(
+      "operation", placeholder: "file",
+      help: "A GraphQL document with the operation. Repeat with --response to merge several responses in order.")
+    static let response = Option<String>.repeatable(
+      "response", placeholder: "file", help: "The response: {\"data\": ...} or the data object itself.")
+    static let at = Option<Int>.repeatable(
+      "at", placeholder: "seconds",
+      help:
+        "The clock, in whole seconds (0 to \(NormalizeScript.latestSecond)): before --operation, the date of the writes that follow (default 0); after --read, the read's. Any --at or --read keeps a date per field.",
+      expected: "whole seconds from 0 to \(NormalizeScript.latestSecond) (9999-12-31T23:59:59Z)", parse: { NormalizeScript.seconds($0) })
+    static let schema = Option<String>.repeatable(
+      "schema", placeholder: "file", help: "A schema or schema extension file (.graphqls), for types, key policies and @cacheControl.")
+    static let document = Option<String>.repeatable(
+      "document", placeholder: "file", help: "A GraphQL file with fragments the operations use.")
+    static let variables = Option<String>.repeatable(
+      "variables", placeholder: "file", help: "A JSON object of variables: once for every operation, or once per --operation.")
+    static let operationName = Option<String>.repeatable(
+      "operation-name", placeholder: "name", help: "The operation to use when a document has several.")
+    static let keys = Option<KeyStrategyName?>(
+      "keys", placeholder: "strategy",
+      help: "How objects are keyed. Default: typePolicy (the path where the schema declares no policy), or programmatic with --resolver.")
+    static let resolver = Option<String>(
+      "resolver", placeholder: "name",
+      help: "The programmatic key resolver: \(CacheKeyResolvers.builtIn.names.joined(separator: ", ")).", default: "id")
+    static let store = Option<NormalizeStore>(
+      "store", placeholder: "store", help: "The store the records go through; sqlite is a temporary file, removed afterwards.",
+      default: .memory)
+    static let layout = Option<SQLiteNormalizedCache.Layout>(
+      "layout", placeholder: "layout", help: "The SQLite store's layout (with --store sqlite).", default: .compact)
+    static let format = Option<RecordListing>("format", placeholder: "format", help: "Output format of the records.", default: .json)
+    static let read = Option<String?>(
+      "read", placeholder: "file",
+      help:
+        "After the writes, read this operation back and print the outcome as JSON (hit, stale or miss; data; expired and missing paths) instead of the records."
+    )
+    static let readVariables = Option<String?>(
+      "read-variables", placeholder: "file", help: "A JSON object of variables for the --read operation.")
+    static let readOperationName = Option<String?>(
+      "read-operation-name", placeholder: "name", help: "The operation to read when the --read document has several.")
+    static let ttl = Option<TTLEnforcement>(
+      "ttl", placeholder: "mode", help: "How the read treats an expired field: strict (a miss) or permissive (stale data).",
+      default: .strict)
+  }
+
   static let spec = CommandSpec(
     name: "normalize",
     abstract: "Normalize responses into records and print them, or read an operation back at a time.",
+    // Written out: the read's options group after --read, and the file placeholders say which
+    // file; the choices come from the declarations.
     usage:
-      "normalize [--at <seconds>] --operation <Q.graphql> --response <R.json> ... [--schema <F.graphqls> ...] [--document <F.graphql> ...] [--variables <V.json>] [--operation-name <name>] [--keys path|typePolicy|programmatic] [--resolver <name>] [--store memory|sqlite] [--layout \(SQLiteNormalizedCache.Layout.allCases.map(\.rawValue).joined(separator: "|"))] [--format json|entries] [--read <Q.graphql> [--read-variables <V.json>] [--read-operation-name <name>] [--at <seconds>] [--ttl strict|permissive]]",
+      "normalize [--at <seconds>] --operation <Q.graphql> --response <R.json> ... [--schema <F.graphqls> ...] [--document <F.graphql> ...] [--variables <V.json>] [--operation-name <name>] [--keys \(Options.keys.choices)] [--resolver <name>] [--store \(Options.store.choices)] [--layout \(Options.layout.choices)] [--format \(Options.format.choices)] [--read <Q.graphql> [--read-variables <V.json>] [--read-operation-name <name>] [--at <seconds>] [--ttl \(Options.ttl.choices)]]",
     options: [
-      OptionSpec(
-        "operation", value: "file",
-        help: "A GraphQL document with the operation. Repeat with --response to merge several responses in order.",
-        repeatable: true),
-      OptionSpec("response", value: "file", help: "The response: {\"data\": ...} or the data object itself.", repeatable: true),
-      OptionSpec(
-        "at", value: "seconds",
-        help:
-          "The clock, in whole seconds (0 to \(NormalizeScript.latestSecond)): before --operation, the date of the writes that follow (default 0); after --read, the read's. Any --at or --read keeps a date per field.",
-        repeatable: true),
-      OptionSpec(
-        "schema", value: "file", help: "A schema or schema extension file (.graphqls), for types, key policies and @cacheControl.",
-        repeatable: true),
-      OptionSpec("document", value: "file", help: "A GraphQL file with fragments the operations use.", repeatable: true),
-      OptionSpec(
-        "variables", value: "file",
-        help: "A JSON object of variables: once for every operation, or once per --operation.", repeatable: true),
-      OptionSpec(
-        "operation-name", value: "name", help: "The operation to use when a document has several.", repeatable: true),
-      OptionSpec(
-        "keys", value: "strategy",
-        help: "How objects are keyed. Default: typePolicy (the path where the schema declares no policy), or programmatic with --resolver.",
-        allowed: KeyStrategyName.allCases.map(\.rawValue)),
-      OptionSpec(
-        "resolver", value: "name",
-        help: "The programmatic key resolver: \(CacheKeyResolvers.builtIn.names.joined(separator: ", ")). Default: id."),
-      OptionSpec(
-        "store", value: "store", help: "The store the records go through. Default: memory; sqlite is a temporary file, removed afterwards.",
-        allowed: NormalizeStore.allCases.map(\.rawValue)),
-      OptionSpec(
-        "layout", value: "layout", help: "The SQLite store's layout (with --store sqlite). Default: compact.",
-        allowed: SQLiteNormalizedCache.Layout.allCases.map(\.rawValue)),
-      OptionSpec("format", value: "format", help: "Output format of the records. Default: json.", allowed: RecordListing.allCases.map(\.rawValue)),
-      OptionSpec(
-        "read", value: "file",
-        help: "After the writes, read this operation back and print the outcome as JSON (hit, stale or miss; data; expired and missing paths) instead of the records."),
-      OptionSpec("read-variables", value: "file", help: "A JSON object of variables for the --read operation."),
-      OptionSpec("read-operation-name", value: "name", help: "The operation to read when the --read document has several."),
-      OptionSpec(
-        "ttl", value: "mode", help: "How the read treats an expired field: strict (a miss) or permissive (stale data). Default: strict.",
-        allowed: TTLEnforcement.allCases.map(\.rawValue)),
+      Options.operation, Options.response, Options.at, Options.schema, Options.document, Options.variables, Options.operationName,
+      Options.keys, Options.resolver, Options.store, Options.layout, Options.format, Options.read, Options.readVariables,
+      Options.readOperationName, Options.ttl,
     ],
     discussion: """
       EXAMPLES:
@@ -68,18 +78,18 @@ enum NormalizeCommand: Command {
       """)
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-    let script = try NormalizeScript(arguments, usage: spec.usage)
-    let variables = try perOperation(arguments.values("variables"), count: script.writes.count, option: "variables")
-    let operationNames = try perOperation(arguments.values("operation-name"), count: script.writes.count, option: "operation-name")
-    if arguments.has("layout"), arguments.value("store") != NormalizeStore.sqlite.rawValue {
+    let script = try NormalizeScript(arguments)
+    let variables = try perOperation(arguments, Options.variables, count: script.writes.count)
+    let operationNames = try perOperation(arguments, Options.operationName, count: script.writes.count)
+    let store = try arguments[Options.store]
+    if arguments.isSet(Options.layout), store != .sqlite {
       throw UsageError(message: "--layout needs --store sqlite.", usage: spec.usage)
     }
     let strategy = try keyStrategy(arguments, resolvers: context.registry.resolvers)
-    let schema = try Schema.load(arguments.values("schema"))
-    let format = arguments.value("format").flatMap(RecordListing.init(rawValue:)) ?? .json
-    let store = arguments.value("store").flatMap(NormalizeStore.init(rawValue:)) ?? .memory
-    let layout = arguments.value("layout").flatMap(SQLiteNormalizedCache.Layout.init(rawValue:)) ?? .compact
-    let documents = arguments.values("document")
+    let schema = try Schema.load(try arguments.all(Options.schema))
+    let format = try arguments[Options.format]
+    let layout = try arguments[Options.layout]
+    let documents = try arguments.all(Options.document)
     let output = try store.withStore(layout: layout) { cache in
       var keys: [CacheKey] = []
       var seen: Set<CacheKey> = []
@@ -140,26 +150,27 @@ enum NormalizeCommand: Command {
   }
 
   /// An option given never, once (for every operation), or once per operation.
-  private static func perOperation(_ values: [String], count: Int, option: String) throws -> [String?] {
+  private static func perOperation(_ arguments: ParsedArguments, _ option: Option<String>, count: Int) throws -> [String?] {
+    let values = try arguments.all(option)
     switch values.count {
     case 0: return Array(repeating: nil, count: count)
     case 1: return Array(repeating: values[0], count: count)
     case count: return values
     default:
       throw UsageError(
-        message: "Give --\(option) once, or once per --operation (\(count)); got \(values.count).", usage: spec.usage)
+        message: "Give --\(option.name) once, or once per --operation (\(count)); got \(values.count).", usage: spec.usage)
     }
   }
 
   static func keyStrategy(_ arguments: ParsedArguments, resolvers: CacheKeyResolvers) throws -> KeyStrategy {
-    let resolverName = arguments.value("resolver")
-    let name = arguments.value("keys").flatMap(KeyStrategyName.init(rawValue:)) ?? (resolverName == nil ? .typePolicy : .programmatic)
+    let name = try arguments[Options.keys] ?? (arguments.isSet(Options.resolver) ? .programmatic : .typePolicy)
     switch name {
     case .path: return .path
     case .typePolicy: return .typePolicy
     case .programmatic:
+      let resolverName = try arguments[Options.resolver]
       do {
-        return .programmatic(try resolvers.resolver(named: resolverName ?? "id"))
+        return .programmatic(try resolvers.resolver(named: resolverName))
       } catch {
         throw UsageError(message: error.description + ".", usage: spec.usage)
       }

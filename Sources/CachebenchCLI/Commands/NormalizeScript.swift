@@ -38,32 +38,34 @@ struct NormalizeScript {
   /// - Throws: ``UsageError`` for an `--at` out of range or dating no write, an `--operation`
   ///   after `--read`, a read given two clocks, no `--operation` or unmatched `--operation` and
   ///   `--response` counts, the read's options without `--read`, `--format` with it.
-  init(_ arguments: ParsedArguments, usage: String) throws(UsageError) {
+  init(_ arguments: ParsedArguments) throws(UsageError) {
+    typealias Options = NormalizeCommand.Options
+    let usage = arguments.usage
     var clock = 0
     // The last --at given before --read that no --operation has taken yet.
     var unusedClock: String?
     var readClock: (text: String, seconds: Int)?
     var isReading = false
     var operations: [(path: String, writtenAt: Int)] = []
-    for (name, value) in arguments.occurrences {
-      guard let value else { continue }
-      switch name {
-      case "at" where isReading:
+    for occurrence in arguments.occurrences {
+      guard let value = occurrence.value else { continue }
+      switch occurrence.name {
+      case Options.at.name where isReading:
         if let readClock {
           throw UsageError(message: "The read takes one --at; got '\(readClock.text)' and '\(value)'.", usage: usage)
         }
-        readClock = (value, try Self.seconds(value, usage: usage))
-      case "at":
+        readClock = (value, try arguments.value(value, of: Options.at))
+      case Options.at.name:
         if let unusedClock { throw Self.datesNoWrite(unusedClock, usage: usage) }
-        clock = try Self.seconds(value, usage: usage)
+        clock = try arguments.value(value, of: Options.at)
         unusedClock = value
-      case "operation":
+      case Options.operation.name:
         if isReading {
           throw UsageError(message: "--operation '\(value)' comes after --read: give the writes first, then the read.", usage: usage)
         }
         operations.append((value, clock))
         unusedClock = nil
-      case "read":
+      case Options.read.name:
         if let unusedClock { throw Self.datesNoWrite(unusedClock, usage: usage) }
         isReading = true
       default:
@@ -71,9 +73,9 @@ struct NormalizeScript {
       }
     }
     if let unusedClock { throw Self.datesNoWrite(unusedClock, usage: usage) }
-    writes = try Self.pairs(operations, responses: arguments.values("response"), usage: usage)
-    read = try Self.read(arguments, at: readClock?.seconds ?? 0, usage: usage)
-    isDated = isReading || arguments.has("at")
+    writes = try Self.pairs(operations, responses: try arguments.all(Options.response), usage: usage)
+    read = try Self.read(arguments, at: readClock?.seconds ?? 0)
+    isDated = isReading || arguments.isSet(Options.at)
   }
 
   /// Each `--operation` with its `--response`, in order.
@@ -90,32 +92,29 @@ struct NormalizeScript {
   }
 
   /// The read `--read` asks for, nil without it; its options without it are wrong.
-  private static func read(_ arguments: ParsedArguments, at seconds: Int, usage: String) throws(UsageError) -> Read? {
-    guard let operation = arguments.value("read") else {
-      for option in ["ttl", "read-variables", "read-operation-name"] where arguments.has(option) {
-        throw UsageError(message: "--\(option) needs --read.", usage: usage)
+  private static func read(_ arguments: ParsedArguments, at seconds: Int) throws(UsageError) -> Read? {
+    typealias Options = NormalizeCommand.Options
+    guard let operation = try arguments[Options.read] else {
+      let readOptions: [any OptionDeclaration] = [Options.ttl, Options.readVariables, Options.readOperationName]
+      for option in readOptions where arguments.isSet(option) {
+        throw UsageError(message: "--\(option.name) needs --read.", usage: arguments.usage)
       }
       return nil
     }
-    if arguments.has("format") {
+    if arguments.isSet(Options.format) {
       throw UsageError(
-        message: "--format lists the records, and --read prints the read's outcome instead: give one of them.", usage: usage)
+        message: "--format lists the records, and --read prints the read's outcome instead: give one of them.", usage: arguments.usage)
     }
     return Read(
-      operation: operation, variables: arguments.value("read-variables"), operationName: arguments.value("read-operation-name"),
-      at: seconds, ttl: arguments.value("ttl").flatMap(TTLEnforcement.init(rawValue:)) ?? .strict)
+      operation: operation, variables: try arguments[Options.readVariables], operationName: try arguments[Options.readOperationName],
+      at: seconds, ttl: try arguments[Options.ttl])
   }
 
-  /// Seconds as `--at` takes them: digits only, from 0 to ``latestSecond``.
-  static func seconds(_ text: String, usage: String) throws(UsageError) -> Int {
+  /// Seconds as `--at` takes them: digits only, from 0 to ``latestSecond``; nil for any other text.
+  static func seconds(_ text: String) -> Int? {
     guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let seconds = Int(text),
       seconds <= latestSecond
-    else {
-      throw UsageError(
-        message:
-          "The value '\(text)' is invalid for '--at'; expected whole seconds from 0 to \(latestSecond) (9999-12-31T23:59:59Z).",
-        usage: usage)
-    }
+    else { return nil }
     return seconds
   }
 

@@ -6,7 +6,7 @@ import Support
 
 /// The store `cachebench normalize` writes into and reads from (`--store`, `--layout`;
 /// docs/command-line.md#normalize): the in-memory store, or a SQLite store on a temporary file.
-enum NormalizeStore: String, CaseIterable {
+enum NormalizeStore: String, CaseIterable, OptionValue {
   case memory, sqlite
 
   /// Runs `body` with a fresh, empty store of this kind. A SQLite store (in `layout`, WAL, the

@@ -5,15 +5,20 @@ import Support
 
 /// `cachebench report`: a run (and its samples, and a comparison) as one self-contained HTML page.
 enum ReportCommand: Command {
+  /// The options, each declared once: usage, help, validation and parsing come from here. The
+  /// placeholders are those of the usage line it has always had.
+  enum Options {
+    static let out = Option<String>.required("out", placeholder: "report.html", help: "Where to write the page (atomically).")
+    static let samples = Option<String?>(
+      "samples", placeholder: "S.csv", help: "The run's --samples file: the distributions as box plots.")
+    static let comparison = Option<String?>(
+      "comparison", placeholder: "C.csv", help: "A comparison from 'compare --out' or 'ab --out': its verdicts as a chart and a table.")
+  }
+
   static let spec = CommandSpec(
     name: "report",
     abstract: "Write a run as one self-contained HTML page: its table and charts, with provenance.",
-    usage: "report <RESULTS.csv> --out <report.html> [--samples <S.csv>] [--comparison <C.csv>]",
-    options: [
-      OptionSpec("out", value: "FILE.html", help: "Where to write the page (atomically)."),
-      OptionSpec("samples", value: "FILE.csv", help: "The run's --samples file: the distributions as box plots."),
-      OptionSpec("comparison", value: "FILE.csv", help: "A comparison from 'compare --out' or 'ab --out': its verdicts as a chart and a table."),
-    ],
+    options: [Options.out, Options.samples, Options.comparison],
     positionalName: "<RESULTS.csv>", positionalHelp: "A file written by 'cachebench run' (or 'merge').",
     minimumPositionals: 1, maximumPositionals: 1,
     discussion: """
@@ -35,18 +40,16 @@ enum ReportCommand: Command {
       """)
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
-    guard let out = arguments.value("out") else {
-      throw UsageError(message: "Missing expected option '--out <report.html>'.", usage: spec.usage)
-    }
+    let out = try arguments[Options.out]
     var outputs = OutputFiles()
     outputs.add("'--out'", out)
     outputs.addInput("the input '\(arguments.positionals[0])'", arguments.positionals[0])
-    for option in ["samples", "comparison"] { outputs.addInput("'--\(option)'", arguments.value(option)) }
+    for option in [Options.samples, Options.comparison] { outputs.addInput("'--\(option.name)'", try arguments[option]) }
     try outputs.checkDistinct(usage: spec.usage)
     try AtomicFile.checkWritable(out)
     let rows = try ResultsFile.readResults(from: arguments.positionals[0])
-    let samples = try arguments.value("samples").map { try ResultsFile.read(SampleRow.self, from: $0) } ?? []
-    let verdicts = try arguments.value("comparison").map { try ResultsFile.read(Verdict.self, from: $0) } ?? []
+    let samples = try arguments[Options.samples].map { try ResultsFile.read(SampleRow.self, from: $0) } ?? []
+    let verdicts = try arguments[Options.comparison].map { try ResultsFile.read(Verdict.self, from: $0) } ?? []
     try checkBelong(rows: rows, samples: samples, verdicts: verdicts, arguments: arguments)
     let report = HTMLReport(rows: rows, samples: samples, verdicts: verdicts, generator: versionLine())
     try AtomicFile.createDirectory(for: out)
@@ -61,13 +64,13 @@ enum ReportCommand: Command {
     let results = arguments.positionals[0]
     func base(_ runID: String) -> String { Shard.parse(runID: runID)?.base ?? runID }
     let runs = Set(rows.map { base($0.run.runID) })
-    if let path = arguments.value("samples"), let stranger = samples.first(where: { !runs.contains(base($0.runID)) }) {
+    if let path = try arguments[Options.samples], let stranger = samples.first(where: { !runs.contains(base($0.runID)) }) {
       throw CommandError(
         "\(path) holds samples of run \(stranger.runID), \(results) is of run \(runs.sorted().joined(separator: ", ")): give the --samples file of this run",
         .dataError)
     }
     let workloads = Set(rows.map(\.key.workload))
-    if let path = arguments.value("comparison"), !verdicts.isEmpty, workloads.isDisjoint(with: verdicts.map(\.key.workload)) {
+    if let path = try arguments[Options.comparison], !verdicts.isEmpty, workloads.isDisjoint(with: verdicts.map(\.key.workload)) {
       let theirs = Set(verdicts.map(\.key.workload)).sorted().joined(separator: ", ")
       throw CommandError(
         "\(path) compares the workload \(theirs), \(results) is of \(workloads.sorted().joined(separator: ", ")): give a comparison of this workload",

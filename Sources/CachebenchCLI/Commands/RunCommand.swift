@@ -7,28 +7,36 @@ import Support
 /// `cachebench run`: runs workloads, prints a table, writes the CSV (docs/csv.md,
 /// docs/command-line.md).
 enum RunCommand: Command {
+  /// The options, each declared once: usage, help, validation and parsing come from here.
+  enum Options {
+    static let out = Option<String?>(
+      "out", placeholder: "FILE.csv",
+      help: "Where to write the metrics. Default: results/runs/<workload name>.csv for each workload (untracked by git).")
+    static let samples = Option<String?>("samples", placeholder: "FILE.csv", help: "Also write every sample, one row each.")
+    static let history = Option<String?>(
+      "history", placeholder: "FILE.csv",
+      help: "Append the rows to a history of runs (created with its header if missing), for scripts/trend.py.")
+    static let instructions = Flag(
+      "instructions",
+      help: "Also count the instructions of every write, normalize, merge and read under valgrind's callgrind (some 30 times slower than the run itself).")
+    static let instructionsOnly = Option<String?>(
+      "instructions-only", placeholder: "FILE",
+      help: "Internal, for --instructions: only count instructions, under callgrind started with --callgrind-out-file=FILE.",
+      isHidden: true)
+    static let quick = Flag(
+      "quick", help: "Shrink each workload for a smoke test: a tenth of the responses or records, one repetition, no warm-up.")
+    static let shard = Option<Shard?>(
+      "shard", placeholder: "K/N",
+      help: "Run the K-th of N shares of the configurations (variant × store × strategy), for a run split across machines; 'cachebench merge' joins the parts.",
+      expected: "K/N with 1 <= K <= N, such as 2/3")
+  }
+
   static let spec = CommandSpec(
     name: "run",
     abstract: "Run workloads: measure every store × key strategy, print a table, write CSV.",
-    usage: "run <workload>... [--out <FILE.csv>] [--samples <FILE.csv>] [--history <FILE.csv>] [--instructions] [--quick] [--shard <K/N>] [--allow-large] [--no-progress]",
     options: [
-      OptionSpec("out", value: "FILE.csv", help: "Where to write the metrics. Default: results/runs/<workload name>.csv for each workload (untracked by git)."),
-      OptionSpec("samples", value: "FILE.csv", help: "Also write every sample, one row each."),
-      OptionSpec(
-        "history", value: "FILE.csv",
-        help: "Append the rows to a history of runs (created with its header if missing), for scripts/trend.py."),
-      .allowLarge,
-      OptionSpec("quick", help: "Shrink each workload for a smoke test: a tenth of the responses or records, one repetition, no warm-up."),
-      OptionSpec(
-        "instructions",
-        help: "Also count the instructions of every write, normalize, merge and read under valgrind's callgrind (some 30 times slower than the run itself)."),
-      OptionSpec(
-        "instructions-only", value: "FILE",
-        help: "Internal, for --instructions: only count instructions, under callgrind started with --callgrind-out-file=FILE."),
-      OptionSpec(
-        "shard", value: "K/N",
-        help: "Run the K-th of N shares of the configurations (variant × store × strategy), for a run split across machines; 'cachebench merge' joins the parts."),
-      OptionSpec("no-progress", help: "No progress lines on stderr."),
+      Options.out, Options.samples, Options.history, Options.instructions, Options.instructionsOnly, Options.quick, Options.shard,
+      Flag.allowLarge, Flag.noProgress,
     ],
     positionalName: "<workload>", positionalHelp: "Workload files (JSON, see docs/workloads.md).", minimumPositionals: 1,
     maximumPositionals: 1_000,
@@ -56,23 +64,23 @@ enum RunCommand: Command {
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
     // Check every file before running any: the outputs given first, before any is read.
     try distinctOutputs(arguments, workloads: nil)
-    let history = try arguments.value("history").map(ResultsHistory.init(path:))
+    let history = try arguments[Options.history].map(ResultsHistory.init(path:))
     var workloads: [Workload] = []
     for path in arguments.positionals {
       let workload = try Workload.load(path, registry: context.registry)
       for warning in workload.warnings { writeStandardError("Warning: \(warning)\n") }
       // Sizes are checked as the workload will run: --quick shrinks it first.
-      try WorkloadChecker.check(arguments.has("quick") ? workload.quick() : workload, allowLarge: arguments.has("allow-large"))
+      try WorkloadChecker.check(arguments[Options.quick] ? workload.quick() : workload, allowLarge: arguments[Flag.allowLarge])
       workloads.append(workload)
     }
     let shard = try parseShard(arguments, workloads: workloads)
     let options = RunOptions(
-      quick: arguments.has("quick"), keepSamples: arguments.value("samples") != nil,
-      progress: !arguments.has("no-progress"), shard: shard)
-    if let outFile = arguments.value("instructions-only") {
+      quick: arguments[Options.quick], keepSamples: arguments.isSet(Options.samples),
+      progress: !arguments[Flag.noProgress], shard: shard)
+    if let outFile = try arguments[Options.instructionsOnly] {
       return try countInstructions(workloads, options: options, outFile: outFile, arguments: arguments)
     }
-    let instructions = arguments.has("instructions")
+    let instructions = arguments[Options.instructions]
     if instructions, !CallgrindProcess.isAvailable {
       throw CommandError("--instructions needs valgrind, which is not installed here (make deps installs it)", .failure)
     }
@@ -81,10 +89,9 @@ enum RunCommand: Command {
     // Every output checked before the run: an unwritable --samples must not be found after --out
     // was written and minutes were spent.
     try distinctOutputs(arguments, workloads: zip(arguments.positionals, workloads).map { $0 })
-    let perWorkloadFiles = arguments.value("out") == nil
-    let outputs =
-      (perWorkloadFiles ? workloads.map { defaultOutput(of: $0) } : [arguments.value("out")!])
-      + [arguments.value("samples")].compactMap { $0 }
+    let out = try arguments[Options.out]
+    let perWorkloadFiles = out == nil
+    let outputs = (out.map { [$0] } ?? workloads.map { defaultOutput(of: $0) }) + [try arguments[Options.samples]].compactMap { $0 }
     for path in outputs { try AtomicFile.checkWritable(path) }
     var results: [WorkloadResult] = []
     for (index, workload) in workloads.enumerated() {
@@ -112,20 +119,17 @@ enum RunCommand: Command {
   /// files of their own: 64 otherwise. Without the workloads, the options given only.
   private static func distinctOutputs(_ arguments: ParsedArguments, workloads: [(path: String, workload: Workload)]?) throws {
     var outputs = OutputFiles()
-    if arguments.value("out") == nil, let workloads {
+    if !arguments.isSet(Options.out), let workloads {
       for (path, workload) in workloads { outputs.add("the default output of \(path)", defaultOutput(of: workload)) }
     }
-    for option in ["out", "samples", "history"] { outputs.add("'--\(option)'", arguments.value(option)) }
+    for option in [Options.out, Options.samples, Options.history] { outputs.add("'--\(option.name)'", try arguments[option]) }
     for path in arguments.positionals { outputs.addInput("the workload '\(path)'", path) }
     try outputs.checkDistinct(usage: spec.usage)
   }
 
   /// `--shard K/N`, checked against the one workload it splits; nil without the option.
   private static func parseShard(_ arguments: ParsedArguments, workloads: [Workload]) throws -> Shard? {
-    guard let text = arguments.value("shard") else { return nil }
-    guard let shard = Shard(parsing: text) else {
-      throw UsageError(message: "The value '\(text)' is invalid for '--shard'; expected K/N with 1 <= K <= N, such as 2/3.", usage: spec.usage)
-    }
+    guard let shard = try arguments[Options.shard] else { return nil }
     guard workloads.count == 1 else {
       throw UsageError(message: "--shard splits one workload: give one workload file, not \(workloads.count).", usage: spec.usage)
     }
@@ -158,11 +162,11 @@ enum RunCommand: Command {
       }
     }
     let allRows = results.flatMap(\.rows)
-    if let path = arguments.value("out") {
+    if let path = try arguments[Options.out] {
       try ResultsFile.write(allRows, to: path)
       written.append("wrote \(allRows.count) rows to \(path)\n")
     }
-    if let path = arguments.value("samples") {
+    if let path = try arguments[Options.samples] {
       let allSamples = results.flatMap(\.samples)
       try ResultsFile.write(allSamples, to: path)
       written.append("wrote \(allSamples.count) samples to \(path)\n")
@@ -180,7 +184,7 @@ enum RunCommand: Command {
   private static func countInstructions(
     _ workloads: [Workload], options: RunOptions, outFile: String, arguments: ParsedArguments
   ) throws -> ExitCode {
-    guard let out = arguments.value("out") else {
+    guard let out = try arguments[Options.out] else {
       throw UsageError(message: "--instructions-only needs --out <FILE.csv>.", usage: spec.usage)
     }
     var rows: [MetricRow] = []

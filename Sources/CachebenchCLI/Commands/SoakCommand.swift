@@ -7,19 +7,23 @@ import Support
 /// `cachebench soak`: a workload's traffic session, long, sampled as it goes, and what grew after
 /// its warm-up (docs/command-line.md#soak).
 enum SoakCommand: Command {
+  /// The options, each declared once: usage, help, validation and parsing come from here.
+  enum Options {
+    static let every = Option<Int?>(
+      "every", placeholder: "steps", help: "Steps between samples. Default: a hundredth of the session.", range: 1...100_000_000)
+    static let warmup = Option<Int?>(
+      "warmup", placeholder: "steps", help: "Steps before the fit starts. Default: a tenth of the session.", range: 0...100_000_000)
+    static let out = Option<String?>(
+      "out", placeholder: "FILE.csv", help: "Where to write the growth of each figure. Default: results/<workload name>.csv.")
+    static let series = Option<String?>(
+      "series", placeholder: "FILE.csv", help: "Where to write every sample. Default: results/<workload name>-series.csv.")
+    static let quick = Flag("quick", help: "Shrink the workload as run --quick does: a tenth of the steps (at least 100).")
+  }
+
   static let spec = CommandSpec(
     name: "soak",
     abstract: "Run a workload's traffic session long, sampling memory and files: what grows per 100,000 steps.",
-    usage: "soak <workload> [--every <steps>] [--warmup <steps>] [--out <FILE.csv>] [--series <FILE.csv>] [--quick] [--allow-large] [--no-progress]",
-    options: [
-      OptionSpec("every", value: "steps", help: "Steps between samples. Default: a hundredth of the session."),
-      OptionSpec("warmup", value: "steps", help: "Steps before the fit starts. Default: a tenth of the session."),
-      OptionSpec("out", value: "FILE.csv", help: "Where to write the growth of each figure. Default: results/<workload name>.csv."),
-      OptionSpec("series", value: "FILE.csv", help: "Where to write every sample. Default: results/<workload name>-series.csv."),
-      OptionSpec("quick", help: "Shrink the workload as run --quick does: a tenth of the steps (at least 100)."),
-      .allowLarge,
-      OptionSpec("no-progress", help: "No progress lines on stderr."),
-    ],
+    options: [Options.every, Options.warmup, Options.out, Options.series, Options.quick, Flag.allowLarge, Flag.noProgress],
     positionalName: "<workload>", positionalHelp: "A workload file with a traffic section.", minimumPositionals: 1,
     maximumPositionals: 1,
     discussion: """
@@ -37,20 +41,21 @@ enum SoakCommand: Command {
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
     let path = arguments.positionals[0]
-    let every = try arguments.integer("every", in: 1...100_000_000, usage: spec.usage)
-    let warmup = try arguments.integer("warmup", in: 0...100_000_000, usage: spec.usage)
+    let every = try arguments[Options.every]
+    let warmup = try arguments[Options.warmup]
     let workload = try Workload.load(path, registry: context.registry)
-    let quick = arguments.has("quick")
-    try WorkloadChecker.check(quick ? workload.quick() : workload, allowLarge: arguments.has("allow-large"))
-    let out = arguments.value("out") ?? "results/\(workload.name).csv"
-    let series = arguments.value("series") ?? "results/\(workload.name)-series.csv"
+    let quick = arguments[Options.quick]
+    try WorkloadChecker.check(quick ? workload.quick() : workload, allowLarge: arguments[Flag.allowLarge])
+    let out = try arguments[Options.out] ?? "results/\(workload.name).csv"
+    let series = try arguments[Options.series] ?? "results/\(workload.name)-series.csv"
     var outputs = OutputFiles()
-    outputs.add(arguments.value("out") == nil ? "the default of '--out'" : "'--out'", out)
-    outputs.add(arguments.value("series") == nil ? "the default of '--series'" : "'--series'", series)
+    for (option, path) in [(Options.out, out), (Options.series, series)] {
+      outputs.add(arguments.isSet(option) ? "'--\(option.name)'" : "the default of '--\(option.name)'", path)
+    }
     outputs.addInput("the workload '\(path)'", path)
     try outputs.checkDistinct(usage: spec.usage)
     for output in [out, series] { try AtomicFile.checkWritable(output) }
-    var options = SoakOptions(every: every, warmup: warmup, quick: quick, progress: !arguments.has("no-progress"))
+    var options = SoakOptions(every: every, warmup: warmup, quick: quick, progress: !arguments[Flag.noProgress])
     options.signalAtStep = try signalAtStep()
     // SIGINT and SIGTERM stop the session where it is; what it sampled is still written.
     SoakInterruption.install()

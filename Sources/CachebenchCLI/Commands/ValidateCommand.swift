@@ -8,8 +8,7 @@ enum ValidateCommand: Command {
   static let spec = CommandSpec(
     name: "validate",
     abstract: "Check workload files without running them.",
-    usage: "validate <workload>... [--allow-large]",
-    options: [.allowLarge],
+    options: [Flag.allowLarge],
     positionalName: "<workload>", positionalHelp: "Workload files.", minimumPositionals: 1, maximumPositionals: 1_000,
     discussion: """
       Checks every key, type and range, and for a recorded workload that every schema, operation and
@@ -23,7 +22,7 @@ enum ValidateCommand: Command {
     for path in arguments.positionals {
       let workload = try Workload.load(path, registry: context.registry)
       for warning in workload.warnings { writeStandardError("Warning: \(warning)\n") }
-      try WorkloadChecker.check(workload, allowLarge: arguments.has("allow-large"))
+      try WorkloadChecker.check(workload, allowLarge: arguments[Flag.allowLarge])
       try Preflight.check(workload)
       let variants = try workload.variants.count
       var strategies = workload.keys.count

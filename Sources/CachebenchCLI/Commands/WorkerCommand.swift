@@ -6,11 +6,13 @@ import Workloads
 /// `cachebench worker`: one side of `ab --paired`, performing timed steps on request
 /// (``WorkerProtocol``).
 enum WorkerCommand: Command {
+  /// `--quick`, its one option.
+  static let quick = Flag("quick", help: "Shrink the workload as run --quick does.")
+
   static let spec = CommandSpec(
     name: "worker",
     abstract: "Load a workload once and time single steps on request, for 'ab --paired' (a protocol on stdin/stdout).",
-    usage: "worker <workload> [--quick]",
-    options: [OptionSpec("quick", help: "Shrink the workload as run --quick does.")],
+    options: [quick],
     positionalName: "<workload>", positionalHelp: "A workload file, as for run.", minimumPositionals: 1,
     maximumPositionals: 1,
     discussion: """
@@ -34,7 +36,7 @@ enum WorkerCommand: Command {
     let setting = ProcessInfo.processInfo.environment[InjectedSlowdown.variable].flatMap { $0.isEmpty ? nil : $0 }
     let slowdown = try setting.map(InjectedSlowdown.init(parsing:))
     // The workload first: a missing or bad one is an error whatever the input holds.
-    let quick = arguments.has("quick")
+    let quick = arguments[Self.quick]
     let workload = try Workload.load(arguments.positionals[0], registry: context.registry)
     try WorkloadChecker.check(quick ? workload.quick() : workload, allowLarge: false)
     try checkSteppable(workload, path: arguments.positionals[0], hint: "a worker steps merges and reads of responses")
