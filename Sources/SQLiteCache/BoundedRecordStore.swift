@@ -192,7 +192,7 @@ struct BoundedRecordStore<Table: LayoutStore> {
     try inWriteTransaction(lifting: { $0 }) { store throws(SQLiteError) in try store.delete(keys) }
   }
 
-  /// Deletes the records whose keys contain `pattern` (``LayoutStore/keys(matching:)``), in one transaction.
+  /// Deletes the records whose keys contain `pattern` (``LayoutStore/deleteRows(matching:deleted:)``), in one transaction.
   mutating func removeRecords(matching pattern: String) throws(SQLiteError) {
     try inWriteTransaction(lifting: { $0 }) { store throws(SQLiteError) in
       var deleted: [CacheKey] = []

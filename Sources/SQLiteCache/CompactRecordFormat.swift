@@ -14,7 +14,7 @@ import CSQLite
 /// - `data` is ``RecordCodec``'s encoding with three changes: a field's name becomes its number in
 ///   `fields` (a varint, one byte for the first 127 names); the value's length goes, since a
 ///   value's own tags delimit it; and a String or reference shorter than 32 bytes keeps its
-///   length in its tag byte (``EncodedValue/shortStringTag``, ``EncodedValue/shortReferenceTag``):
+///   length in its tag byte (``RecordCodec/shortStringTag``, ``RecordCodec/shortReferenceTag``):
 ///   ```
 ///   data  := field*
 ///   field := varint(fieldNumber) value        (value as RecordCodec encodes it, but for:)

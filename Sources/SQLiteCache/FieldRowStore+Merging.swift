@@ -56,7 +56,7 @@ extension FieldRowStore {
   }
 
   /// A record into the one stored under its key: nothing when nothing changes, dates and all;
-  /// else the rows of what changed (``FieldChanges``).
+  /// else the rows of what changed, in ``batch``.
   private mutating func mergeExisting<Log: MergeLog>(
     _ record: Record, into stored: Record, hasRecordRow: Bool, changed: inout ChangedKeys, log: inout Log
   ) throws(SQLiteError) {

@@ -69,7 +69,7 @@ struct FieldRowStore {
   }
 
   /// What a record costs a budget beyond its rows' stored bytes (each row's counts
-  /// ``rowOverheadBytes`` already): the pages' free space at SQLite's fill, measured as the other
+  /// ``RowBytes/rowOverhead`` already): the pages' free space at SQLite's fill, measured as the other
   /// layouts' (docs/stores.md#the-rows-layout).
   static let recordOverheadBytes = 24
 

@@ -153,7 +153,7 @@ extension Connection {
     }
   }
 
-  /// The settings of a read connection (``LayoutStore/init(readerAt:options:)``): its busy timeout,
+  /// The settings of a read connection (``LayoutDescriptor/openReader``): its busy timeout,
   /// memory map and page cache; and the file's layout checked against `options`.
   func openReader(_ options: SQLiteNormalizedCache.Options) throws(SQLiteError) {
     let timeout = sqlite3_busy_timeout(handle, options.busyTimeoutMilliseconds)

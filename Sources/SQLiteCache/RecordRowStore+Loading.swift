@@ -66,7 +66,7 @@ extension RecordRowStore {
   typealias SplitFound = (Int, CacheKey, Int, [UInt8]) throws(SQLiteError) -> Void
   /// A record found by a load: its position among the keys, its key, its fields in
   /// ``RecordCodec``'s encoding, and its stored bytes (key and data column: what
-  /// ``Accounting`` counts).
+  /// ``StoreAccounting`` counts).
   typealias Found = (Int, CacheKey, [UInt8], Int) throws(SQLiteError) -> Void
 
   private mutating func loadChunks(_ keys: some Collection<CacheKey>, _ reading: Reading) throws(SQLiteError) {

@@ -116,3 +116,50 @@ struct DocumentationLinkTests {
       ])
   }
 }
+
+@Suite("DocC symbol links")
+struct SymbolLinkTests {
+  /// Names from the standard library and Foundation that doc comments link to.
+  static let known: Set<String> = [
+    "String", "Int", "Int64", "UInt8", "UInt64", "Double", "Bool", "Array", "Dictionary", "Set", "Optional", "Sequence",
+    "Collection", "Data", "URL", "Error", "Hashable", "Sendable", "Never", "Character", "Substring", "Range",
+    "UnsafeRawBufferPointer", "UnsafeBufferPointer", "ContiguousArray", "KeyValuePairs", "Duration", "Date",
+  ]
+
+  @Test("every DocC symbol link in Sources names a declaration")
+  func everySymbolLinkResolves() throws {
+    let broken = try brokenSymbolLinks(under: ["Sources"], root: projectRoot, known: Self.known)
+    #expect(broken == [], "\(broken.joined(separator: "\n"))")
+  }
+
+  @Test("a link to a member that is not there, or of a type that is not there, is found; nested scopes and labels are read")
+  func findsBrokenSymbolLinks() {
+    var index = SymbolIndex()
+    index.add(
+      source: #"""
+        /// ``Outer/Inner/value`` and ``Outer/missing``.
+        public struct Outer {
+          public enum Inner: String { case value, other(Int), last; static let text = "} { func fake()" }
+          func run(with argument: Int) { let local = 1; func nested() {} }
+          init(path: String) {}
+          /* struct Hidden { func hidden() } */
+        }
+        extension Outer.Inner { var extra: Int { 0 } }
+        func topLevel() {}
+        """#)
+    #expect(index.resolves("Outer/Inner/value"))
+    #expect(index.resolves("Outer/Inner/other(_:)"))
+    #expect(index.resolves("Outer/Inner/last"))
+    #expect(index.resolves("Outer/Inner/extra"))
+    #expect(index.resolves("Outer/run(with:)"))
+    #expect(index.resolves("Outer/init(path:)"))
+    #expect(index.resolves("topLevel()"))
+    #expect(index.resolves("Inner"))
+    #expect(!index.resolves("Outer/missing"))
+    #expect(!index.resolves("Outer/fake()"), "a string's text is not code")
+    #expect(!index.resolves("Outer/local"), "a function's locals are not members")
+    #expect(!index.resolves("Outer/nested()"))
+    #expect(!index.resolves("Hidden"), "a comment's text is not code")
+    #expect(!index.resolves("Missing/value"))
+  }
+}
