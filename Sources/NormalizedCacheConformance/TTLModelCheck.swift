@@ -133,7 +133,7 @@ private struct Check {
   mutating func read(_ name: String, _ selection: [ReferenceTTL.Selected], step: Int) throws -> String? {
     let text = TTLModelSchema.text(name, selection)
     let ttl: TTLEnforcement = random.chance(percent: 50) ? .strict : .permissive
-    let result = try reader.read(try plan(name, text), at: clock, ttl: ttl)
+    let result = try reader.read(try plan(name, text), clock: ReadClock(now: clock, ttl: ttl))
     let read = ReferenceTTL.Read(
       outcome: result.outcome.name, data: result.data, expired: result.expired.map(ReadResult.spelled),
       missing: result.missing.map(ReadResult.spelled))

@@ -189,8 +189,8 @@ struct CacheControlSamplesTests {
     try cache.merge(
       records: try Normalizer(strategy: .typePolicy).normalize(try JSONParser.parse(response, file: "r.json"), plan: plan, writtenAt: 1_000)
         .records)
-    #expect(try CacheReader(cache: cache).read(plan, at: 1_900, ttl: .strict).outcome.isHit)
-    let late = try CacheReader(cache: cache).read(plan, at: 1_901, ttl: .strict)
+    #expect(try CacheReader(cache: cache).read(plan, clock: .strict(at: 1_900)).outcome.isHit)
+    let late = try CacheReader(cache: cache).read(plan, clock: .strict(at: 1_901))
     // The books reference (its own 900) and each book's id (900, from the books field) expire; the
     // author's id keeps Author's 3600.
     #expect(late.expired.map(ReadResult.spelled) == ["authors.0.books", "authors.0.books.0.id"])

@@ -44,7 +44,7 @@ struct TTLReadTests {
     }
 
     func read(_ operation: String, at now: Int, _ ttl: TTLEnforcement = .strict) throws -> ReadResult {
-      try CacheReader(cache: cache).read(try plan(operation), at: now, ttl: ttl)
+      try CacheReader(cache: cache).read(try plan(operation), clock: ReadClock(now: now, ttl: ttl))
     }
   }
 

@@ -133,7 +133,7 @@ enum NormalizeCommand: Command {
     do {
       // Field policies as the workbench reads: on, except under path keys (which key no object
       // by its arguments).
-      result = try CacheReader(cache: cache, useFieldPolicies: strategy.name != .path).read(plan, at: read.at, ttl: read.ttl)
+      result = try CacheReader(cache: cache, useFieldPolicies: strategy.name != .path).read(plan, clock: read.clock)
     } catch let error as NormalizationError {
       // A variable of the read that a field policy cannot use: the read's operation is at fault.
       throw InputDataError(file: read.operation, message: "\(error)")

@@ -20,9 +20,8 @@ struct NormalizeScript {
     let operation: String
     let variables: String?
     let operationName: String?
-    /// The clock of the read: the `--at` after `--read`, else 0.
-    let at: Int
-    let ttl: TTLEnforcement
+    /// The clock of the read: the `--at` after `--read` (else 0), and `--ttl`.
+    let clock: ReadClock
   }
 
   /// The last second `--at` takes: 9999-12-31T23:59:59Z. Far enough for any cache, and a date
@@ -107,7 +106,7 @@ struct NormalizeScript {
     }
     return Read(
       operation: operation, variables: try arguments[Options.readVariables], operationName: try arguments[Options.readOperationName],
-      at: seconds, ttl: try arguments[Options.ttl])
+      clock: ReadClock(now: seconds, ttl: try arguments[Options.ttl]))
   }
 
   /// Seconds as `--at` takes them: digits only, from 0 to ``latestSecond``; nil for any other text.

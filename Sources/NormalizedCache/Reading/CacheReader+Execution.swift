@@ -92,9 +92,9 @@ struct Execution {
   var paths: [(parent: ResponsePath, component: PathComponent)] = []
   /// The walk of a field's objects under way (``fillObjects``), the execution its visitor.
   var objects = ObjectsWalk()
-  /// The read's clock (seconds) and mode; nil: no field is checked, and the read stops at its
-  /// first miss.
+  /// The read's time (seconds); nil: no field is checked, and the read stops at its first miss.
   let clock: Int?
+  /// What an expired field makes of a read with a clock.
   let enforcement: TTLEnforcement
   /// A read with a clock: every miss, expired field and missing field or record so far.
   var firstMiss: CacheMiss?
@@ -123,10 +123,10 @@ struct Execution {
 
   init(
     reader: CacheReader, snapshot: any RecordSnapshot, plan: OperationPlan, rootKey: CacheKey, rootSelection: SelectionPlan,
-    rootTypeName: String?, clock: Int?, enforcement: TTLEnforcement
+    rootTypeName: String?, clock: ReadClock?
   ) {
-    self.clock = clock
-    self.enforcement = enforcement
+    self.clock = clock?.now
+    self.enforcement = clock?.ttl ?? .strict
     useFieldPolicies = reader.useFieldPolicies
     fieldPolicyProvider = reader.fieldPolicyProvider
     projectsFields = reader.projectsFields

@@ -9,7 +9,7 @@ import GraphQLLanguage
 /// case .stale(let data): ...        // a permissive read with a clock: some selected field expired
 /// case .miss(let miss): ...         // "no field "genre" in record "Book:bk123" at data.favoriteBook.genre"
 /// }
-/// let fresh = try reader.read(plan, at: now, ttl: .strict)   // docs/ttl.md#reads-with-a-clock
+/// let fresh = try reader.read(plan, clock: .strict(at: now))   // docs/ttl.md#reads-with-a-clock
 /// ```
 /// Records are loaded one level of the selection at a time, one load per level, as a data loader
 /// batches them: a list of 100 friends costs one load for the level, not 100. Every level reads
@@ -47,20 +47,20 @@ public struct CacheReader {
 
   /// Reads the operation back.
   ///
-  /// With a clock (`now`, in seconds), every selected field with a `maxAge` (``Schema/maxAge(ofField:on:operation:parentMaxAge:)``)
+  /// With a clock (``ReadClock``: its `now`, in seconds), every selected field with a `maxAge` (``Schema/maxAge(ofField:on:operation:parentMaxAge:)``)
   /// is checked against the date it was written (docs/ttl.md#reads-with-a-clock): expired when
   /// its `maxAge` is 0 or `writtenAt + maxAge < now`. A strict read with an expired field is a
-  /// miss; a permissive one returns the data as ``ReadResult/Outcome/stale(_:)``. A read with a
+  /// miss; a permissive one (``ReadClock/ttl``) returns the data as ``ReadResult/Outcome/stale(_:)``. A read with a
   /// clock goes on past what it lacks, so that it reports every expired and missing path; without
   /// one it stops at its first miss, and nothing is checked.
   /// - Returns: the data or the first miss, with the counts of loads, keys, hits and misses.
   /// - Throws: the store's errors; ``NormalizationError`` for a bad variable or directive.
   /// - Throws: ``ReadError`` for a null where the schema says non-null.
-  public func read(_ plan: OperationPlan, at now: Int? = nil, ttl: TTLEnforcement = .strict) throws -> ReadResult {
+  public func read(_ plan: OperationPlan, clock: ReadClock? = nil) throws -> ReadResult {
     try cache.withConsistentRead { snapshot in
       var execution = Execution(
         reader: self, snapshot: snapshot, plan: plan, rootKey: plan.rootKey, rootSelection: plan.root,
-        rootTypeName: plan.rootTypeName, clock: now, enforcement: ttl)
+        rootTypeName: plan.rootTypeName, clock: clock)
       return try execution.run()
     }
   }
@@ -72,12 +72,12 @@ extension CacheReader {
   /// - Returns: the object's selected data or the first miss; a key the store does not have is a miss.
   /// - Throws: the store's errors; ``ReadError`` for a null where the schema says non-null.
   public func read(
-    _ selection: ObjectSelection, key: CacheKey, at now: Int? = nil, ttl: TTLEnforcement = .strict
+    _ selection: ObjectSelection, key: CacheKey, clock: ReadClock? = nil
   ) throws -> ReadResult {
     try cache.withConsistentRead { snapshot in
       var execution = Execution(
         reader: self, snapshot: snapshot, plan: selection.plan, rootKey: key, rootSelection: selection.selection,
-        rootTypeName: selection.selection.inferredType, clock: now, enforcement: ttl)
+        rootTypeName: selection.selection.inferredType, clock: clock)
       return try execution.run()
     }
   }

@@ -29,7 +29,7 @@ extension CacheBenchmark {
       samples.append(Double(read.instructions), to: .readInstructions)
       if let clock = configuration.clock {
         // The same read with a clock, permissive as the timed one (docs/ttl.md#what-dates-cost).
-        let timed = try counter.counted { try reader.read(item.plan, at: clock.startAt, ttl: .permissive) }
+        let timed = try counter.counted { try reader.read(item.plan, clock: .permissive(at: clock.startAt)) }
         samples.append(Double(timed.instructions), to: .ttlInstructions)
       }
     }

@@ -270,7 +270,7 @@ struct CacheBenchmark: Benchmark {
     let reader = makeReader(store)
     for (index, item) in source.items.enumerated() {
       progress.update("\(repetition.label), read with a clock \(index + 1)/\(source.items.count)")
-      let result = try repetition.time(.ttlLatency) { try reader.read(item.plan, at: now, ttl: .permissive) }
+      let result = try repetition.time(.ttlLatency) { try reader.read(item.plan, clock: .permissive(at: now)) }
       try verify(result, item, strictly: workload.read.verify)
     }
   }

@@ -111,8 +111,8 @@ struct TrafficSession {
   /// A cache-first read at the step's time (with a clock only for a store with dates).
   private mutating func read(_ item: Int, step: Int) throws {
     tally.reads += 1
-    let now = configuration.clock?.time(atStep: step)
-    let (result, elapsed) = try MonotonicClock.timed { try reader.read(source.items[item].plan, at: now, ttl: settings.ttl) }
+    let clock = configuration.clock.map { ReadClock(now: $0.time(atStep: step), ttl: settings.ttl) }
+    let (result, elapsed) = try MonotonicClock.timed { try reader.read(source.items[item].plan, clock: clock) }
     if keepsStepSamples { samples.append(Double(elapsed), to: .trafficReadLatency) }
     tally.expiredFields += result.expired.count
     switch result.outcome {
@@ -165,14 +165,14 @@ struct TrafficSession {
   /// permissively, and never fetch; a watched operation written before its watcher read starts
   /// watching with a read of what was written.
   private mutating func wake(_ changed: ChangedKeys.Lookup, step: Int, written: Int, refetchedBy watcher: Int?) throws {
-    let now = configuration.clock?.time(atStep: step)
+    let clock = configuration.clock.map { ReadClock.permissive(at: $0.time(atStep: step)) }
     for item in watched.woken(by: changed) {
-      watched.update(item, with: try reader.read(source.items[item].plan, at: now, ttl: .permissive))
+      watched.update(item, with: try reader.read(source.items[item].plan, clock: clock))
       watched.tally.rereads += 1
       if let watcher, item != watcher { watched.tally.wokenByRefetches += 1 }
     }
     if watched.isWatched(written), !watched.hasRead(written) {
-      watched.update(written, with: try reader.read(source.items[written].plan, at: now, ttl: .permissive))
+      watched.update(written, with: try reader.read(source.items[written].plan, clock: clock))
     }
   }
 
@@ -182,7 +182,7 @@ struct TrafficSession {
     guard let now = configuration.clock?.time(atStep: step) else { return }
     for item in watched.due(at: now) {
       watched.tally.timersFired += 1
-      let result = try reader.read(source.items[item].plan, at: now, ttl: .strict)
+      let result = try reader.read(source.items[item].plan, clock: .strict(at: now))
       if case .hit = result.outcome {
         watched.update(item, with: result)
         continue
@@ -190,7 +190,7 @@ struct TrafficSession {
       watched.tally.refetches += 1
       watched.tally.refetchedBytes += source.items[item].bytes
       try write(item, step: step, changing: false, becauseOfExpiry: true, refetchedBy: item)
-      watched.update(item, with: try reader.read(source.items[item].plan, at: now, ttl: .permissive))
+      watched.update(item, with: try reader.read(source.items[item].plan, clock: .permissive(at: now)))
     }
   }
 

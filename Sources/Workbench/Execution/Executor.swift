@@ -160,7 +160,7 @@ struct Executor {
     }
     let reader = strategy.makeReader(store, workload: workload)
     for mode in TTLEnforcement.allCases {
-      do { _ = try reader.read(item.plan, at: start + 2, ttl: mode) } catch is ReadError {}
+      do { _ = try reader.read(item.plan, clock: ReadClock(now: start + 2, ttl: mode)) } catch is ReadError {}
     }
   }
 
