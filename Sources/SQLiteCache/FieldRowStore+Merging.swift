@@ -164,7 +164,7 @@ extension FieldRowStore {
       if old.date(match) != date { try updateDate(of: name, recordKey, to: date) }
       return
     }
-    if value[0] == RecordCodec.listTag || storedBytes[oldValue.lowerBound] == RecordCodec.listTag {
+    if RecordCodec.isList(value, at: 0) || RecordCodec.isList(storedBytes, at: oldValue.lowerBound) {
       try deleteField(name, of: recordKey)
     }
     try batch.addField(key: key, recordKey: recordKey, name: name, value: value, writtenAt: date)

@@ -60,9 +60,8 @@ extension RecordRowStore {
     guard stored.count >= 2, stored[0] == 0 else { return nil }
     var offset = 1
     guard let count = Varint.readChecked(stored, &offset) else { return nil }
-    if offset == stored.count { return (Int(count), offset..<offset) }
-    // The dates field's value: an Int or a list of Ints (checked when the record is decoded).
-    guard stored[offset] == RecordCodec.intTag || stored[offset] == RecordCodec.listTag else { return nil }
+    // The dates field's value, if any, checked when the record is decoded
+    // (RecordCodec.checkedDates(ofValue:fieldCount:)).
     return (Int(count), offset..<stored.count)
   }
 

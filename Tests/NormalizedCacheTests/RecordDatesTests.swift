@@ -167,6 +167,9 @@ struct RecordDatesValidationTests {
       (record(dates: [5, 0]), "malformed record encoding at byte 2: the dates field holds a value other than an Int"),
       (record(dates: [3, 1]), "malformed record encoding at byte 2: the dates field holds a date before 0"),
       (record(dates: [7, 2, 3, 2, 3, 0]), "malformed record encoding at byte 2: the dates field is a list of 2 Ints, not a base and pairs"),
+      // An empty list has no base; a list in the list is not an Int.
+      (record(dates: [7, 0]), "malformed record encoding at byte 2: the dates field is a list of 0 Ints, not a base and pairs"),
+      (record(dates: [7, 3, 7, 1, 3, 2, 3, 2, 3, 2]), "malformed record encoding at byte 4: the dates field holds a value other than an Int"),
       // [base 100, position 1 of 1 field, 1 second before]: no field 1.
       (
         record(dates: [7, 3, 3, 200, 1, 3, 2, 3, 2]),
@@ -181,5 +184,20 @@ struct RecordDatesValidationTests {
   func malformed(bytes: [UInt8], message: String) {
     let error = #expect(throws: RecordCodec.EncodingError.self) { try Record(key: "K", encodedFields: bytes) }
     #expect(error?.description == message)
+  }
+
+  @Test("a dates value kept apart from its fields (a split record's) is checked as a record's dates are")
+  func checkedValue() throws {
+    // 100 (ZigZag 200, a varint of two bytes); then [base 100, field 1 at 1 second before].
+    #expect(try ([3, 200, 1] as [UInt8]).withUnsafeBytes { try RecordCodec.checkedDates(ofValue: $0, fieldCount: 2) } == [100, 100])
+    #expect(try ([7, 3, 3, 200, 1, 3, 2, 3, 2] as [UInt8]).withUnsafeBytes { try RecordCodec.checkedDates(ofValue: $0, fieldCount: 2) } == [100, 99])
+    for (bytes, message) in [
+      ([7, 0] as [UInt8], "malformed record encoding at byte 0: the dates field is a list of 0 Ints, not a base and pairs"),
+      ([3, 200, 1, 3], "malformed record encoding at byte 3: bytes after the dates field's value"),
+      ([5, 0], "malformed record encoding at byte 0: the dates field holds a value other than an Int"),
+    ] {
+      let error = #expect(throws: RecordCodec.EncodingError.self) { try bytes.withUnsafeBytes { try RecordCodec.checkedDates(ofValue: $0, fieldCount: 1) } }
+      #expect(error?.description == message)
+    }
   }
 }

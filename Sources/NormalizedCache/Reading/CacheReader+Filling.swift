@@ -202,13 +202,10 @@ extension Execution {
     at place: SelectionPlan, of pending: Pending, typenameIn bytes: UnsafeRawBufferPointer
   ) throws -> (runtimeType: String?, selection: PlannedSelection) {
     var typenameHint = 0
-    guard let found = RecordCodec.find(typenameProbe, in: bytes, hint: &typenameHint), bytes[found] == RecordCodec.stringTag else {
+    guard let found = RecordCodec.find(typenameProbe, in: bytes, hint: &typenameHint), let typename = RecordCodec.string(bytes, at: found) else {
       let runtimeType = pending.path < 0 ? rootTypeName : place.inferredType
       return (runtimeType, try plan.selection(place, runtimeType: runtimeType))
     }
-    var offset = found + 1
-    let length = Int(Varint.read(bytes, &offset))
-    let typename = UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length])
     // Objects at one place are mostly of one type: the last one's, compared in place.
     if let lastType = place.lastType, let last = place.lastSelection,
       lastType.withUTF8InPlace({ RecordCodec.bytes(typename, 0..<typename.count, equal: UnsafeRawBufferPointer($0)) })

@@ -36,8 +36,14 @@ extension RecordCodec {
       let valueLength = try reader.length("value length")
       let valueEnd = reader.offset + valueLength
       var offset = reader.offset
-      var check = ValueCheck()
-      try RecordValueWalk.walk(UnsafeRawBufferPointer(rebasing: bytes[..<valueEnd]), &offset, &check)
+      let value = UnsafeRawBufferPointer(rebasing: bytes[..<valueEnd])
+      if name.isEmpty {
+        var check = DatesCheck()
+        try RecordValueWalk.walk(value, &offset, &check)
+      } else {
+        var check = ValueCheck()
+        try RecordValueWalk.walk(value, &offset, &check)
+      }
       guard offset == valueEnd else {
         throw EncodingError(offset: offset, problem: "the value ends before its length says")
       }
@@ -55,46 +61,61 @@ extension RecordCodec {
   public static func checkedDates(ofValue value: UnsafeRawBufferPointer, fieldCount: Int) throws(EncodingError) -> [Int] {
     guard !value.isEmpty else { throw EncodingError(offset: 0, problem: "an empty dates field") }
     var offset = 0
-    var check = ValueCheck()
+    var check = DatesCheck()
     try RecordValueWalk.walk(value, &offset, &check)
     guard offset == value.count else { throw EncodingError(offset: offset, problem: "bytes after the dates field's value") }
     try validateDates(value, 0..<value.count, fieldCount: fieldCount)
     return RecordDates.dates(ofValue: value, count: fieldCount)
   }
 
-  /// The dates field's value (a value of the grammar already): an Int of 0 or more, or a list of
-  /// such Ints `[base, p, d, ...]` with positions ascending among the record's fields and every
-  /// `d` from 1 to `base` (docs/records.md#dates).
+  /// The dates field's value (a value of the grammar holding Ints only, ``DatesCheck``): an Int
+  /// of 0 or more, or a list of such Ints `[base, p, d, ...]` with positions ascending among the
+  /// record's fields and every `d` from 1 to `base` (docs/records.md#dates), read by the one
+  /// reader of dates (``RecordDates/ValueReader``).
   private static func validateDates(_ bytes: UnsafeRawBufferPointer, _ value: Range<Int>, fieldCount: Int) throws(EncodingError) {
-    var offset = value.lowerBound
-    func int() throws(EncodingError) -> Int {
-      let start = offset
-      guard bytes[offset] == intTag else { throw EncodingError(offset: start, problem: "the dates field holds a value other than an Int") }
-      offset += 1
-      return ZigZag.decode(Varint.read(bytes, &offset))
+    var reader = RecordDates.ValueReader(bytes, value: value)
+    if reader.count > 1 || bytes[value.lowerBound] == listTag {
+      guard reader.count >= 3, reader.count % 2 == 1 else {
+        throw EncodingError(offset: value.lowerBound, problem: "the dates field is a list of \(reader.count) Ints, not a base and pairs")
+      }
     }
-    if bytes[offset] != listTag {
-      guard try int() >= 0 else { throw EncodingError(offset: value.lowerBound, problem: "the dates field holds a date before 0") }
-      return
-    }
-    offset += 1
-    let count = Int(Varint.read(bytes, &offset))
-    guard count >= 3, count % 2 == 1 else {
-      throw EncodingError(offset: value.lowerBound, problem: "the dates field is a list of \(count) Ints, not a base and pairs")
-    }
-    let base = try int()
-    guard base >= 0 else { throw EncodingError(offset: value.lowerBound, problem: "the dates field holds a date before 0") }
+    guard reader.base >= 0 else { throw EncodingError(offset: value.lowerBound, problem: "the dates field holds a date before 0") }
     var last = -1
-    for _ in 0..<(count / 2) {
-      let start = offset
-      let position = try int()
-      let before = try int()
-      guard position > last, position < fieldCount, before >= 1, before <= base else {
+    var start = reader.offset
+    while let exception = reader.next() {
+      guard exception.position > last, exception.position < fieldCount, exception.before >= 1, exception.before <= reader.base else {
         throw EncodingError(
           offset: start,
-          problem: "the dates field's exception (\(position), \(before)) is not a later field of the \(fieldCount) with a date from 1 to \(base) seconds before its base")
+          problem: "the dates field's exception (\(exception.position), \(exception.before)) is not a later field of the \(fieldCount) with a date from 1 to \(reader.base) seconds before its base")
       }
-      last = position
+      last = exception.position
+      start = reader.offset
+    }
+  }
+
+  /// The checked walk of a dates field's value: a value of the grammar, as ``ValueCheck``'s, that
+  /// is an Int or a list of Ints, nothing else (so the reader of dates may trust it).
+  private struct DatesCheck: RecordValueChecker {
+    typealias Failure = EncodingError
+    static var source: RecordValueSource { .checked }
+    /// Lists begun: the value's own, and any in it.
+    var lists = 0
+
+    func notAnInt(_ token: Range<Int>) -> EncodingError {
+      EncodingError(offset: token.lowerBound, problem: "the dates field holds a value other than an Int")
+    }
+    func null(_ token: Range<Int>) throws(EncodingError) { throw notAnInt(token) }
+    func bool(_ value: Bool, _ token: Range<Int>) throws(EncodingError) { throw notAnInt(token) }
+    func double(_ value: Double, _ token: Range<Int>) throws(EncodingError) { throw notAnInt(token) }
+    func string(_ utf8: UnsafeRawBufferPointer, _ token: Range<Int>) throws(EncodingError) { throw notAnInt(token) }
+    func reference(_ key: UnsafeRawBufferPointer, _ token: Range<Int>) throws(EncodingError) { throw notAnInt(token) }
+    mutating func beginList(count: Int, _ token: Range<Int>) throws(EncodingError) {
+      // The value itself may be a list; a list in it is not an Int.
+      guard lists == 0 else { throw notAnInt(token) }
+      lists += 1
+    }
+    func malformed(_ value: MalformedValue) -> EncodingError {
+      EncodingError(offset: value.offset, problem: value.description)
     }
   }
 

@@ -50,6 +50,19 @@ public enum RecordCodec {
   // MARK: Decoding
 
   /// Decodes the value that starts at `offset` and moves `offset` past it.
+  /// Whether the value at `offset` is a list.
+  @_spi(RecordBytes) @inlinable @inline(__always)
+  public static func isList(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool { bytes[offset] == listTag }
+
+  /// The UTF-8 of the String value at `offset`, read in place; nil when the value is not a String.
+  @_spi(RecordBytes) @inlinable @inline(__always)
+  public static func string(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> UnsafeRawBufferPointer? {
+    guard bytes[offset] == stringTag else { return nil }
+    var start = offset + 1
+    let length = Int(Varint.read(bytes, &start))
+    return UnsafeRawBufferPointer(rebasing: bytes[start..<start + length])
+  }
+
   @_spi(RecordBytes) public static func readValue(_ bytes: UnsafeRawBufferPointer, _ offset: inout Int) -> RecordValue {
     var decoder = ValueDecoder()
     return RecordValueWalk.walk(bytes, &offset, &decoder)

@@ -36,6 +36,71 @@ import Darwin
     return offset + length
   }
 
+  /// The dates field's value read in place, the one reader of it: an Int, every field written
+  /// then; or a list `[base, p₁, d₁, p₂, d₂, …]` of Ints, read pair by pair. It trusts its bytes:
+  /// the package's own, or checked first (``RecordCodec/validate(_:)``,
+  /// ``RecordCodec/checkedDates(ofValue:fieldCount:)``).
+  @usableFromInline struct ValueReader {
+    @usableFromInline let bytes: UnsafeRawBufferPointer
+    /// The latest date of any field; every field not among the exceptions was written then.
+    @usableFromInline let base: Int
+    /// How many Ints the value holds: 1 for an Int, the list's count for a list.
+    @usableFromInline let count: Int
+    /// Where the next exception pair starts.
+    @usableFromInline var offset: Int
+    @usableFromInline let end: Int
+
+    /// The value that fills `value` within `bytes`.
+    @inlinable @inline(__always)
+    init(_ bytes: UnsafeRawBufferPointer, value: Range<Int>) {
+      self.bytes = bytes
+      end = value.upperBound
+      var offset = value.lowerBound
+      if bytes[offset] == RecordCodec.intTag {
+        count = 1
+      } else {
+        offset += 1
+        count = Int(Varint.read(bytes, &offset))
+      }
+      // (An empty list, which only a checked walk meets before refusing it, has no base.)
+      if count > 0 {
+        offset += 1
+        base = ZigZag.decode(Varint.read(bytes, &offset))
+      } else {
+        base = 0
+      }
+      self.offset = offset
+    }
+
+    /// The exceptions of a value read before, from `exceptions` (``offset`` then).
+    @inlinable @inline(__always)
+    init(_ bytes: UnsafeRawBufferPointer, base: Int, exceptions: Range<Int>) {
+      self.bytes = bytes
+      self.base = base
+      count = 1
+      offset = exceptions.lowerBound
+      end = exceptions.upperBound
+    }
+
+    /// The next exception: a field's position (the dates field not counted) and how many seconds
+    /// before ``base`` it was written; nil after the last.
+    @inlinable @inline(__always)
+    mutating func next() -> (position: Int, before: Int)? {
+      guard offset < end else { return nil }
+      offset += 1
+      let position = ZigZag.decode(Varint.read(bytes, &offset))
+      offset += 1
+      return (position, ZigZag.decode(Varint.read(bytes, &offset)))
+    }
+
+    /// Every field's date, `count` fields: the base, but for the exceptions left.
+    mutating func dates(count fields: Int) -> [Int] {
+      var dates = Array(repeating: base, count: fields)
+      while let exception = next(), exception.position < fields { dates[exception.position] = base - exception.before }
+      return dates
+    }
+  }
+
   /// The dates of a dated record, read in place: the base, and where its exceptions are.
   public struct View {
     /// The latest date of any field; every field not among the exceptions was written then.
@@ -51,36 +116,28 @@ import Darwin
       guard RecordDates.isDated(bytes) else { return nil }
       var offset = 1
       let length = Int(Varint.read(bytes, &offset))
-      let end = offset + length
-      fieldsStart = end
-      if bytes[offset] == RecordCodec.intTag {
-        offset += 1
-        base = ZigZag.decode(Varint.read(bytes, &offset))
-        exceptions = end..<end
-      } else {
-        // A list: its count, then the base and the pairs, each an Int.
-        offset += 1
-        _ = Varint.read(bytes, &offset)
-        offset += 1
-        base = ZigZag.decode(Varint.read(bytes, &offset))
-        exceptions = offset..<end
-      }
+      fieldsStart = offset + length
+      let reader = ValueReader(bytes, value: offset..<fieldsStart)
+      base = reader.base
+      exceptions = reader.offset..<fieldsStart
     }
 
     /// Whether every field was written at ``base``.
     @inlinable public var isUniform: Bool { exceptions.isEmpty }
 
+    /// The exceptions, in order (``ValueReader/next()``).
+    @inlinable @inline(__always)
+    func exceptions(in bytes: UnsafeRawBufferPointer) -> ValueReader {
+      ValueReader(bytes, base: base, exceptions: exceptions)
+    }
+
     /// The date of the field at `position` (from 0, the dates field not counted).
     @inlinable
     public func date(ofFieldAt position: Int, in bytes: UnsafeRawBufferPointer) -> Int {
-      var offset = exceptions.lowerBound
-      while offset < exceptions.upperBound {
-        offset += 1
-        let at = ZigZag.decode(Varint.read(bytes, &offset))
-        offset += 1
-        let before = ZigZag.decode(Varint.read(bytes, &offset))
-        if at == position { return base - before }
-        if at > position { break }
+      var reader = exceptions(in: bytes)
+      while let exception = reader.next() {
+        if exception.position == position { return base - exception.before }
+        if exception.position > position { break }
       }
       return base
     }
@@ -110,16 +167,8 @@ import Darwin
       count += 1
     }
     guard let view = View(bytes) else { return Array(repeating: 0, count: count) }
-    var dates = Array(repeating: view.base, count: count)
-    var exception = view.exceptions.lowerBound
-    while exception < view.exceptions.upperBound {
-      exception += 1
-      let at = ZigZag.decode(Varint.read(bytes, &exception))
-      exception += 1
-      let before = ZigZag.decode(Varint.read(bytes, &exception))
-      if at < count { dates[at] = view.base - before }
-    }
-    return dates
+    var reader = view.exceptions(in: bytes)
+    return reader.dates(count: count)
   }
 
   /// Writes the dates field of fields written at `dates` (one per field, in order), in its
@@ -157,24 +206,8 @@ import Darwin
   /// (``RecordCodec/checkedDates(ofValue:fieldCount:)``, the one way in from outside this module);
   /// a field past the exceptions is at the base.
   static func dates(ofValue value: UnsafeRawBufferPointer, count: Int) -> [Int] {
-    var offset = 0
-    if value[0] == RecordCodec.intTag {
-      offset = 1
-      return Array(repeating: ZigZag.decode(Varint.read(value, &offset)), count: count)
-    }
-    offset = 1
-    let elements = Int(Varint.read(value, &offset))
-    offset += 1
-    let base = ZigZag.decode(Varint.read(value, &offset))
-    var dates = Array(repeating: base, count: count)
-    for _ in 0..<(elements / 2) {
-      offset += 1
-      let at = ZigZag.decode(Varint.read(value, &offset))
-      offset += 1
-      let before = ZigZag.decode(Varint.read(value, &offset))
-      if at < count { dates[at] = base - before }
-    }
-    return dates
+    var reader = ValueReader(value, value: 0..<value.count)
+    return reader.dates(count: count)
   }
 
   /// The dates field's value bytes within `bytes` (empty when the record has no dates).
