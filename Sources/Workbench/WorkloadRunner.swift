@@ -39,7 +39,7 @@ package struct WorkloadResult: Sendable {
     self.workload = workload
     let configurations = all.filter { !hidden.contains($0.scope.configuration) }
     self.configurations = configurations
-    limitComparisons = LimitComparison.make(all, stores: (try? workload.variants.flatMap(\.stores)) ?? workload.measuredStores)
+    limitComparisons = LimitComparison.make(all, stores: workload.variants.flatMap(\.stores))
       .filter { !hidden.contains($0.scope.configuration) }
     rows =
       configurations.flatMap { $0.rows(run: run, workload: workload.name) }

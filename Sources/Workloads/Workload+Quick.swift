@@ -1,3 +1,5 @@
+import Generator
+
 extension Workload {
   /// A smaller version for a smoke test (`run --quick`): a tenth of the responses (generated or
   /// recorded) or of the store records, a tenth of the traffic's steps (at least 100), one
@@ -8,9 +10,8 @@ extension Workload {
   public func quick() -> Workload {
     var copy = self
     switch source {
-    case .generator(var config):
-      config.responses = max(2, config.responses / 10)
-      copy.source = .generator(config)
+    case .generator(let config):
+      copy.source = .generator(Self.quick(config))
     case .storeRecords(var config):
       config.count = max(100, config.count / 10)
       config.pointLoads = min(config.pointLoads, 1_000)
@@ -23,12 +24,41 @@ extension Workload {
       // iterations shrink.
       break
     }
-    copy.traffic?.steps = max(100, (traffic?.steps ?? 0) / 10)
+    copy.traffic = traffic.map(Self.quick)
+    // Each point of a sweep as its source or traffic, but for the knob the point sets.
+    if var sweep {
+      for index in sweep.points.indices {
+        switch sweep.points[index].setting {
+        case .generator(let config):
+          if case .generator(.responses) = sweep.knob { continue }
+          sweep.points[index].setting = .generator(Self.quick(config))
+        case .traffic(let settings):
+          sweep.points[index].setting = .traffic(Self.quick(settings))
+        case .stores:
+          break
+        }
+      }
+      copy.sweep = sweep
+    }
     copy.concurrency?.operations = max(100, (concurrency?.operations ?? 0) / 10)
     copy.repetitions = 1
     copy.warmup = 0
     copy.read.pointLookups = min(read.pointLookups, 100)
     copy.read.fieldPolicyLookups = min(read.fieldPolicyLookups, 20)
     return copy
+  }
+
+  /// A tenth of the generated responses, at least two.
+  private static func quick(_ config: GeneratorConfig) -> GeneratorConfig {
+    var config = config
+    config.responses = max(2, config.responses / 10)
+    return config
+  }
+
+  /// A tenth of the traffic's steps, at least 100.
+  private static func quick(_ traffic: TrafficSettings) -> TrafficSettings {
+    var traffic = traffic
+    traffic.steps = max(100, traffic.steps / 10)
+    return traffic
   }
 }

@@ -33,7 +33,7 @@ public struct Workload: Sendable {
   /// With ``limits``, measure each SQLite store against its layout's floor instead of
   /// `limit-sqlite` (`"limits": "layouts"`, docs/metrics.md#layout-floors).
   public var layoutFloors = false
-  public let sweep: Sweep?
+  public internal(set) var sweep: Sweep?
   public var repetitions: Int
   public var warmup: Int
   public var read: ReadSettings
@@ -94,15 +94,32 @@ public struct Workload: Sendable {
       case traffic(TrafficSettings.Knob)
     }
 
-    public let knob: Knob
-    public let values: [JSONValue]
-    /// For a budget sweep: the stores at each value, in the order of ``values``.
-    let storesByValue: [[StoreSpec]]
+    /// What one point of a sweep sets, decoded and checked once, when the file is read.
+    public enum Setting: Sendable {
+      /// A budget sweep's stores at the point.
+      case stores([StoreSpec])
+      /// The traffic section at the point.
+      case traffic(TrafficSettings)
+      /// The generator's settings at the point.
+      case generator(GeneratorConfig)
+    }
 
-    public init(knob: Knob, values: [JSONValue], storesByValue: [[StoreSpec]] = []) {
+    /// One point: its value as the file gives it (its variant's name) and what it sets.
+    public struct Point: Sendable {
+      public let value: JSONValue
+      public var setting: Setting
+    }
+
+    public let knob: Knob
+    /// The points, in the file's order.
+    public internal(set) var points: [Point]
+
+    /// The values as the file gives them.
+    public var values: [JSONValue] { points.map(\.value) }
+
+    init(knob: Knob, points: [Point]) {
       self.knob = knob
-      self.values = values
-      self.storesByValue = storesByValue
+      self.points = points
     }
 
     /// The knob as the file and the variant names spell it: `duplication`, `maxSizeBytes`.
@@ -174,45 +191,16 @@ public struct Workload: Sendable {
     return measured + limits.map(StoreSpec.init(limit:))
   }
 
-  /// The variants to run: one per sweep value, or one unnamed.
+  /// The variants to run: one per point of the sweep (its settings decoded when the file was
+  /// read), or one unnamed.
   public var variants: [Variant] {
-    get throws {
-      let unswept = Variant(name: "", source: source, stores: measuredStores, traffic: traffic)
-      guard let sweep else { return [unswept] }
-      switch sweep.knob {
-      case .budget:
-        return zip(sweep.values, sweep.storesByValue).map { value, stores in
-          Variant(name: sweep.variant(value), source: source, stores: withLimits(stores), traffic: traffic)
-        }
-      case .traffic(let knob):
-        guard let traffic else { return [unswept] }
-        var result: [Variant] = []
-        for value in sweep.values {
-          var settings = traffic
-          do throws(WorkloadError) {
-            try settings.set(knob, to: value)
-          } catch {
-            throw WorkloadError(file: file, location: nil, keyPath: "sweep.traffic.\(knob.rawValue)", message: error.message)
-          }
-          result.append(Variant(name: sweep.variant(value), source: source, stores: measuredStores, traffic: settings))
-        }
-        return result
-      case .generator(let knob):
-        guard case .generator(let base) = source else { return [unswept] }
-        var result: [Variant] = []
-        for value in sweep.values {
-          var config = base
-          do {
-            try config.set(knob, to: value)
-            try config.validate()
-          } catch {
-            throw WorkloadError(
-              file: file, location: nil, keyPath: "sweep.generator.\(knob.rawValue)",
-              message: error.problems.map(\.message).joined(separator: "; "))
-          }
-          result.append(Variant(name: sweep.variant(value), source: .generator(config), stores: measuredStores, traffic: traffic))
-        }
-        return result
+    guard let sweep else { return [Variant(name: "", source: source, stores: measuredStores, traffic: traffic)] }
+    return sweep.points.map { point in
+      let name = sweep.variant(point.value)
+      return switch point.setting {
+      case .stores(let stores): Variant(name: name, source: source, stores: withLimits(stores), traffic: traffic)
+      case .traffic(let settings): Variant(name: name, source: source, stores: measuredStores, traffic: settings)
+      case .generator(let config): Variant(name: name, source: .generator(config), stores: measuredStores, traffic: traffic)
       }
     }
   }

@@ -53,7 +53,7 @@ public enum WorkloadChecker {
     func refuse(_ keyPath: String, _ problem: String) -> WorkloadError {
       WorkloadError(file: workload.file, location: nil, keyPath: keyPath, message: "\(problem): pass --allow-large to run it anyway")
     }
-    for variant in try workload.variants {
+    for variant in workload.variants {
       let place = variant.name.isEmpty ? nil : "sweep (\(variant.name))"
       switch variant.source {
       case .generator(let config):

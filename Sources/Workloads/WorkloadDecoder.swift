@@ -90,15 +90,6 @@ private struct WorkloadDecoder {
       resolver: resolver, fieldPolicyProvider: provider, stores: stores, limits: limits, sweep: sweep, repetitions: repetitions,
       warmup: warmup, read: read, traffic: traffic, concurrency: concurrency)
     workload.layoutFloors = layoutFloors
-    do {
-      _ = try workload.variants
-    } catch let error as WorkloadError {
-      throw WorkloadError(
-        file: root.file, location: root.locations[error.keyPath] ?? root.locations["sweep"], keyPath: error.keyPath,
-        message: error.message)
-    } catch {
-      throw root.error("sweep", "\(error)")
-    }
     workload.warnings = datelessClockSettings(stores: stores, sweep: sweep)
     return workload
   }
@@ -265,15 +256,16 @@ private struct WorkloadDecoder {
       guard let storeObjects, storeObjects.contains(where: Self.hasBudget) else {
         throw sweep.error(key, "no store has a \"maxSizeBytes\" to sweep")
       }
-      var storesByValue: [[StoreSpec]] = []
+      var points: [Workload.Sweep.Point] = []
       for (index, value) in values.enumerated() {
         do {
-          storesByValue.append(try decodeStores(storeObjects.map { Self.replacingBudget(in: $0, with: value) }))
+          let stores = try decodeStores(storeObjects.map { Self.replacingBudget(in: $0, with: value) })
+          points.append(Workload.Sweep.Point(value: value, setting: .stores(stores)))
         } catch {
           throw sweep.error(key, "value \(index) (\(FieldKey.render(json: value))): \(error.keyPath): \(error.message)")
         }
       }
-      return Workload.Sweep(knob: .budget, values: values, storesByValue: storesByValue)
+      return Workload.Sweep(knob: .budget, points: points)
     }
     if key.hasPrefix("traffic.") {
       return try Self.trafficSweep(key: key, values: values, traffic: traffic, sweep: sweep)
@@ -285,8 +277,19 @@ private struct WorkloadDecoder {
       throw sweep.error(
         key, "is not a knob; write \"generator.<knob>\" (knobs: \(knobs)), \"stores.maxSizeBytes\" or \(trafficKnobs)")
     }
-    guard case .generator = source else { throw sweep.error(key, "a sweep of the generator needs a \"generator\" source") }
-    return Workload.Sweep(knob: .generator(knob), values: values)
+    guard case .generator(let base) = source else { throw sweep.error(key, "a sweep of the generator needs a \"generator\" source") }
+    var points: [Workload.Sweep.Point] = []
+    for value in values {
+      var config = base
+      do {
+        try config.set(knob, to: value)
+        try config.validate()
+      } catch {
+        throw sweep.error(key, error.problems.map(\.message).joined(separator: "; "))
+      }
+      points.append(Workload.Sweep.Point(value: value, setting: .generator(config)))
+    }
+    return Workload.Sweep(knob: .generator(knob), points: points)
   }
 
   /// `traffic.secondsPerStep` or `traffic.ttl`: the traffic section at each value, each checked as
@@ -298,15 +301,18 @@ private struct WorkloadDecoder {
       let knobs = TrafficSettings.Knob.allCases.map { "traffic.\($0.rawValue)" }.joined(separator: ", ")
       throw sweep.error(key, "is not a traffic key a sweep can set; those are \(knobs)")
     }
-    guard var settings = traffic else { throw sweep.error(key, "a sweep of the traffic needs a \"traffic\" section") }
+    guard let traffic else { throw sweep.error(key, "a sweep of the traffic needs a \"traffic\" section") }
+    var points: [Workload.Sweep.Point] = []
     for (index, value) in values.enumerated() {
+      var settings = traffic
       do {
         try settings.set(knob, to: value)
       } catch {
         throw sweep.error(key, "value \(index) (\(FieldKey.render(json: value))): \(error.message)")
       }
+      points.append(Workload.Sweep.Point(value: value, setting: .traffic(settings)))
     }
-    return Workload.Sweep(knob: .traffic(knob), values: values)
+    return Workload.Sweep(knob: .traffic(knob), points: points)
   }
 
   /// A sweep's values: none `null` (a point needs a value: it would run unbounded, or at the

@@ -59,7 +59,7 @@ struct WorkloadFileTests {
     #expect(workload.warmup == 2)
     #expect(workload.read.verify == false)
     #expect(workload.read.pointLookups == 5)
-    let variants = try workload.variants
+    let variants = workload.variants
     #expect(variants.map(\.name) == ["duplication=0", "duplication=0.9"])
     guard case .generator(let config) = variants[1].source else {
       Issue.record("not a generator")
@@ -513,24 +513,37 @@ struct DatedWorkloadTests {
   func trafficSweep() throws {
     let seconds = try load(
       #"{"name": "w", "seed": 1, "generator": {}, "traffic": {"steps": 500, "ttl": "permissive"}, "sweep": {"traffic.secondsPerStep": [1, 3600]}}"#)
-    let variants = try seconds.variants
+    let variants = seconds.variants
     #expect(variants.map(\.name) == ["secondsPerStep=1", "secondsPerStep=3600"])
     #expect(variants.map { $0.traffic?.secondsPerStep } == [1, 3_600])
     #expect(variants.allSatisfy { $0.traffic?.ttl == .permissive && $0.traffic?.steps == 500 })
     // --quick shrinks the steps of every point, and keeps each point's value.
-    let quick = try seconds.quick().variants
+    let quick = seconds.quick().variants
     #expect(quick.map { $0.traffic?.steps } == [100, 100])
     #expect(quick.map { $0.traffic?.secondsPerStep } == [1, 3_600])
     let modes = try load(#"{"name": "w", "seed": 1, "generator": {}, "traffic": {}, "sweep": {"traffic.ttl": ["strict", "permissive"]}}"#)
-    #expect(try modes.variants.map(\.name) == ["ttl=strict", "ttl=permissive"])
-    #expect(try modes.variants.map { $0.traffic?.ttl } == [.strict, .permissive])
+    #expect(modes.variants.map(\.name) == ["ttl=strict", "ttl=permissive"])
+    #expect(modes.variants.map { $0.traffic?.ttl } == [.strict, .permissive])
+  }
+
+  @Test("--quick shrinks a generator sweep's points as their source, but a sweep of responses keeps its values")
+  func quickGeneratorSweep() throws {
+    func responses(_ workload: Workload) -> [Int?] {
+      workload.variants.map { variant in if case .generator(let config) = variant.source { config.responses } else { nil } }
+    }
+    let duplication = try load(
+      #"{"name": "w", "seed": 1, "generator": {"responses": 40}, "sweep": {"generator.duplication": [0.1, 0.9]}}"#)
+    #expect(responses(duplication) == [40, 40])
+    #expect(responses(duplication.quick()) == [4, 4])
+    let counts = try load(#"{"name": "w", "seed": 1, "generator": {"responses": 40}, "sweep": {"generator.responses": [20, 60]}}"#)
+    #expect(responses(counts.quick()) == [20, 60])
   }
 
   @Test("a sweep of generator.cacheControl sets the profile of each point")
   func cacheControlSweep() throws {
     let workload = try load(
       #"{"name": "w", "seed": 1, "generator": {"responses": 4}, "sweep": {"generator.cacheControl": [{"share": 0}, {"share": 1, "maxAge": 60}]}}"#)
-    let variants = try workload.variants
+    let variants = workload.variants
     #expect(variants.map(\.name) == ["cacheControl={share:0}", "cacheControl={maxAge:60,share:1}"])
     let configs = variants.map { variant -> CacheControlConfig? in
       if case .generator(let config) = variant.source { return config.cacheControl }

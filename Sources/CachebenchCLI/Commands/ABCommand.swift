@@ -140,7 +140,7 @@ enum ABCommand: Command {
     var labels: [String] = []
     for path in arguments.positionals {
       guard let workload = try? Workload.load(path, registry: context.registry) else { return }
-      labels += ((try? workload.variants.flatMap(\.stores)) ?? workload.measuredStores).map(\.label)
+      labels += workload.variants.flatMap(\.stores).map(\.label)
     }
     let known = labels.uniqued()
     for name in names where !known.contains(name) {

@@ -57,7 +57,7 @@ enum MergeCommand: Command {
       }
       parts.append(part)
     }
-    let stores = (try? workload.variants.flatMap(\.stores)) ?? workload.measuredStores
+    let stores = workload.variants.flatMap(\.stores)
     let expectations = ResultsMerge.Expectations(
       limits: Dictionary(stores.compactMap { store in store.limit.map { (store.label, $0.label) } }) { first, _ in first },
       readers: workload.concurrency?.readers ?? [],

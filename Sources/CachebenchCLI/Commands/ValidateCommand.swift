@@ -24,7 +24,7 @@ enum ValidateCommand: Command {
       for warning in workload.warnings { writeStandardError("Warning: \(warning)\n") }
       try WorkloadChecker.check(workload, allowLarge: arguments[Flag.allowLarge])
       try Preflight.check(workload)
-      let variants = try workload.variants.count
+      let variants = workload.variants.count
       var strategies = workload.keys.count
       if workload.source.noOperations != nil { strategies = 1 }
       let configurations = variants * workload.stores.count * strategies

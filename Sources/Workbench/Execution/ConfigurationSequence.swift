@@ -35,7 +35,7 @@ package struct ConfigurationSequence {
   package init(_ workload: Workload) throws {
     var position = 0
     var variants: [(Workload.Variant, [Entry])] = []
-    for variant in try workload.variants {
+    for variant in workload.variants {
       var entries: [Entry] = []
       for spec in variant.stores {
         for strategy in Self.strategies(for: variant.source, workload: workload) {
