@@ -17,6 +17,7 @@ struct ApolloRecordFormat: RecordFormat {
   var loadManySQL: String {
     "SELECT wanted.key, records.record FROM json_each(?) AS wanted CROSS JOIN records ON records.key = wanted.value"
   }
+  var updateSQL: String { "UPDATE records SET record = ? WHERE key = ?" }
   var storesText: Bool { true }
 
   mutating func load(from connection: Connection) throws(SQLiteError) {}

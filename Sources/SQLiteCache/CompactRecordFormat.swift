@@ -48,6 +48,7 @@ struct CompactRecordFormat: RecordFormat {
   var loadManySQL: String {
     "SELECT wanted.key, records.data FROM json_each(?) AS wanted CROSS JOIN records ON records.key = wanted.value"
   }
+  var updateSQL: String { "UPDATE records SET data = ? WHERE key = ?" }
   var storesText: Bool { false }
 
   private(set) var names = FieldNameTable()

@@ -14,12 +14,14 @@ protocol RecordFormat {
   var dataColumn: String { get }
   /// Whether the data column holds TEXT (else a BLOB).
   var storesText: Bool { get }
-  /// The statements every load runs, as literals naming ``dataColumn``: a text made on
+  /// The statements every load and update runs, as literals naming ``dataColumn``: a text made on
   /// each call cost a single-key load some 1,300 instructions (a string built, then hashed by the
   /// statement cache), a tenth of the load. `SELECT <data> FROM records WHERE key = ?`.
   var loadOneSQL: String { get }
   /// ``RecordRowStore/batchLoadSQL(dataColumn:)`` of ``dataColumn``.
   var loadManySQL: String { get }
+  /// `UPDATE records SET <data> = ? WHERE key = ?`.
+  var updateSQL: String { get }
 
   /// Reads what the format keeps in memory (the compact layout's field names) from an open database.
   mutating func load(from connection: Connection) throws(SQLiteError)

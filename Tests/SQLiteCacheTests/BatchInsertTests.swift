@@ -48,4 +48,28 @@ struct BatchInsertTests {
     #expect(try Set(changed) == Set(oracle.merge(records: RecordSet(records: again))))
     #expect(try store.recordCount() == total)
   }
+
+  /// Changed records are written 32 to an upsert, the rest one `UPDATE` each.
+  @Test(
+    "merges that change 1, 31, 32, 33 and 100 records store what memory holds, and count the bytes the file holds",
+    arguments: StoreConfiguration.onFile.filter { $0.options != nil })
+  func updates(_ configuration: StoreConfiguration) throws {
+    let directory = try TemporaryDirectory()
+    let store = try configuration.makeSQLiteStore(in: directory)
+    let oracle = InMemoryNormalizedCache()
+    let all = (0..<100).map { Record(key: "Item:\($0)", ["n": .int($0), "name": .string("item \($0)")]) }
+    try store.merge(records: RecordSet(records: all))
+    try oracle.merge(records: RecordSet(records: all))
+    for (round, count) in [1, 31, 32, 33, 100].enumerated() {
+      // Longer values each round: every record changed grows.
+      let changes = all.prefix(count).map { Record(key: $0.key, ["name": .string(String(repeating: "x", count: round + 2))]) }
+      let changed = try store.merge(records: RecordSet(records: changes))
+      #expect(try Set(changed) == Set(oracle.merge(records: RecordSet(records: changes))), "\(count) changed")
+      let keys = all.map(\.key)
+      #expect(try store.loadRecordsInOrder(forKeys: keys) == oracle.loadRecordsInOrder(forKeys: keys), "\(count) changed")
+      // The bytes a merge counts are the bytes the file holds, counted again when it opens.
+      let reopened = try SQLiteNormalizedCache(path: directory.path("cache.sqlite"), options: configuration.options!)
+      #expect(try store.accountedBytes() == reopened.accountedBytes(), "\(count) changed")
+    }
+  }
 }

@@ -27,6 +27,7 @@ struct LayoutTests {
     #expect(format.dataColumn == column)
     #expect(format.loadOneSQL == "SELECT \(column) FROM records WHERE key = ?")
     #expect(format.loadManySQL == RecordRowStore.batchLoadSQL(dataColumn: column))
+    #expect(format.updateSQL == "UPDATE records SET \(column) = ? WHERE key = ?")
   }
 
   @Test("the apollo layout stores a record as Apollo's JSON text, fields in order")

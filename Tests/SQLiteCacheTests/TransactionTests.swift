@@ -17,8 +17,8 @@ struct TransactionTests {
       Record(key: "Item:z", ["name": "zed"]),
     ])
     try cache.merge(records: before)
-    // The merge below inserts Item:a (with a new field name), then updates Item:1 and Item:z in
-    // one two-row upsert, which fails at Item:z: updates run after inserts, each sorted by key.
+    // The merge below inserts Item:a (with a new field name), updates Item:1, then fails
+    // updating Item:z: updates run after inserts, each sorted by key.
     // The rows layout writes a merge's 7 rows in runs of 4, 2 and 1 upserts: Item:z's, last in key order, fails.
     let layout = configuration.options!.layout
     let trigger =
@@ -34,10 +34,7 @@ struct TransactionTests {
     ])
     let error = try #require(throws: SQLiteError.self) { try cache.merge(records: failing) }
     let column = layout == .compact ? "data" : "record"
-    let statement =
-      layout.descriptor.rowPerField
-      ? FieldRowStore.upsertSQL(rows: 1)
-      : "INSERT OR FAIL INTO records(key, \(column)) VALUES (?, ?), (?, ?) ON CONFLICT(key) DO UPDATE SET \(column) = excluded.\(column)"
+    let statement = layout.descriptor.rowPerField ? FieldRowStore.upsertSQL(rows: 1) : "UPDATE records SET \(column) = ? WHERE key = ?"
     #expect(error.description == "SQLite error 19: boom - while executing `\(statement)`")
     #expect(error.extendedResultCode == 1811)  // SQLITE_CONSTRAINT_TRIGGER
 
