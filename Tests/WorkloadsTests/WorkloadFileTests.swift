@@ -221,7 +221,7 @@ struct WorkloadFileTests {
       ),
       (
         "{\"name\": \"w\", \"seed\": 1,\n \"generator\": {\"depht\": 3}}",
-        "w.json:2:16: generator.depht: is not a generator knob; known knobs: responses, operations, depth, fanOut, listLength, listShare, types, fieldsPerType, poolSize, duplication, zipf, keyedShare, compositeKeyShare, interfaces, unions, stringLength, cacheControl"
+        "w.json:2:16: generator.depht: is not a generator knob; known knobs: responses, operations, depth, fanOut, listLength, listShare, types, fieldsPerType, poolSize, duplication, zipf, keyedShare, compositeKeyShare, interfaces, unions, stringLength, cacheControl, narrowReads"
       ),
       (
         "{\"name\": \"w\", \"seed\": 1, \"generator\": {},\n \"stores\": [{\"kind\": \"memory\"}, {\"kind\": \"redis\"}]}",
@@ -377,7 +377,15 @@ struct WorkloadFileTests {
       ),
       (
         #"{"name": "w", "seed": 1, "generator": {}, "sweep": {"stores.label": ["a"]}}"#,
-        #"w.json:1:53: sweep.stores.label: is not a knob; write "generator.<knob>" (knobs: responses, operations, depth, fanOut, listLength, listShare, types, fieldsPerType, poolSize, duplication, zipf, keyedShare, compositeKeyShare, interfaces, unions, stringLength, cacheControl), "stores.maxSizeBytes" or "traffic.secondsPerStep", "traffic.ttl""#
+        #"w.json:1:53: sweep.stores.label: is not a knob; write "generator.<knob>" (knobs: responses, operations, depth, fanOut, listLength, listShare, types, fieldsPerType, poolSize, duplication, zipf, keyedShare, compositeKeyShare, interfaces, unions, stringLength, cacheControl, narrowReads), "stores.maxSizeBytes" or "traffic.secondsPerStep", "traffic.ttl""#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {"narrowReads": {"fields": 3, "share": 1.5}}}"#,
+        "w.json:1:69: generator.narrowReads.share: must be in 0...1, got 1.5"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {"narrowReads": {"fields": 3, "of": 2}}}"#,
+        "w.json:1:56: generator.narrowReads.fields: must be in 1...2 (narrowReads.of), got 3"
       ),
       ("{\"name\": \"w\",\n \"seed\": 1, }", "w.json:2:13: Expected a string key in an object, found '}'"),
       ("[1]", "w.json: a workload must be a JSON object, not an array"),
@@ -524,6 +532,19 @@ struct DatedWorkloadTests {
     let modes = try load(#"{"name": "w", "seed": 1, "generator": {}, "traffic": {}, "sweep": {"traffic.ttl": ["strict", "permissive"]}}"#)
     #expect(try modes.variants.map(\.name) == ["ttl=strict", "ttl=permissive"])
     #expect(try modes.variants.map { $0.traffic?.ttl } == [.strict, .permissive])
+  }
+
+  @Test("a sweep of generator.narrowReads sets k of n at each point, the names sorted")
+  func narrowReadsSweep() throws {
+    let workload = try load(
+      #"{"name": "w", "seed": 1, "generator": {"responses": 4, "narrowReads": {}}, "sweep": {"generator.narrowReads": [{"fields": 1, "of": 40}, {"share": 0.9, "fields": 10}]}}"#)
+    let variants = try workload.variants
+    #expect(variants.map(\.name) == ["narrowReads={fields:1,of:40}", "narrowReads={fields:10,share:0.9}"])
+    let configs = variants.map { variant -> NarrowReadsConfig? in
+      if case .generator(let config) = variant.source { return config.narrowReads }
+      return nil
+    }
+    #expect(configs == [NarrowReadsConfig(fields: 1, of: 40, share: 0.5), NarrowReadsConfig(fields: 10, of: 40, share: 0.9)])
   }
 
   @Test("a sweep of generator.cacheControl sets the profile of each point")
