@@ -446,6 +446,7 @@ struct WorkloadFileTests {
     let names = [
       "quick", "gate", "default", "large", "duplication-sweep", "calendar", "store-records", "concurrency", "hot-records", "soak",
       "ttl-default", "ttl-small", "ttl-calendar", "ttl-watchers", "layouts", "layouts-projected", "lists",
+      "layouts-narrow", "layouts-narrow-projected", "narrow-reads", "narrow-reads-projected",
     ]
     for name in names {
       let workload = try Workload.load(root.appendingPathComponent("Workloads/\(name).json").path)
