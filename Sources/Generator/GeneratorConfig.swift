@@ -146,7 +146,8 @@ public struct CacheControlConfig: Sendable, Hashable {
 /// When set, the operations are these two per keyed type (`operations`, `depth`, `fanOut` and
 /// `listShare` then shape nothing), every type has `of` scalar fields (in place of
 /// `fieldsPerType`), and response `i` reads keyed type `i mod T`, narrowly with probability
-/// `share`, drawn from the seed.
+/// `share`, drawn from the seed. A list is always page 1 with new elements, so a workload with it
+/// needs `"read": {"verify": false}`.
 public struct NarrowReadsConfig: Sendable, Hashable {
   /// Scalar fields a narrow read selects: the type's first `fields`. Range 1...`of`; default 3.
   public var fields = 3

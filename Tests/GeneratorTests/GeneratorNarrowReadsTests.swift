@@ -38,6 +38,8 @@ struct GeneratorNarrowReadsTests {
       let detail = workload.operationModels[2 * position + 1]
       #expect(list.name == type.name + "ListQuery")
       #expect(detail.name == type.name + "DetailQuery")
+      #expect(list.variables.isEmpty)
+      #expect(list.documentText(schema: schema).contains("(page: 1) {"))
       #expect(Self.scalars(list) == type.scalarFields.prefix(fields).map(\.name))
       #expect(Self.scalars(detail) == type.scalarFields.map(\.name))
     }

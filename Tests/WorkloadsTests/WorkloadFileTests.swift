@@ -384,6 +384,14 @@ struct WorkloadFileTests {
         "w.json:1:69: generator.narrowReads.share: must be in 0...1, got 1.5"
       ),
       (
+        #"{"name": "w", "seed": 1, "generator": {"narrowReads": {}}}"#,
+        "w.json: read.verify: must be false with generator.narrowReads: each list reads page 1 again with new elements, so a later list changes what an earlier one reads back"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "sweep": {"generator.narrowReads": [{"fields": 1}]}, "read": {"verify": true}}"#,
+        "w.json:1:105: read.verify: must be false with generator.narrowReads: each list reads page 1 again with new elements, so a later list changes what an earlier one reads back"
+      ),
+      (
         #"{"name": "w", "seed": 1, "generator": {"narrowReads": {"fields": 3, "of": 2}}}"#,
         "w.json:1:56: generator.narrowReads.fields: must be in 1...2 (narrowReads.of), got 3"
       ),
@@ -446,7 +454,8 @@ struct WorkloadFileTests {
     let names = [
       "quick", "gate", "default", "large", "duplication-sweep", "calendar", "store-records", "concurrency", "hot-records", "soak",
       "ttl-default", "ttl-small", "ttl-calendar", "ttl-watchers", "layouts", "layouts-projected", "lists",
-      "layouts-narrow", "layouts-narrow-projected", "narrow-reads", "narrow-reads-projected",
+      "layouts-narrow", "layouts-narrow-projected", "narrow-reads", "narrow-reads-projected", "narrow-lists",
+      "narrow-lists-projected",
     ]
     for name in names {
       let workload = try Workload.load(root.appendingPathComponent("Workloads/\(name).json").path)
@@ -538,7 +547,7 @@ struct DatedWorkloadTests {
   @Test("a sweep of generator.narrowReads sets k of n at each point, the names sorted")
   func narrowReadsSweep() throws {
     let workload = try load(
-      #"{"name": "w", "seed": 1, "generator": {"responses": 4, "narrowReads": {}}, "sweep": {"generator.narrowReads": [{"fields": 1, "of": 40}, {"share": 0.9, "fields": 10}]}}"#)
+      #"{"name": "w", "seed": 1, "generator": {"responses": 4, "narrowReads": {}}, "read": {"verify": false}, "sweep": {"generator.narrowReads": [{"fields": 1, "of": 40}, {"share": 0.9, "fields": 10}]}}"#)
     let variants = try workload.variants
     #expect(variants.map(\.name) == ["narrowReads={fields:1,of:40}", "narrowReads={fields:10,share:0.9}"])
     let configs = variants.map { variant -> NarrowReadsConfig? in
