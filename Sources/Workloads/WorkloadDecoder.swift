@@ -414,8 +414,9 @@ private struct WorkloadDecoder {
     return read
   }
 
-  /// What `read.fragments` and `read.watchers` need of the rest of the workload: a strategy that
-  /// keys objects, and as many operations read as watchers.
+  /// What `read.fragments`, `read.watchers` and `read.verify` need of the rest of the workload: a
+  /// strategy that keys objects, as many operations read as watchers, and no check after all the
+  /// writes when `generator.narrowReads` refetches its lists.
   func checkRead(_ read: Workload.ReadSettings, source: Workload.Source, keys: [NamedStrategy], sweep: Workload.Sweep?) throws(WorkloadError) {
     if read.verify, case .generator(let config) = source {
       var narrow = config.narrowReads != nil
