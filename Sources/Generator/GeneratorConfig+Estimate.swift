@@ -42,8 +42,16 @@ extension GeneratorConfig {
   /// fields, `listShare` of them lists of the mean `listLength`; a root field is a list of that
   /// length; an object carries `fieldsPerType` scalars, `listShare`-ish of them strings of the
   /// mean `stringLength`.
+  /// With `narrowReads`, a response is a list of the mean `listLength` (a share `share` of them)
+  /// or one object, each of `of` scalars.
   public var estimate: Estimate {
     let meanList = Double(listLength.min + listLength.max) / 2
+    let meanString = Double(stringLength.min + stringLength.max) / 2
+    if let narrowReads {
+      let objects = max(1, narrowReads.share * meanList + (1 - narrowReads.share))
+      let bytesPerObject = 40 + Double(narrowReads.of) * (14 + 0.4 * meanString)
+      return Estimate(objectsPerResponse: objects, bytesPerResponse: objects * bytesPerObject, responses: responses)
+    }
     let branching = Double(fanOut) * ((1 - listShare) + listShare * meanList)
     var perRoot = 0.0
     var level = 1.0
@@ -53,7 +61,6 @@ extension GeneratorConfig {
       if perRoot > 1e18 { break }
     }
     let objects = max(1, meanList) * perRoot
-    let meanString = Double(stringLength.min + stringLength.max) / 2
     let bytesPerObject = 40 + Double(fieldsPerType) * (14 + 0.4 * meanString)
     return Estimate(objectsPerResponse: objects, bytesPerResponse: objects * bytesPerObject, responses: responses)
   }

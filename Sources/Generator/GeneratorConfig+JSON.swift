@@ -46,7 +46,35 @@ extension GeneratorConfig {
     case .unions: unions = try Self.int(value, knob.rawValue)
     case .stringLength: stringLength = try Self.bounds(value, knob.rawValue)
     case .cacheControl: cacheControl = try Self.cacheControl(value)
+    case .narrowReads: narrowReads = try Self.narrowReads(value)
     }
+  }
+
+  /// `{"fields": 3, "of": 40, "share": 0.5}`, or null for none.
+  private static func narrowReads(_ value: JSONValue) throws(GeneratorConfigError) -> NarrowReadsConfig? {
+    if case .null = value { return nil }
+    guard case .object(let object) = value else {
+      throw GeneratorConfigError(problems: [
+        .init(knob: "narrowReads", message: "must be an object ({\"fields\": 3, \"of\": 40, \"share\": 0.5}) or null, not \(value.kindDescription)")
+      ])
+    }
+    var config = NarrowReadsConfig()
+    var problems: [GeneratorConfigError.Problem] = []
+    for member in object {
+      do {
+        switch member.key {
+        case "fields": config.fields = try int(member.value, "narrowReads.fields")
+        case "of": config.of = try int(member.value, "narrowReads.of")
+        case "share": config.share = try number(member.value, "narrowReads.share")
+        default:
+          problems.append(.init(knob: "narrowReads.\(member.key)", message: "is not a setting of narrowReads; known: fields, of, share"))
+        }
+      } catch {
+        problems += error.problems
+      }
+    }
+    if !problems.isEmpty { throw GeneratorConfigError(problems: problems) }
+    return config
   }
 
   /// `{"share": 0.5, "maxAge": {"min": 60, "max": 3600}, "zeroShare": 0.02}`, or null for none.
@@ -93,6 +121,9 @@ extension GeneratorConfig {
       json.append(
         key: "cacheControl",
         value: ["share": .double(config.share), "maxAge": bounds(config.maxAge), "zeroShare": .double(config.zeroShare)])
+    }
+    if let config = narrowReads {
+      json.append(key: "narrowReads", value: ["fields": .int(config.fields), "of": .int(config.of), "share": .double(config.share)])
     }
     return json
   }

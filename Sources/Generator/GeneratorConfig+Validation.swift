@@ -23,6 +23,7 @@ extension GeneratorConfig {
   public enum Knob: String, Sendable, CaseIterable {
     case responses, operations, depth, fanOut, listLength, listShare, types, fieldsPerType, poolSize
     case duplication, zipf, keyedShare, compositeKeyShare, interfaces, unions, stringLength, cacheControl
+    case narrowReads
   }
 
   /// Checks every knob against its documented range.
@@ -69,6 +70,9 @@ extension GeneratorConfig {
     if let cacheControl {
       problems += cacheControl.problems()
     }
+    if let narrowReads {
+      problems += narrowReads.problems(of: self)
+    }
     if !problems.isEmpty { throw GeneratorConfigError(problems: problems) }
   }
 
@@ -95,6 +99,36 @@ extension CacheControlConfig {
     if range.contains(maxAge.min), range.contains(maxAge.max), maxAge.min > maxAge.max {
       problems.append(
         .init(knob: "cacheControl.maxAge", message: "min \(maxAge.min) must not be greater than max \(maxAge.max)"))
+    }
+    return problems
+  }
+}
+
+extension NarrowReadsConfig {
+  /// Each of its settings out of range, named `narrowReads.<setting>`, and the knobs it cannot
+  /// stand beside: a `fieldsPerType` other than the default and `of` (two counts of one thing),
+  /// and a schema with no keyed type (nothing to read by list and by detail).
+  func problems(of config: GeneratorConfig) -> [GeneratorConfigError.Problem] {
+    var problems: [GeneratorConfigError.Problem] = []
+    let ofRange = 1...500
+    if !ofRange.contains(of) {
+      problems.append(.init(knob: "narrowReads.of", message: "must be in \(ofRange), got \(of)"))
+    } else if !(1...of).contains(fields) {
+      problems.append(.init(knob: "narrowReads.fields", message: "must be in 1...\(of) (narrowReads.of), got \(fields)"))
+    }
+    if !share.isFinite || !(0...1).contains(share) {
+      problems.append(.init(knob: "narrowReads.share", message: "must be in 0...1, got \(share)"))
+    }
+    let defaultFields = GeneratorConfig().fieldsPerType
+    if config.fieldsPerType != defaultFields, config.fieldsPerType != of {
+      problems.append(
+        .init(
+          knob: "fieldsPerType",
+          message: "is \(config.fieldsPerType), but narrowReads.of sets the fields per type (\(of)); leave fieldsPerType out"))
+    }
+    if config.keyedTypeCount == 0 {
+      problems.append(
+        .init(knob: "narrowReads", message: "needs a keyed type to read by list and by detail; keyedShare \(config.keyedShare) of \(config.types) types keys none"))
     }
     return problems
   }

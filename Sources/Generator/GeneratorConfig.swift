@@ -101,7 +101,18 @@ public struct GeneratorConfig: Sendable, Hashable {
   /// writes none, and nothing expires.
   public var cacheControl: CacheControlConfig?
 
+  /// Narrow list reads beside whole detail reads of the same entities (docs/workloads.md,
+  /// `narrowReads`): nil (the default) draws operations as the other knobs say.
+  public var narrowReads: NarrowReadsConfig?
+
   public init() {}
+
+  /// Scalar fields per object type as the schema is drawn: `narrowReads.of` when set, else
+  /// ``fieldsPerType``.
+  var scalarFieldsPerType: Int { narrowReads?.of ?? fieldsPerType }
+
+  /// How many of the ``types`` have a key: `types × keyedShare`, rounded.
+  var keyedTypeCount: Int { Int((Double(types) * keyedShare).rounded()) }
 }
 
 /// How the generator puts `@cacheControl` on its schema (`generator.cacheControl`), drawn from a
@@ -123,4 +134,34 @@ public struct CacheControlConfig: Sendable, Hashable {
   public var zeroShare = 0.02
 
   public init() {}
+}
+
+/// Reads that test projection (`generator.narrowReads`): for each keyed type, a list screen that
+/// selects `fields` of its `of` scalar fields and a detail screen that selects all of them, over
+/// the same pool of entities, with `share` of the responses narrow.
+///
+/// ```json
+/// {"fields": 3, "of": 40, "share": 0.5}
+/// ```
+/// When set, the operations are these two per keyed type (`operations`, `depth`, `fanOut` and
+/// `listShare` then shape nothing), every type has `of` scalar fields (in place of
+/// `fieldsPerType`), and response `i` reads keyed type `i mod T`, narrowly with probability
+/// `share`, drawn from the seed. A list is always page 1 with new elements, so a workload with it
+/// needs `"read": {"verify": false}`.
+public struct NarrowReadsConfig: Sendable, Hashable {
+  /// Scalar fields a narrow read selects: the type's first `fields`. Range 1...`of`; default 3.
+  public var fields = 3
+  /// Scalar fields of every object type, all of which a whole read selects. Range 1...500;
+  /// default 40.
+  public var of = 40
+  /// Share of the responses that are narrow reads. Range 0...1; default 0.5.
+  public var share = 0.5
+
+  public init() {}
+
+  public init(fields: Int, of: Int, share: Double) {
+    self.fields = fields
+    self.of = of
+    self.share = share
+  }
 }

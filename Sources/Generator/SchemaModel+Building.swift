@@ -8,7 +8,7 @@ extension SchemaModel {
     assignKeys(config: config, random: &random)
     addInterfaces(count: config.interfaces, random: &random)
     addUnions(count: config.unions, random: &random)
-    addScalarFields(perType: config.fieldsPerType, random: &random)
+    addScalarFields(perType: config.scalarFieldsPerType, random: &random)
     addObjectFields(config: config, nouns: nouns, random: &random)
     addRootFields(nouns: nouns)
   }
@@ -24,7 +24,7 @@ extension SchemaModel {
   }
 
   private mutating func assignKeys(config: GeneratorConfig, random: inout SplitMix64) {
-    let keyed = Int((Double(objects.count) * config.keyedShare).rounded())
+    let keyed = config.keyedTypeCount
     let composite = Int((Double(keyed) * config.compositeKeyShare).rounded())
     var kinds = [Int](repeating: 1, count: keyed - composite) + [Int](repeating: 2, count: composite)
     kinds += [Int](repeating: 0, count: objects.count - keyed)

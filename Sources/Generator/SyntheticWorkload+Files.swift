@@ -33,7 +33,7 @@ extension SyntheticWorkload {
       // Ended with a line end, as every file cachebench writes (a replay's response_bytes count it).
       try AtomicFile.write(bytes: generated.bytes + [0x0A], to: directory.appendingPathComponent(generated.fileName).path)
       entries.append([
-        "document": .string(operations[index % operations.count].fileName),
+        "document": .string(operations[operationIndex(ofResponse: index)].fileName),
         "operationName": .string(generated.operationName), "variables": .object(generated.variables),
         "response": .string(generated.fileName),
       ])

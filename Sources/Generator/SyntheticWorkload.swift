@@ -30,6 +30,8 @@ public struct SyntheticWorkload: Sendable {
   let generation: Generation
   let operationModels: [OperationModel]
   let compiledOperations: [CompiledOperation]
+  /// The list and detail operations of `narrowReads`, when set.
+  let narrowReads: NarrowReadOperations?
 
   init(seed: UInt64, config: GeneratorConfig) {
     self.seed = seed
@@ -39,10 +41,17 @@ public struct SyntheticWorkload: Sendable {
     generation = Generation(seed: seed, config: config, schema: schema)
     var names = NameRegistry()
     var models: [OperationModel] = []
-    for index in 0..<config.operations {
-      let operationSeed = StableHash.combine(seed, StableHash.fnv1a("operation"), UInt64(index))
-      var builder = OperationBuilder(schema: schema, config: config, random: SplitMix64(seed: operationSeed))
-      models.append(builder.build(names: &names))
+    if let narrow = config.narrowReads {
+      let operations = NarrowReadOperations(schema: schema, config: narrow)
+      narrowReads = operations
+      models = operations.models(schema: schema, fields: narrow.fields, names: &names)
+    } else {
+      narrowReads = nil
+      for index in 0..<config.operations {
+        let operationSeed = StableHash.combine(seed, StableHash.fnv1a("operation"), UInt64(index))
+        var builder = OperationBuilder(schema: schema, config: config, random: SplitMix64(seed: operationSeed))
+        models.append(builder.build(names: &names))
+      }
     }
     operationModels = models
     compiledOperations = models.map { CompiledOperation($0, schema: schema) }
@@ -68,15 +77,22 @@ public struct SyntheticWorkload: Sendable {
     operations.first { $0.name == name }
   }
 
-  /// Response `index`: operation `index % operations.count`, its variables, and its JSON.
+  /// Which operation response `index` runs: `index % operations.count`, or with `narrowReads` its
+  /// type's list or detail, as ``NarrowReadOperations/operationIndex(response:salt:)`` draws.
+  public func operationIndex(ofResponse index: Int) -> Int {
+    guard let narrowReads else { return index % operationModels.count }
+    return narrowReads.operationIndex(response: index, salt: generation.responseSalt)
+  }
+
+  /// Response `index`: operation ``operationIndex(ofResponse:)``, its variables, and its JSON.
   ///
   /// The same index gives the same bytes every time, in any order, on any thread.
   /// - Complexity: O(size of the response).
   public func response(at index: Int) -> SyntheticResponse {
     precondition((0..<responseCount).contains(index), "response \(index) out of 0..<\(responseCount)")
-    let operationIndex = index % operationModels.count
-    let model = operationModels[operationIndex]
-    let compiled = compiledOperations[operationIndex]
+    let chosen = operationIndex(ofResponse: index)
+    let model = operationModels[chosen]
+    let compiled = compiledOperations[chosen]
     var random = SplitMix64(seed: StableHash.combine(generation.responseSalt, UInt64(index)))
     var writer = ResponseWriter(generation: generation, operation: compiled, response: index)
     var entities: [(identity: UInt64, inPool: Bool)?] = []
@@ -121,7 +137,7 @@ public struct SyntheticWorkload: Sendable {
       case .page:
         value = .int(response + 1)
       case .key(let root, let field):
-        guard case .entity(let object) = compiledOperations[response % compiledOperations.count].roots[root].kind,
+        guard case .entity(let object) = compiledOperations[operationIndex(ofResponse: response)].roots[root].kind,
           let entity = entities[root]
         else { preconditionFailure("variable $\(variable.name) names root \(root), which is not an entity field") }
         value = generation.schema.objects[object].keyFields[field].value(of: entity.identity)

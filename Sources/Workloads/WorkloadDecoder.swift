@@ -420,9 +420,21 @@ private struct WorkloadDecoder {
     return read
   }
 
-  /// What `read.fragments` and `read.watchers` need of the rest of the workload: a strategy that
-  /// keys objects, and as many operations read as watchers.
+  /// What `read.fragments`, `read.watchers` and `read.verify` need of the rest of the workload: a
+  /// strategy that keys objects, as many operations read as watchers, and no check after all the
+  /// writes when `generator.narrowReads` refetches its lists.
   func checkRead(_ read: Workload.ReadSettings, source: Workload.Source, keys: [NamedStrategy], sweep: Workload.Sweep?) throws(WorkloadError) {
+    if read.verify, case .generator(let config) = source {
+      var narrow = config.narrowReads != nil
+      if let sweep, case .generator(.narrowReads) = sweep.knob {
+        narrow = true  // a sweep's values are never null: every point has narrow reads
+      }
+      if narrow {
+        throw root.error(
+          "read.verify",
+          "must be false with generator.narrowReads: each list reads page 1 again with new elements, so a later list changes what an earlier one reads back")
+      }
+    }
     if let reason = source.noOperations {
       if read.fragments > 0 { throw root.error("read.fragments", reason) }
       if read.watchers > 0 { throw root.error("read.watchers", reason) }

@@ -71,10 +71,13 @@ struct GeneratorConfigTests {
     expected.stringLength = .init(7, 7)
     #expect(config == expected)
     #expect(try GeneratorConfig(json: GeneratorConfig().json) == GeneratorConfig())
-    // cacheControl is written only when set, so that a workload without it records what it did before.
-    #expect(GeneratorConfig().json.keys == GeneratorConfig.Knob.allCases.map(\.rawValue).filter { $0 != "cacheControl" })
+    // cacheControl and narrowReads are written only when set, so that a workload without them
+    // records what it did before.
+    let optional: Set = ["cacheControl", "narrowReads"]
+    #expect(GeneratorConfig().json.keys == GeneratorConfig.Knob.allCases.map(\.rawValue).filter { !optional.contains($0) })
     var dated = GeneratorConfig()
     dated.cacheControl = CacheControlConfig()
+    dated.narrowReads = NarrowReadsConfig()
     #expect(dated.json.keys == GeneratorConfig.Knob.allCases.map(\.rawValue))
     #expect(try GeneratorConfig(json: dated.json) == dated)
   }

@@ -221,7 +221,7 @@ struct WorkloadFileTests {
       ),
       (
         "{\"name\": \"w\", \"seed\": 1,\n \"generator\": {\"depht\": 3}}",
-        "w.json:2:16: generator.depht: is not a generator knob; known knobs: responses, operations, depth, fanOut, listLength, listShare, types, fieldsPerType, poolSize, duplication, zipf, keyedShare, compositeKeyShare, interfaces, unions, stringLength, cacheControl"
+        "w.json:2:16: generator.depht: is not a generator knob; known knobs: responses, operations, depth, fanOut, listLength, listShare, types, fieldsPerType, poolSize, duplication, zipf, keyedShare, compositeKeyShare, interfaces, unions, stringLength, cacheControl, narrowReads"
       ),
       (
         "{\"name\": \"w\", \"seed\": 1, \"generator\": {},\n \"stores\": [{\"kind\": \"memory\"}, {\"kind\": \"redis\"}]}",
@@ -377,7 +377,23 @@ struct WorkloadFileTests {
       ),
       (
         #"{"name": "w", "seed": 1, "generator": {}, "sweep": {"stores.label": ["a"]}}"#,
-        #"w.json:1:53: sweep.stores.label: is not a knob; write "generator.<knob>" (knobs: responses, operations, depth, fanOut, listLength, listShare, types, fieldsPerType, poolSize, duplication, zipf, keyedShare, compositeKeyShare, interfaces, unions, stringLength, cacheControl), "stores.maxSizeBytes" or "traffic.secondsPerStep", "traffic.ttl""#
+        #"w.json:1:53: sweep.stores.label: is not a knob; write "generator.<knob>" (knobs: responses, operations, depth, fanOut, listLength, listShare, types, fieldsPerType, poolSize, duplication, zipf, keyedShare, compositeKeyShare, interfaces, unions, stringLength, cacheControl, narrowReads), "stores.maxSizeBytes" or "traffic.secondsPerStep", "traffic.ttl""#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {"narrowReads": {"fields": 3, "share": 1.5}}}"#,
+        "w.json:1:69: generator.narrowReads.share: must be in 0...1, got 1.5"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {"narrowReads": {}}}"#,
+        "w.json: read.verify: must be false with generator.narrowReads: each list reads page 1 again with new elements, so a later list changes what an earlier one reads back"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "sweep": {"generator.narrowReads": [{"fields": 1}]}, "read": {"verify": true}}"#,
+        "w.json:1:105: read.verify: must be false with generator.narrowReads: each list reads page 1 again with new elements, so a later list changes what an earlier one reads back"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {"narrowReads": {"fields": 3, "of": 2}}}"#,
+        "w.json:1:56: generator.narrowReads.fields: must be in 1...2 (narrowReads.of), got 3"
       ),
       ("{\"name\": \"w\",\n \"seed\": 1, }", "w.json:2:13: Expected a string key in an object, found '}'"),
       ("[1]", "w.json: a workload must be a JSON object, not an array"),
@@ -438,6 +454,8 @@ struct WorkloadFileTests {
     let names = [
       "quick", "gate", "default", "large", "duplication-sweep", "calendar", "store-records", "concurrency", "hot-records", "soak",
       "ttl-default", "ttl-small", "ttl-calendar", "ttl-watchers", "layouts", "layouts-projected", "lists",
+      "layouts-narrow", "layouts-narrow-projected", "narrow-reads", "narrow-reads-projected", "narrow-lists",
+      "narrow-lists-projected",
     ]
     for name in names {
       let workload = try Workload.load(root.appendingPathComponent("Workloads/\(name).json").path)
@@ -537,6 +555,19 @@ struct DatedWorkloadTests {
     #expect(responses(duplication.quick()) == [4, 4])
     let counts = try load(#"{"name": "w", "seed": 1, "generator": {"responses": 40}, "sweep": {"generator.responses": [20, 60]}}"#)
     #expect(responses(counts.quick()) == [20, 60])
+  }
+
+  @Test("a sweep of generator.narrowReads sets k of n at each point, the names sorted")
+  func narrowReadsSweep() throws {
+    let workload = try load(
+      #"{"name": "w", "seed": 1, "generator": {"responses": 4, "narrowReads": {}}, "read": {"verify": false}, "sweep": {"generator.narrowReads": [{"fields": 1, "of": 40}, {"share": 0.9, "fields": 10}]}}"#)
+    let variants = try workload.variants
+    #expect(variants.map(\.name) == ["narrowReads={fields:1,of:40}", "narrowReads={fields:10,share:0.9}"])
+    let configs = variants.map { variant -> NarrowReadsConfig? in
+      if case .generator(let config) = variant.source { return config.narrowReads }
+      return nil
+    }
+    #expect(configs == [NarrowReadsConfig(fields: 1, of: 40, share: 0.5), NarrowReadsConfig(fields: 10, of: 40, share: 0.9)])
   }
 
   @Test("a sweep of generator.cacheControl sets the profile of each point")
