@@ -1,3 +1,5 @@
+import Support
+
 /// The operations of `generator.narrowReads` (docs/workloads.md): for each keyed type, a list
 /// screen that reads a few of its fields and a detail screen that reads them all, so that a read
 /// projected to its selection has fields to leave behind.

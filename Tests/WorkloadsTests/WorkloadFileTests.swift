@@ -561,7 +561,7 @@ struct DatedWorkloadTests {
   func narrowReadsSweep() throws {
     let workload = try load(
       #"{"name": "w", "seed": 1, "generator": {"responses": 4, "narrowReads": {}}, "read": {"verify": false}, "sweep": {"generator.narrowReads": [{"fields": 1, "of": 40}, {"share": 0.9, "fields": 10}]}}"#)
-    let variants = try workload.variants
+    let variants = workload.variants
     #expect(variants.map(\.name) == ["narrowReads={fields:1,of:40}", "narrowReads={fields:10,share:0.9}"])
     let configs = variants.map { variant -> NarrowReadsConfig? in
       if case .generator(let config) = variant.source { return config.narrowReads }
