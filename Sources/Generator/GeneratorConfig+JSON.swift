@@ -20,6 +20,13 @@ extension GeneratorConfig {
       }
       do { try set(knob, to: member.value) } catch { problems += error.problems }
     }
+    // validate() sees a fieldsPerType other than the default; one written out at the default
+    // beside narrowReads is two counts of one thing all the same.
+    if problems.isEmpty, json["fieldsPerType"] != nil, let narrowReads, fieldsPerType == GeneratorConfig().fieldsPerType,
+      fieldsPerType != narrowReads.of
+    {
+      problems.append(NarrowReadsConfig.fieldsPerTypeProblem(fieldsPerType, of: narrowReads.of))
+    }
     if !problems.isEmpty { throw GeneratorConfigError(problems: problems) }
     try validate()
   }
@@ -123,6 +130,8 @@ extension GeneratorConfig {
         value: ["share": .double(config.share), "maxAge": bounds(config.maxAge), "zeroShare": .double(config.zeroShare)])
     }
     if let config = narrowReads {
+      // narrowReads.of is the fields per type: fieldsPerType beside it would be a second count.
+      json = JSONObject(members: json.filter { $0.key != "fieldsPerType" })
       json.append(key: "narrowReads", value: ["fields": .int(config.fields), "of": .int(config.of), "share": .double(config.share)])
     }
     return json

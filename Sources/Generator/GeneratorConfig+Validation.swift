@@ -121,16 +121,18 @@ extension NarrowReadsConfig {
     }
     let defaultFields = GeneratorConfig().fieldsPerType
     if config.fieldsPerType != defaultFields, config.fieldsPerType != of {
-      problems.append(
-        .init(
-          knob: "fieldsPerType",
-          message: "is \(config.fieldsPerType), but narrowReads.of sets the fields per type (\(of)); leave fieldsPerType out"))
+      problems.append(Self.fieldsPerTypeProblem(config.fieldsPerType, of: of))
     }
     if config.keyedTypeCount == 0 {
       problems.append(
         .init(knob: "narrowReads", message: "needs a keyed type to read by list and by detail; keyedShare \(config.keyedShare) of \(config.types) types keys none"))
     }
     return problems
+  }
+
+  /// A `fieldsPerType` that is not `narrowReads.of`: two counts of one thing.
+  static func fieldsPerTypeProblem(_ fieldsPerType: Int, of: Int) -> GeneratorConfigError.Problem {
+    .init(knob: "fieldsPerType", message: "is \(fieldsPerType), but narrowReads.of sets the fields per type (\(of)); leave fieldsPerType out")
   }
 }
 

@@ -169,6 +169,11 @@ struct GeneratorNarrowReadsTests {
         #"{"fieldsPerType": 10, "narrowReads": {"of": 40}}"#,
         "fieldsPerType is 10, but narrowReads.of sets the fields per type (40); leave fieldsPerType out"
       ),
+      // Written out at the default (6) is two counts of one thing too; at narrowReads.of it is one.
+      (
+        #"{"fieldsPerType": 6, "narrowReads": {"of": 40}}"#,
+        "fieldsPerType is 6, but narrowReads.of sets the fields per type (40); leave fieldsPerType out"
+      ),
       (
         #"{"keyedShare": 0, "narrowReads": {}}"#,
         "narrowReads needs a keyed type to read by list and by detail; keyedShare 0.0 of 16 types keys none"
@@ -182,6 +187,13 @@ struct GeneratorNarrowReadsTests {
     } catch {
       #expect(error.description == message)
     }
+  }
+
+  @Test("fieldsPerType written out equal to narrowReads.of is accepted")
+  func fieldsPerTypeEqualToOf() throws {
+    let object = try #require(try JSONParser.parse(#"{"fieldsPerType": 6, "narrowReads": {"of": 6, "fields": 2}}"#).objectValue)
+    let config = try GeneratorConfig(json: object)
+    #expect(config.fieldsPerType == 6 && config.narrowReads?.of == 6)
   }
 
   @Test("a narrowReads section reads back as written; null and absence are the same: off")
