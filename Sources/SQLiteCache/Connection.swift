@@ -48,11 +48,15 @@ final class Connection {
   /// Whether the database lives in memory only (`:memory:` or an empty path).
   var isInMemory: Bool { path == ":memory:" || path.isEmpty || path.hasPrefix("file::memory:") }
 
-  /// Runs one or more statements that return no rows of interest.
+  /// Runs one or more statements that return no rows of interest, each prepared after the one
+  /// before it ran (so a statement may use a table the one before created).
   /// - Throws: ``SQLiteError`` of the first statement that fails.
   func execute(_ sql: String) throws(SQLiteError) {
-    for statement in try Statement.prepareAll(sql, connection: self) {
-      try statement.execute()
+    var remainder = sql
+    while !remainder.allSatisfy({ $0.isWhitespace || $0 == ";" }) {
+      var tail = ""
+      try Statement(sql: remainder, connection: self, persistent: false, tail: &tail).execute()
+      remainder = tail
     }
   }
 

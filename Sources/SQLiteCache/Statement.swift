@@ -31,7 +31,8 @@ final class Statement {
       tail.allSatisfy { $0.isWhitespace || $0 == ";" }, "more than one statement in `\(sql)`")
   }
 
-  private init(sql: String, connection: Connection, persistent: Bool, tail: inout String) throws(SQLiteError) {
+  /// The first statement of `sql`, its text after that statement in `tail` (``Connection/execute(_:)``).
+  init(sql: String, connection: Connection, persistent: Bool, tail: inout String) throws(SQLiteError) {
     var handle: OpaquePointer?
     var remainder = ""
     let code = sql.withCString { text in
@@ -52,18 +53,6 @@ final class Statement {
     self.sql = String(cString: sqlite3_sql(handle))
     self.connection = connection.handle
     tail = remainder
-  }
-
-  /// Every statement of a script, in order.
-  static func prepareAll(_ script: String, connection: Connection) throws(SQLiteError) -> [Statement] {
-    var statements: [Statement] = []
-    var remainder = script
-    while !remainder.allSatisfy({ $0.isWhitespace || $0 == ";" }) {
-      var tail = ""
-      statements.append(try Statement(sql: remainder, connection: connection, persistent: false, tail: &tail))
-      remainder = tail
-    }
-    return statements
   }
 
   deinit {
