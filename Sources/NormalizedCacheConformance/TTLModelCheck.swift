@@ -27,10 +27,13 @@ public enum TTLModelCheck {
   ///   - makeStore: a fresh, empty store.
   /// - Returns: the first disagreement (the step, the operation, the time and what differed), or nil.
   /// - Throws: the store's errors.
+  ///   - promises: what the store keeps beyond values and dates (``StoreConformance/Promises``):
+  ///     without `.fieldOrder`, a record's fields are compared in the order of their names.
   public static func run(
-    strategy: KeyStrategy = .typePolicy, seed: UInt64, steps: Int, makeStore: () throws -> any NormalizedCache
+    strategy: KeyStrategy = .typePolicy, seed: UInt64, steps: Int, promises: StoreConformance.Promises = .all,
+    makeStore: () throws -> any NormalizedCache
   ) throws -> String? {
-    try runCounting(strategy: strategy, seed: seed, steps: steps, makeStore: makeStore).failure
+    try runCounting(strategy: strategy, seed: seed, steps: steps, promises: promises, makeStore: makeStore).failure
   }
 
   /// What a run went through, so that a test can see it was not idle: reads by outcome, the
@@ -45,9 +48,10 @@ public enum TTLModelCheck {
 
   /// ``run(strategy:seed:steps:makeStore:)``, with what the run went through.
   static func runCounting(
-    strategy: KeyStrategy = .typePolicy, seed: UInt64, steps: Int, makeStore: () throws -> any NormalizedCache
+    strategy: KeyStrategy = .typePolicy, seed: UInt64, steps: Int, promises: StoreConformance.Promises = .all,
+    makeStore: () throws -> any NormalizedCache
   ) throws -> (failure: String?, tally: Tally) {
-    var check = try Check(strategy: strategy, seed: seed, store: try makeStore())
+    var check = try Check(strategy: strategy, seed: seed, store: try makeStore(), promises: promises)
     for step in 0..<steps {
       if let failure = try check.step(step) { return (failure, check.tally) }
     }
@@ -67,8 +71,12 @@ private struct Check {
   /// Seconds; from a date of early 2026, so that dates take the bytes real ones take.
   var clock: Int
 
-  init(strategy: KeyStrategy, seed: UInt64, store: any NormalizedCache) throws {
+  /// What the store keeps beyond values and dates.
+  let promises: StoreConformance.Promises
+
+  init(strategy: KeyStrategy, seed: UInt64, store: any NormalizedCache, promises: StoreConformance.Promises) throws {
     self.store = store
+    self.promises = promises
     schema = try Schema(parsing: [Source(name: "ttl-model.graphqls", text: TTLModelSchema.text)])
     normalizer = Normalizer(strategy: strategy)
     reader = CacheReader(cache: store, useFieldPolicies: strategy.name != .path)
@@ -116,9 +124,15 @@ private struct Check {
   func compare(_ keys: [CacheKey], after what: String) throws -> String? {
     let loaded = try store.loadRecordsInOrder(forKeys: keys)
     for (key, record) in zip(keys, loaded) {
-      let expected = model.records[key].map { $0.map { "\($0.name): \($0.value.listingDescription) @\($0.writtenAt)" } }
+      var expected = model.records[key].map { $0.map { "\($0.name): \($0.value.listingDescription) @\($0.writtenAt)" } }
       let dates = record?.writtenAt?.map(\.writtenAt) ?? record.map { Array(repeating: 0, count: $0.fieldCount) } ?? []
-      let held = record.map { zip($0.fields, dates).map { "\($0.key): \($0.value.listingDescription) @\($1)" } }
+      var held = record.map { zip($0.fields, dates).map { "\($0.key): \($0.value.listingDescription) @\($1)" } }
+      if !promises.contains(.fieldOrder) {
+        // One order for both: each field once, its name first.
+        expected = expected?.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        held = held?.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+      }
+      if !promises.contains(.emptyRecords), expected == [], held == nil { continue }
       guard held != expected else { continue }
       // The first field that differs, where both have the same fields; else the whole records.
       if let held, let expected, held.count == expected.count, let position = held.indices.first(where: { held[$0] != expected[$0] }) {
