@@ -1,3 +1,4 @@
+import CSQLite
 @_spi(RecordBytes) import NormalizedCache
 
 extension FieldRowStore {
@@ -38,8 +39,13 @@ extension FieldRowStore {
     batch.removeAll()
     // The rows' text is at most the records' keys and encodings; room for it at once, not by doubling.
     batch.text.reserveCapacity(records.reduce(0) { $0 + $1.key.utf8.count + $1.encodedFields.count })
+    if format == .apollo { try Self.checkApolloKeys(records) }
     for entry in RecordRowStore.keyOrder(of: records) {
       let record = records[entry.index]
+      if format == .apollo, record.encodedFields.withUnsafeBytes({ RecordDates.fieldsStart($0) == $0.count }) {
+        // Apollo's rows cannot say that a record without fields exists: nothing is stored.
+        continue
+      }
       if let stored = loaded[entry.index] {
         try mergeExisting(record, into: stored, hasRecordRow: recordRows![entry.index], changed: &changed, log: &log)
       } else {
@@ -78,7 +84,7 @@ extension FieldRowStore {
 
   /// A record's stored bytes, counted by writing its rows into a batch of their own.
   private func countedBytes(of record: Record) throws(SQLiteError) -> Int {
-    var counting = RowBatch()
+    var counting = RowBatch(format: format)
     var fields = RecordFields()
     return try counting.storedBytes(of: record, fields: &fields)
   }
@@ -112,6 +118,7 @@ extension FieldRowStore {
         }
       }
     }.get()
+    guard format.writesRecordRows else { return datesOnly }
     merged.encodedFields.withUnsafeBytes { after.read($0) }
     guard after.needsRecordRow else {
       guard hasRecordRow else { return datesOnly }
@@ -126,6 +133,17 @@ extension FieldRowStore {
       return false
     }
     return datesOnly
+  }
+
+  /// Apollo's reserved-key audit (`insertOrUpdate`, 330-341 on
+  /// `cache-rewrite/phase-1a-record-projection`): no record's key may hold `.$[`, the token of
+  /// nested lists' sub-records, checked before anything is written.
+  static func checkApolloKeys(_ records: [Record]) throws(SQLiteError) {
+    for record in records where RowBytes.holdsSubRecordToken(record.key) {
+      throw SQLiteError(
+        resultCode: SQLITE_MISUSE,
+        message: "the rows-apollo layout cannot store record \"\(record.key)\": its key holds \".$[\", which names nested lists' sub-records")
+    }
   }
 
   static let deleteRecordRowSQL = "DELETE FROM records WHERE cache_key = ?1 AND \(recordRowSQL)"
@@ -199,8 +217,7 @@ extension FieldRowStore {
 
   /// A field's rows, and its nested lists' sub-records, before its new rows are written.
   private func deleteField(_ name: UnsafeRawBufferPointer, of key: CacheKey) throws(SQLiteError) {
-    let statement = try connection.cachedStatement(
-      "DELETE FROM records WHERE cache_key = ?1 AND field_name = ?2 RETURNING CASE WHEN int_value IS NOT NULL THEN child_key_value END")
+    let statement = try connection.cachedStatement(sql.deleteField)
     var nested: [CacheKey] = []
     do {
       defer {
@@ -281,9 +298,13 @@ extension FieldRowStore {
       try statement.bindTextNoCopy(UnsafeRawBufferPointer(rebasing: text[range]), at: base + index)
       columns = 1 << (index - 4)
     case .nested(let key, let count):
-      try statement.bind(Int64(count), at: base + 4)
       try statement.bindTextNoCopy(UnsafeRawBufferPointer(rebasing: text[key]), at: base + 8)
-      columns = 1 << 0 | 1 << 4
+      if let count {
+        try statement.bind(Int64(count), at: base + 4)
+        columns = 1 << 0 | 1 << 4
+      } else {
+        columns = 1 << 4
+      }
     case .record(let count, let dated, let order):
       try statement.bind(Int64(count), at: base + 4)
       try statement.bind(Int64(dated ? 1 : 0), at: base + 7)

@@ -32,16 +32,22 @@ import NormalizedCache
 ///   transaction, 32 rows a statement.
 /// - A field named `$` cannot be stored: it names the rows of nested lists' sub-records, which
 ///   may share a key with a record.
+/// - The layout `rows-apollo` writes the same table as Apollo's code does (``RowFormat/apollo``):
+///   no record row, a nested list's row its sub-record's key alone.
 struct FieldRowStore {
   let connection: Connection
   /// Whether the table is `WITHOUT ROWID` (the layout `rows`) or a rowid table (`rows-rowid`).
   let withoutRowid: Bool
+  /// Which rows a record becomes: ours or Apollo's (``RowFormat``).
+  let format: RowFormat
+  /// The statements whose text depends on ``format``, made once.
+  let sql: RowSQL
   var accounting = StoreAccounting()
   let recordOverhead: Int
   /// Reused from load to load: where rows become a record's ``RecordCodec`` bytes.
-  var decoder = RowDecoder()
+  var decoder: RowDecoder
   /// Reused from merge to merge: the rows a merge writes.
-  var batch = RowBatch()
+  var batch: RowBatch
   /// Reused from merge to merge: whether each record a merge loaded has its record row.
   var loadedRecordRows: [Bool] = []
   /// Reused from merge to merge: for each row of a 32-row upsert, the value columns its last
@@ -73,11 +79,30 @@ struct FieldRowStore {
   /// layouts' (docs/stores.md#the-rows-layout).
   static let recordOverheadBytes = 24
 
-  init(path: String, options: SQLiteNormalizedCache.Options, withoutRowid: Bool, extraSchema: String? = nil) throws(SQLiteError) {
+  /// The version Apollo's code stamps in `schema_metadata` (`SQLiteSchema.currentVersion` on
+  /// `cache-rewrite/phase-1a-record-projection`), which tells a file of ``RowFormat/apollo`` rows.
+  static let apolloSchemaVersion = "3.0"
+
+  /// Apollo's `schema_metadata` table and its version row (`ApolloSQLiteDatabase.swift` 124-137,
+  /// 170-190 on `cache-rewrite/phase-1a-record-projection`).
+  static let apolloMetadataSchema = """
+    CREATE TABLE schema_metadata(key TEXT PRIMARY KEY, value TEXT);
+    INSERT INTO schema_metadata(key, value) VALUES ('version', '\(apolloSchemaVersion)');
+    """
+
+  init(
+    path: String, options: SQLiteNormalizedCache.Options, withoutRowid: Bool, format: RowFormat = .ordered,
+    extraSchema: String? = nil
+  ) throws(SQLiteError) {
     connection = try Connection(path: path)
     self.withoutRowid = withoutRowid
+    self.format = format
+    sql = RowSQL(format)
+    decoder = RowDecoder(format: format)
+    batch = RowBatch(format: format)
     recordOverhead = Self.recordOverheadBytes
-    try connection.openRecords(options, schema: Self.schema(withoutRowid: withoutRowid), extraSchema: extraSchema)
+    let schema = Self.schema(withoutRowid: withoutRowid) + (format == .apollo ? "\n" + Self.apolloMetadataSchema : "")
+    try connection.openRecords(options, schema: schema, extraSchema: extraSchema)
     accounting = try countStoredBytes()
     // Finalized after use, as the count: a statement kept in the cache holds SQLite's heap.
     let subRecords = try Statement(
@@ -86,9 +111,13 @@ struct FieldRowStore {
     hadSubRecords = try subRecords.step() && subRecords.int64(at: 0) != 0
   }
 
-  init(readerAt path: String, options: SQLiteNormalizedCache.Options, withoutRowid: Bool) throws(SQLiteError) {
+  init(readerAt path: String, options: SQLiteNormalizedCache.Options, withoutRowid: Bool, format: RowFormat = .ordered) throws(SQLiteError) {
     connection = try Connection(path: path)
     self.withoutRowid = withoutRowid
+    self.format = format
+    sql = RowSQL(format)
+    decoder = RowDecoder(format: format)
+    batch = RowBatch(format: format)
     recordOverhead = Self.recordOverheadBytes
     try connection.openReader(options)
   }
@@ -151,8 +180,7 @@ struct FieldRowStore {
     guard !synthetic.isEmpty else { return records }
     // Each sub-record's bytes to the record that holds it, up the chain of nested lists.
     var holder: [CacheKey: CacheKey] = [:]
-    let pointers = try connection.cachedStatement(
-      "SELECT cache_key, child_key_value FROM records WHERE child_key_value IS NOT NULL AND int_value IS NOT NULL")
+    let pointers = try connection.cachedStatement(sql.selectPointers)
     defer { pointers.reset() }
     while try pointers.step() { holder[try pointers.text(at: 1)] = try pointers.text(at: 0) }
     for (key, bytes) in synthetic {
@@ -168,9 +196,7 @@ struct FieldRowStore {
   /// Deletes one record's rows, and its nested lists' sub-records; returns its stored bytes, nil
   /// when it had none. A sub-record that shares the key (field `$`) is not the record's.
   mutating func deleteRows(of key: CacheKey) throws(SQLiteError) -> Int? {
-    let statement = try connection.cachedStatement(
-      "DELETE FROM records WHERE cache_key = ? AND field_name <> '$' RETURNING \(Self.rowBytesSQL), "
-        + "CASE WHEN int_value IS NOT NULL THEN child_key_value END")
+    let statement = try connection.cachedStatement(sql.deleteRecord)
     defer { statement.reset() }
     try statement.bind(key, at: 1)
     var bytes = 0
@@ -194,9 +220,7 @@ struct FieldRowStore {
   /// nested lists' sub-records; calls `deleted` with each record's key, once. A sub-record
   /// (field `$`) whose key alone matches is not a record, and stays.
   mutating func deleteRows(matching pattern: String, deleted: (CacheKey) -> Void) throws(SQLiteError) {
-    let statement = try connection.cachedStatement(
-      "DELETE FROM records WHERE cache_key LIKE ? ESCAPE '\\' AND field_name <> '$' RETURNING cache_key, "
-        + "\(Self.rowBytesSQL), CASE WHEN int_value IS NOT NULL THEN child_key_value END")
+    let statement = try connection.cachedStatement(sql.deleteMatchingReturning)
     defer { statement.reset() }
     try statement.bind(Connection.like(containing: pattern), at: 1)
     var bytes = 0
@@ -229,9 +253,7 @@ struct FieldRowStore {
   func deleteSubRecords(_ keys: [CacheKey]) throws(SQLiteError) -> Int {
     var pending = keys
     var bytes = 0
-    let statement = try connection.cachedStatement(
-      "DELETE FROM records WHERE cache_key = ? AND field_name = '$' RETURNING \(Self.rowBytesSQL), "
-        + "CASE WHEN int_value IS NOT NULL THEN child_key_value END")
+    let statement = try connection.cachedStatement(sql.deleteSubRecord)
     while let key = pending.popLast() {
       defer { statement.reset() }
       try statement.bind(key, at: 1)
@@ -247,9 +269,9 @@ struct FieldRowStore {
   /// the accounting.
   mutating func deleteEvicted(_ keys: [CacheKey]) throws(SQLiteError) {
     var nested: [CacheKey] = []
+    let pointer = sql.pointer
     let sql = { (rows: Int) in
-      "DELETE FROM records WHERE cache_key IN (\(Connection.placeholders(rows))) AND field_name <> '$' "
-        + "RETURNING CASE WHEN int_value IS NOT NULL THEN child_key_value END"
+      "DELETE FROM records WHERE cache_key IN (\(Connection.placeholders(rows))) AND field_name <> '$' RETURNING \(pointer)"
     }
     try connection.inBatches(keys, sql: sql) { statement, batch throws(SQLiteError) in
       defer { statement.reset() }
@@ -270,9 +292,7 @@ struct FieldRowStore {
     let like = Connection.like(containing: pattern)
     var nested: [CacheKey] = []
     if hadSubRecords || batch.hasWrittenSubRecords {
-      let pointers = try connection.cachedStatement(
-        "SELECT child_key_value FROM records WHERE cache_key LIKE ? ESCAPE '\\' AND field_name <> '$' "
-          + "AND int_value IS NOT NULL AND child_key_value IS NOT NULL")
+      let pointers = try connection.cachedStatement(sql.selectMatchingPointers)
       defer { pointers.reset() }
       try pointers.bind(like, at: 1)
       while try pointers.step() { nested.append(try pointers.text(at: 0)) }
@@ -298,6 +318,55 @@ struct FieldRowStore {
   /// Nothing but the accounting is kept in memory.
   mutating func willWrite() -> StoreAccounting { accounting }
   mutating func didRollBack(to saved: StoreAccounting) { accounting = saved }
+}
+
+/// Which rows a record becomes in Apollo iOS 3.0's table (docs/stores.md#the-rows-layout-against-apollos-code).
+enum RowFormat: Sendable {
+  /// Ours (the layouts `rows` and `rows-rowid`): a record row where a record's field rows cannot
+  /// say all it holds (its fields' order, no field, dates all 0), and a nested list's row with its
+  /// sub-record's key and element count (`child_key_value`, `int_value`).
+  case ordered
+  /// Apollo's code (`rows-apollo`; `ApolloSQLiteDatabase.swift` on
+  /// `cache-rewrite/phase-1a-record-projection`): a record is its field rows alone, its fields in
+  /// the order of their names, a record without fields not stored, dates all 0 no dates; a nested
+  /// list's row holds its sub-record's key alone, known by its `.$[N]` ending, so no key (of a
+  /// record or a reference) may hold `.$[` (Apollo's reserved-key audit, 330-341).
+  case apollo
+
+  /// Whether a record row is ever written.
+  var writesRecordRows: Bool { self == .ordered }
+}
+
+/// The statements of ``FieldRowStore`` that find nested lists' pointer rows, which the two
+/// ``RowFormat``s tell apart differently: made once, so that no call builds their text.
+struct RowSQL: Sendable {
+  /// A row's `child_key_value` where the row points at a nested list's sub-record, else NULL.
+  let pointer: String
+  let selectPointers: String
+  let selectMatchingPointers: String
+  let deleteRecord: String
+  let deleteMatchingReturning: String
+  let deleteSubRecord: String
+  let deleteField: String
+
+  init(_ format: RowFormat) {
+    let isPointer =
+      switch format {
+      case .ordered: "int_value IS NOT NULL AND child_key_value IS NOT NULL"
+      case .apollo: "instr(child_key_value, '.$[') > 0"
+      }
+    // Ours as it was before the formats were two: a NULL `child_key_value` gives NULL anyway.
+    pointer = "CASE WHEN \(format == .ordered ? "int_value IS NOT NULL" : isPointer) THEN child_key_value END"
+    selectPointers = "SELECT cache_key, child_key_value FROM records WHERE \(isPointer)"
+    selectMatchingPointers =
+      "SELECT child_key_value FROM records WHERE cache_key LIKE ? ESCAPE '\\' AND field_name <> '$' AND \(isPointer)"
+    deleteRecord = "DELETE FROM records WHERE cache_key = ? AND field_name <> '$' RETURNING \(FieldRowStore.rowBytesSQL), \(pointer)"
+    deleteMatchingReturning =
+      "DELETE FROM records WHERE cache_key LIKE ? ESCAPE '\\' AND field_name <> '$' RETURNING cache_key, "
+      + "\(FieldRowStore.rowBytesSQL), \(pointer)"
+    deleteSubRecord = "DELETE FROM records WHERE cache_key = ? AND field_name = '$' RETURNING \(FieldRowStore.rowBytesSQL), \(pointer)"
+    deleteField = "DELETE FROM records WHERE cache_key = ?1 AND field_name = ?2 RETURNING \(pointer)"
+  }
 }
 
 extension Statement {

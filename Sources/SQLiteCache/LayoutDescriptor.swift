@@ -27,6 +27,9 @@ struct LayoutDescriptor: Sendable {
   let withoutRowid: Bool
   /// Whether a record is a row a field (and list element), where the others keep a row a record.
   let rowPerField: Bool
+  /// The version the file's `schema_metadata` table holds, for a layout that writes one (Apollo's
+  /// own row store stamps `3.0`): with ``columns`` and ``withoutRowid``, how a file's layout is known.
+  var schemaVersion: String? = nil
   /// What a record costs beyond its key and stored bytes, as a budget counts it: its cells'
   /// headers and pointers in B-tree pages and the pages' free space at SQLite's fill; in the
   /// `apollo` layout also its rowid and its key a second time, in the `UNIQUE` index. Measured:
@@ -61,22 +64,26 @@ struct LayoutDescriptor: Sendable {
     },
     openReader: { path, options throws(SQLiteError) in try RecordRowStore(readerAt: path, options: options, format: ApolloRecordFormat()) })
 
-  static let rows = rowTable(.rows, withoutRowid: true)
-  static let rowsRowid = rowTable(.rowsRowid, withoutRowid: false)
+  static let rows = rowTable(.rows, withoutRowid: true, format: .ordered)
+  static let rowsRowid = rowTable(.rowsRowid, withoutRowid: false, format: .ordered)
+  static let rowsApollo = rowTable(.rowsApollo, withoutRowid: true, format: .apollo)
 
   /// Apollo iOS 3.0's table, `WITHOUT ROWID` as Apollo's, or a rowid table with the primary key
-  /// in an index of its own.
-  private static func rowTable(_ layout: SQLiteNormalizedCache.Layout, withoutRowid: Bool) -> LayoutDescriptor {
+  /// in an index of its own; its rows as ours or as Apollo's code writes them (``RowFormat``).
+  private static func rowTable(_ layout: SQLiteNormalizedCache.Layout, withoutRowid: Bool, format: RowFormat) -> LayoutDescriptor {
     LayoutDescriptor(
       layout: layout, columns: FieldRowStore.columns, withoutRowid: withoutRowid, rowPerField: true,
+      schemaVersion: format == .apollo ? FieldRowStore.apolloSchemaVersion : nil,
       recordOverheadBytes: FieldRowStore.recordOverheadBytes, tableSchema: FieldRowStore.schema(withoutRowid: withoutRowid),
       openWriter: { path, options, extraSchema throws(SQLiteError) in
-        try FieldRowStore(path: path, options: options, withoutRowid: withoutRowid, extraSchema: extraSchema)
+        try FieldRowStore(path: path, options: options, withoutRowid: withoutRowid, format: format, extraSchema: extraSchema)
       },
-      openReader: { path, options throws(SQLiteError) in try FieldRowStore(readerAt: path, options: options, withoutRowid: withoutRowid) })
+      openReader: { path, options throws(SQLiteError) in
+        try FieldRowStore(readerAt: path, options: options, withoutRowid: withoutRowid, format: format)
+      })
   }
 
-  static let all: [LayoutDescriptor] = [compact, apollo, rows, rowsRowid]
+  static let all: [LayoutDescriptor] = [compact, apollo, rows, rowsRowid, rowsApollo]
 
   // MARK: Opening
 
@@ -99,20 +106,41 @@ struct LayoutDescriptor: Sendable {
     let table = try Statement(
       sql: "SELECT wr FROM pragma_table_list WHERE schema = 'main' AND name = 'records'", connection: connection, persistent: false)
     let withoutRowid = try table.step() && table.int64(at: 0) != 0
-    if let layout = all.first(where: { $0.columns == columns && $0.withoutRowid == withoutRowid }) { return layout }
+    let version = try schemaVersion(in: connection)
+    if let layout = all.first(where: { $0.columns == columns && $0.withoutRowid == withoutRowid && $0.schemaVersion == version }) {
+      return layout
+    }
     var tables: [String] = []
     for (index, layout) in all.enumerated() {
-      if all[..<index].contains(where: { $0.columns == layout.columns }) {
+      if let version = layout.schemaVersion {
+        tables.append("the \(layout.layout) layout, the same with version \(version) in schema_metadata")
+      } else if all[..<index].contains(where: { $0.columns == layout.columns }) {
         tables.append("the \(layout.layout) layout, the same in a \(layout.withoutRowid ? "WITHOUT ROWID" : "rowid") table")
       } else {
         tables.append("the \(layout.layout) layout records(\(layout.columns.joined(separator: ", ")))")
       }
     }
-    let kind = all.contains { $0.columns == columns } ? (withoutRowid ? " WITHOUT ROWID" : " in a rowid table") : ""
+    var kind = all.contains { $0.columns == columns } ? (withoutRowid ? " WITHOUT ROWID" : " in a rowid table") : ""
+    if let version { kind += ", version \(version) in schema_metadata" }
     throw SQLiteError(
       resultCode: SQLITE_ERROR,
       message: "\(connection.path) has a table records(\(columns.joined(separator: ", ")))\(kind), which is none of "
         + tables.dropLast().joined(separator: ", ") + " and " + tables[tables.count - 1])
+  }
+}
+
+extension LayoutDescriptor {
+  /// The `version` of the file's `schema_metadata` table (Apollo's: `key TEXT PRIMARY KEY, value
+  /// TEXT`), nil without one.
+  static func schemaVersion(in connection: Connection) throws(SQLiteError) -> String? {
+    let table = try Statement(
+      sql: "SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_metadata'", connection: connection,
+      persistent: false)
+    guard try table.step() else { return nil }
+    let version = try Statement(
+      sql: "SELECT value FROM schema_metadata WHERE key = 'version'", connection: connection, persistent: false)
+    guard try version.step() else { return nil }
+    return try version.optionalText(at: 0)
   }
 }
 
@@ -124,6 +152,7 @@ extension SQLiteNormalizedCache.Layout {
     case .apollo: .apollo
     case .rows: .rows
     case .rowsRowid: .rowsRowid
+    case .rowsApollo: .rowsApollo
     }
   }
 }

@@ -76,7 +76,7 @@ extension RowBatch {
       Result { () throws(SQLiteError) in
         fields.read(bytes)
         let key = append(record.key)
-        if fields.needsRecordRow { addRecordRow(key: key, fields) }
+        if format.writesRecordRows, fields.needsRecordRow { addRecordRow(key: key, fields) }
         for index in fields.byName {
           let span = fields.spans[index]
           try addField(

@@ -1,4 +1,9 @@
 import CSQLite
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 @_spi(RecordBytes) import NormalizedCache
 
 /// The rows a merge writes in the rows layout (docs/stores.md#the-rows-layout), and how a
@@ -7,6 +12,8 @@ import CSQLite
 /// one buffer, from which the rows are bound without copies. Its stored bytes are counted as it
 /// goes, by ``RowBytes``, the count the table's `rowBytesSQL` makes.
 struct RowBatch {
+  /// Which rows a record becomes (``RowFormat``).
+  let format: RowFormat
   /// The text of every row: keys, field names, strings, references, sub-record keys, record orders.
   var text: [UInt8] = []
   var rows: [Row] = []
@@ -18,6 +25,11 @@ struct RowBatch {
   /// Whether any walk into this batch met a list in a list, whose elements a sub-record holds:
   /// kept across ``removeAll()``, so a store knows whether it ever wrote one.
   var hasWrittenSubRecords = false
+  /// Where a walk met a reference to a key holding `.$[`, which ``RowFormat/apollo`` rows would
+  /// read back as a nested list (the walk cannot throw: ``addField`` does).
+  var reservedReference: Range<Int>?
+
+  init(format: RowFormat) { self.format = format }
 
   /// One row of `records`.
   struct Row {
@@ -37,8 +49,9 @@ struct RowBatch {
     case bool(Bool)
     /// Text in one of the text columns.
     case text(TextColumn, Range<Int>)
-    /// A list in a list: its sub-record's key and its element count.
-    case nested(Range<Int>, count: Int)
+    /// A list in a list: its sub-record's key and its element count (nil in ``RowFormat/apollo``
+    /// rows, which do not keep it).
+    case nested(Range<Int>, count: Int?)
     /// A record's own row: its field count, whether it has dates, and its order where it is not
     /// its names' (a BLOB in `custom_scalar_value`).
     case record(count: Int, dated: Bool, order: Range<Int>?)
@@ -99,11 +112,18 @@ struct RowBatch {
     }
     let nameRange = append(name)
     var offset = 0
-    // The batch moves into the walk and back: no copy.
-    var walk = RowsOfValue(field: (key, nameRange), writtenAt: writtenAt, batch: RowBatch())
-    swap(&walk.batch, &self)
-    let top = RecordValueWalk.walk(value, &offset, &walk)
-    swap(&walk.batch, &self)
+    // The walk writes into this batch where it is: no batch made, moved or copied a field.
+    let top = withUnsafeMutablePointer(to: &self) { batch in
+      var walk = RowsOfValue(field: (key, nameRange), writtenAt: writtenAt, batch: batch)
+      return RecordValueWalk.walk(value, &offset, &walk)
+    }
+    if let reference = reservedReference {
+      reservedReference = nil
+      throw SQLiteError(
+        resultCode: SQLITE_MISUSE,
+        message: "the rows-apollo layout cannot store field \"\(String(decoding: name, as: UTF8.self))\" of record \"\(recordKey)\": "
+          + "its reference to \"\(String(decoding: text[reference], as: UTF8.self))\" holds \".$[\", which names nested lists' sub-records")
+    }
     if case .list = top { return }
     add(key: key, name: nameRange, position: -1, top, writtenAt: writtenAt)
   }
@@ -122,12 +142,19 @@ struct RowsOfValue: RecordValueVisitor {
   /// The key and field name of the field's own rows.
   let field: (key: Range<Int>, name: Range<Int>)
   let writtenAt: Int
-  var batch: RowBatch
+  /// The batch the rows go to, lent for the walk by ``RowBatch/addField(key:recordKey:name:value:writtenAt:)``.
+  private let pointer: UnsafeMutablePointer<RowBatch>
 
-  init(field: (key: Range<Int>, name: Range<Int>), writtenAt: Int, batch: RowBatch) {
+  /// The batch, in place.
+  var batch: RowBatch {
+    unsafeAddress { UnsafePointer(pointer) }
+    nonmutating unsafeMutableAddress { pointer }
+  }
+
+  init(field: (key: Range<Int>, name: Range<Int>), writtenAt: Int, batch: UnsafeMutablePointer<RowBatch>) {
     self.field = field
     self.writtenAt = writtenAt
-    self.batch = batch
+    pointer = batch
   }
 
   mutating func null(_ token: Range<Int>) -> Value { .text(.customScalar, custom(RowBatch.Custom.null)) }
@@ -143,7 +170,11 @@ struct RowsOfValue: RecordValueVisitor {
   }
 
   mutating func string(_ utf8: UnsafeRawBufferPointer, _ token: Range<Int>) -> Value { .text(.string, batch.append(utf8)) }
-  mutating func reference(_ key: UnsafeRawBufferPointer, _ token: Range<Int>) -> Value { .text(.childKey, batch.append(key)) }
+  mutating func reference(_ key: UnsafeRawBufferPointer, _ token: Range<Int>) -> Value {
+    let range = batch.append(key)
+    if batch.format == .apollo, RowBytes.holdsSubRecordToken(key) { batch.reservedReference = range }
+    return .text(.childKey, range)
+  }
 
   private mutating func custom(_ text: [UInt8]) -> Range<Int> { text.withUnsafeBytes { batch.append($0) } }
 
@@ -177,7 +208,7 @@ struct RowsOfValue: RecordValueVisitor {
   mutating func endList(_ depth: consuming Int) -> Value {
     let list = batch.lists.removeLast()
     if list.next == 0 { batch.add(key: list.key, name: list.name, position: -2, .marker, writtenAt: writtenAt) }
-    return batch.lists.isEmpty ? .list : .nested(list.key, count: list.next)
+    return batch.lists.isEmpty ? .list : .nested(list.key, count: batch.format == .ordered ? list.next : nil)
   }
 }
 
@@ -197,13 +228,32 @@ enum RowBytes {
     case .int, .float: valueBytes = 8
     case .bool: valueBytes = 1
     case .text(_, let range): valueBytes = range.count
-    case .nested(let key, _): valueBytes = key.count + 8
+    case .nested(let key, let count): valueBytes = key.count + (count == nil ? 0 : 8)
     case .record(_, _, let order): valueBytes = 8 + 1 + (order?.count ?? 0)
     }
     return key + name + valueBytes + rowOverhead
   }
 
   /// Whether a field name is the sub-records' `$`.
+  /// Whether a key holds `.$[`, the token of nested lists' sub-records' keys (Apollo's
+  /// `SQLiteSchema.Records.syntheticKeyToken`): `memchr` for the `$`, which keys seldom hold.
+  static func holdsSubRecordToken(_ key: UnsafeRawBufferPointer) -> Bool {
+    guard let base = key.baseAddress else { return false }
+    var from = 1
+    while from < key.count - 1, let found = memchr(base + from, Int32(UInt8(ascii: "$")), key.count - 1 - from) {
+      let at = UnsafeRawPointer(found) - base
+      if key[at - 1] == UInt8(ascii: "."), key[at + 1] == UInt8(ascii: "[") { return true }
+      from = at + 1
+    }
+    return false
+  }
+
+  /// The same for a `String`.
+  static func holdsSubRecordToken(_ key: String) -> Bool {
+    var key = key
+    return key.withUTF8 { holdsSubRecordToken(UnsafeRawBufferPointer($0)) }
+  }
+
   static func isSyntheticField(_ name: some Collection<UInt8>) -> Bool {
     name.count == 1 && name.first == UInt8(ascii: "$")
   }

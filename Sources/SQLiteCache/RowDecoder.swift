@@ -13,6 +13,9 @@ import CSQLite
 ///
 /// Reused from load to load: its writer and arrays keep their room.
 struct RowDecoder {
+  /// Which rows a record became (``RowFormat``): whether a record row may come, and how a nested
+  /// list's row is known.
+  let format: RowFormat
   let writer = RecordWriter(capacity: 4096)
   /// The fields read so far, in the order they came: their bytes in ``writer``, and their dates.
   private var fields: [(bytes: Range<Int>, date: Int)] = []
@@ -51,7 +54,7 @@ struct RowDecoder {
   /// The columns of a row: `field_name` 1, `position` 2, the values from 3 (``valueBase``), `written_at` 9.
   static let valueBase: Int32 = 3
 
-  init() {}
+  init(format: RowFormat) { self.format = format }
 
   /// A new record begins.
   mutating func begin() {
@@ -98,6 +101,7 @@ struct RowDecoder {
   }
 
   private mutating func readRecordRow(_ statement: Statement, position: Int, key: CacheKey) throws(SQLiteError) {
+    guard format.writesRecordRows else { throw Self.corruption("a record row, which Apollo's rows do not have", key: key) }
     guard position == -1 else { throw Self.corruption("a record row at position \(position)", key: key) }
     hasRecordRow = true
     fieldCount = Int(statement.int64(at: Self.valueBase))
@@ -161,9 +165,16 @@ struct RowDecoder {
         try appendNested(try statement.text(at: base + 4), count: count, key: key, connection: connection, depth: depth + 1)
       }
     } else if !statement.isNull(at: base + 4) {
-      let at = writer.beginReference()
-      try statement.withBytes(at: base + 4, asText: true) { writer.append($0) }
-      writer.closeLength(at)
+      let nested = try statement.withBytes(at: base + 4, asText: true) { child in
+        if format == .apollo, Self.isSubRecordKey(child) { return true }
+        let at = writer.beginReference()
+        writer.append(child)
+        writer.closeLength(at)
+        return false
+      }
+      if nested {
+        try appendNested(try statement.text(at: base + 4), count: nil, key: key, connection: connection, depth: depth + 1)
+      }
     } else if !statement.isNull(at: base + 3) {
       writer.appendBool(statement.int64(at: base + 3) != 0)
     } else if !statement.isNull(at: base + 2) {
@@ -193,7 +204,7 @@ struct RowDecoder {
   /// A list in a list: its sub-record's rows (field `$`), read by a statement of its own while the
   /// record's is between two rows (rare: a statement prepared for each).
   private func appendNested(
-    _ subRecord: CacheKey, count: Int, key: CacheKey, connection: Connection, depth: Int
+    _ subRecord: CacheKey, count: Int?, key: CacheKey, connection: Connection, depth: Int
   ) throws(SQLiteError) {
     guard depth < RecordJSON.maximumDepth else { throw Self.corruption("lists nested deeper than \(RecordJSON.maximumDepth)", key: key) }
     let statement = try Statement(
@@ -215,9 +226,23 @@ struct RowDecoder {
       elements += 1
     }
     writer.endList(countAt, count: elements)
-    guard elements == count, elements > 0 || empty else {
-      throw Self.corruption("sub-record \"\(subRecord)\" holds \(elements) elements, not \(count)", key: key)
+    guard elements == count ?? elements, elements > 0 || empty else {
+      throw Self.corruption("sub-record \"\(subRecord)\" holds \(elements) elements, not \(count ?? elements)", key: key)
     }
+  }
+
+  /// Whether a `child_key_value` names a nested list's sub-record as Apollo's rows do
+  /// (`SQLiteSchema.Records.syntheticKeySuffixPattern`, `\.\$\[[0-9]+\]$`), not a reference.
+  @inline(__always)
+  private static func isSubRecordKey(_ key: UnsafeRawBufferPointer) -> Bool {
+    // Backwards: `]`, one digit or more, `[$.`.
+    var end = key.count
+    guard end > 4, key[end - 1] == UInt8(ascii: "]") else { return false }
+    end -= 1
+    let digitsEnd = end
+    while end > 0, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(key[end - 1]) { end -= 1 }
+    guard end < digitsEnd, end >= 3 else { return false }
+    return key[end - 1] == UInt8(ascii: "[") && key[end - 2] == UInt8(ascii: "$") && key[end - 3] == UInt8(ascii: ".")
   }
 
   /// The record read, in ``RecordCodec``'s encoding; nil when its rows held neither a record row

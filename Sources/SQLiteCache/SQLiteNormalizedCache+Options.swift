@@ -16,6 +16,12 @@ extension SQLiteNormalizedCache {
     /// The rows layout in a rowid table, its primary key in an index of its own: measured beside
     /// Apollo's `WITHOUT ROWID` table.
     case rowsRowid = "rows-rowid"
+    /// The same table written as Apollo's own code writes it (apollo-ios-dev, branch
+    /// `cache-rewrite/phase-1a-record-projection`): a record is its field rows alone, its fields
+    /// come back in the order of their names, a record without fields is not stored, a nested
+    /// list's row holds its sub-record's key alone, and the file says version 3.0 in
+    /// `schema_metadata` (docs/stores.md#the-rows-layout-against-apollos-code).
+    case rowsApollo = "rows-apollo"
 
     /// The name workloads, results and errors give it.
     public var description: String { rawValue }

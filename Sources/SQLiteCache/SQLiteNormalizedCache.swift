@@ -18,8 +18,8 @@ import Synchronization
 ///   `WITHOUT ROWID` table of binary records whose field names are numbers (see
 ///   `CompactRecordFormat`; records of more than 64 fields in chunks, merged chunk by chunk);
 ///   `apollo`, Apollo iOS 2.x's own table of JSON text; `rows`, Apollo iOS 3.0's `WITHOUT ROWID`
-///   table of one row per field and per list element (``FieldRowStore``); and `rows-rowid`, the same in
-///   a rowid table. A file keeps the layout it was created with; opening it with another throws.
+///   table of one row per field and per list element (``FieldRowStore``); `rows-rowid`, the same in
+///   a rowid table; and `rows-apollo`, the same table written as Apollo's own code writes it. A file keeps the layout it was created with; opening it with another throws.
 ///
 /// Writes go through one connection behind a lock, one merge at a time. In WAL mode on a file,
 /// and without a budget (``readsInParallel``), a read takes the writer's connection when it is

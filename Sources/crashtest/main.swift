@@ -44,7 +44,7 @@ struct Configuration {
     var all: [Configuration] = []
     let policies: [EvictionPolicy] = [.lru, .fifo, .lfu, .lru, .fifo, .lfu]
     for bounded in [false, true] {
-      for layout in [SQLiteNormalizedCache.Layout.compact, .apollo, .rows] {
+      for layout in [SQLiteNormalizedCache.Layout.compact, .apollo, .rows, .rowsApollo] {
         for journal in [SQLiteNormalizedCache.JournalMode.wal, .delete] {
           let budget = bounded ? CacheBudget(maxSizeBytes: maxSizeBytes, evictTo: 0.8, policy: policies[all.count % 6]) : nil
           all.append(Configuration(layout: layout, journal: journal, budget: budget))

@@ -35,9 +35,10 @@ struct BatchInsertTests {
       #expect(Set(changed) == Set(expected), "\(count) records")
       let keys = batch.map(\.key)
       let loaded = try store.loadRecordsInOrder(forKeys: keys)
-      #expect(loaded.map { $0?.encodedFields } == batch.map { $0.encodedFields }, "\(count) records")
+      #expect(loaded.map { $0?.encodedFields } == batch.map { configuration.loaded($0) }, "\(count) records")
       first += count
-      total += count
+      // A record without fields is no record where the store cannot keep one (rows-apollo).
+      total += configuration.promises.contains(.emptyRecords) ? count : batch.count { !$0.isEmpty }
       #expect(try store.recordCount() == total)
     }
     // Merged again with one change in each of 40: updates, not inserts; counts unchanged.

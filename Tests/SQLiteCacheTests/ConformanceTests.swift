@@ -18,7 +18,7 @@ struct ConformanceTests {
   func conforms(_ configuration: StoreConfiguration, _ index: Int) throws {
     let directory = try TemporaryDirectory()
     let check = StoreConformance.checks[index]
-    #expect(try check.run(on: configuration.makeStore(in: directory)) == [], "\(check.name)")
+    #expect(try check.run(on: configuration.makeStore(in: directory), promises: configuration.promises) == [], "\(check.name)")
   }
 
   /// What the stores count, beside what the checks can see through loads.

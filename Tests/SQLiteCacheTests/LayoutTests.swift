@@ -104,8 +104,8 @@ struct LayoutTests {
       error.description
         == "SQLite error 1: \(path) has a table records(id, payload), which is none of the compact layout records(key, data), "
         + "the apollo layout records(_id, key, record), the rows layout records(cache_key, field_name, position, "
-        + "int_value, string_value, float_value, bool_value, child_key_value, custom_scalar_value, written_at) "
-        + "and the rows-rowid layout, the same in a rowid table"
+        + "int_value, string_value, float_value, bool_value, child_key_value, custom_scalar_value, written_at), "
+        + "the rows-rowid layout, the same in a rowid table and the rows-apollo layout, the same with version 3.0 in schema_metadata"
     )
   }
 
@@ -118,11 +118,14 @@ struct LayoutTests {
     #expect(error.description.hasPrefix("SQLite error 1: \(path) has a table records(key, data) in a rowid table, which is none of "))
   }
 
-  @Test("the rows layout's two tables are two layouts: a file of one does not open as the other")
+  @Test("the rows layout's tables are three layouts (a rowid table; Apollo's rows, by schema_metadata): a file of one does not open as another")
   func rowTableKinds() throws {
     let directory = try TemporaryDirectory()
-    for (layout, other) in [(SQLiteNormalizedCache.Layout.rows, SQLiteNormalizedCache.Layout.rowsRowid), (.rowsRowid, .rows)] {
-      let path = directory.path("\(layout).sqlite")
+    let pairs: [(SQLiteNormalizedCache.Layout, SQLiteNormalizedCache.Layout)] = [
+      (.rows, .rowsRowid), (.rowsRowid, .rows), (.rows, .rowsApollo), (.rowsApollo, .rows), (.rowsApollo, .rowsRowid),
+    ]
+    for (layout, other) in pairs {
+      let path = directory.path("\(layout)-\(other).sqlite")
       try SQLiteNormalizedCache(path: path, options: .init(layout: layout)).merge(records: RecordSet(records: [Record(key: "A:1", ["a": 1])]))
       let error = try #require(throws: SQLiteError.self) { try SQLiteNormalizedCache(path: path, options: .init(layout: other)) }
       #expect(error.description == "SQLite error 1: \(path) holds a cache of the \(layout) layout, which cannot be opened as the \(other) layout")
@@ -150,7 +153,12 @@ struct LayoutTests {
     let floor = try Connection(path: ":memory:")
     try floor.execute(descriptor.tableSchema)
     #expect(try floor.texts("SELECT name FROM pragma_table_info('records') ORDER BY cid") == descriptor.columns)
-    #expect(try LayoutDescriptor.existing(in: floor)?.layout == layout)
+    // (Apollo's rows are the rows layout's table and a schema_metadata table the floor does not make.)
+    #expect(try LayoutDescriptor.existing(in: floor)?.layout == (layout == .rowsApollo ? .rows : layout))
+    if descriptor.schemaVersion != nil {
+      let version = try cache.withConnection { connection throws(SQLiteError) in try LayoutDescriptor.schemaVersion(in: connection) }
+      #expect(version == "3.0")
+    }
   }
 
   @Test("a stored record that does not decode is reported, not trusted", arguments: [
@@ -190,7 +198,7 @@ struct LayoutTests {
       case .compact: "SEARCH records USING PRIMARY KEY (key=?)"
       case .apollo: "SEARCH records USING INDEX sqlite_autoindex_records_1 (key=?)"
       // Every row of the key, in the primary key's order: no sort.
-      case .rows: "SEARCH r USING PRIMARY KEY (cache_key=?)"
+      case .rows, .rowsApollo: "SEARCH r USING PRIMARY KEY (cache_key=?)"
       case .rowsRowid: "SEARCH r USING INDEX sqlite_autoindex_records_1 (cache_key=?)"
       }
     #expect(plan == ["SCAN wanted VIRTUAL TABLE INDEX 1:", search])

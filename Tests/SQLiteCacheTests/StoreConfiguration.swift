@@ -1,5 +1,6 @@
 import Foundation
 import NormalizedCache
+import NormalizedCacheConformance
 import Testing
 
 @testable import SQLiteCache
@@ -33,6 +34,29 @@ struct StoreConfiguration: Sendable, CustomTestStringConvertible {
         }
       }
     }
+
+  /// What the store keeps beyond values and dates: all but Apollo's own rows (`rows-apollo`),
+  /// which keep neither the fields' order nor a record without fields.
+  var promises: StoreConformance.Promises {
+    guard case .sqlite(.rowsApollo, _, _) = kind else { return .all }
+    return []
+  }
+
+  /// The bytes this store loads for `record` written into an empty store: its own, but where the
+  /// store keeps no order (`rows-apollo`) its fields in the order of their names' UTF-8 bytes, and
+  /// nothing for a record without fields. Undated records only.
+  func loaded(_ record: Record?) -> [UInt8]? {
+    guard let record, !promises.isEmpty || record.fieldCount > 0 else { return nil }
+    precondition(!record.isDated, "loaded(_:) reorders undated records only")
+    guard !promises.contains(.fieldOrder) else { return record.encodedFields }
+    let fields = record.fields.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+    return Record(key: record.key, fields: fields.map { ($0.key, $0.value) }).encodedFields
+  }
+
+  /// The field names this store loads for a record written with `names`.
+  func loadedOrder(_ names: [String]) -> [String] {
+    promises.contains(.fieldOrder) ? names : names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+  }
 
   /// The configurations that keep their records in a file.
   static let onFile: [StoreConfiguration] = all.filter(\.isOnFile)

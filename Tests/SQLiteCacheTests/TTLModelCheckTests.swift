@@ -18,7 +18,7 @@ struct SQLiteTTLModelCheckTests {
   func agreesWithModel(configuration: StoreConfiguration) throws {
     for (strategy, seed): (KeyStrategy, UInt64) in [(.typePolicy, 3), (.path, 4)] {
       let directory = try TemporaryDirectory()
-      let failure = try TTLModelCheck.run(strategy: strategy, seed: seed, steps: 3_000) {
+      let failure = try TTLModelCheck.run(strategy: strategy, seed: seed, steps: 3_000, promises: configuration.promises) {
         try configuration.makeSQLiteStore(in: directory)
       }
       #expect(failure == nil, "\(strategy.name), seed \(seed)")
