@@ -46,7 +46,8 @@ struct Configuration {
     for bounded in [false, true] {
       for layout in [SQLiteNormalizedCache.Layout.compact, .apollo, .rows, .rowsApollo] {
         for journal in [SQLiteNormalizedCache.JournalMode.wal, .delete] {
-          let budget = bounded ? CacheBudget(maxSizeBytes: maxSizeBytes, evictTo: 0.8, policy: policies[all.count % 6]) : nil
+          let policy = policies[all.count { $0.budget != nil } % policies.count]
+          let budget = bounded ? CacheBudget(maxSizeBytes: maxSizeBytes, evictTo: 0.8, policy: policy) : nil
           all.append(Configuration(layout: layout, journal: journal, budget: budget))
         }
       }
