@@ -101,7 +101,7 @@ struct RowDecoder {
   }
 
   private mutating func readRecordRow(_ statement: Statement, position: Int, key: CacheKey) throws(SQLiteError) {
-    guard format.writesRecordRows else { throw Self.corruption("a record row, which Apollo's rows do not have", key: key) }
+    guard format.writesRecordRows else { throw Self.corruption("a record row (Apollo's rows have none)", key: key) }
     guard position == -1 else { throw Self.corruption("a record row at position \(position)", key: key) }
     hasRecordRow = true
     fieldCount = Int(statement.int64(at: Self.valueBase))
@@ -226,8 +226,9 @@ struct RowDecoder {
       elements += 1
     }
     writer.endList(countAt, count: elements)
-    guard elements == count ?? elements, elements > 0 || empty else {
-      throw Self.corruption("sub-record \"\(subRecord)\" holds \(elements) elements, not \(count ?? elements)", key: key)
+    guard elements > 0 || empty else { throw Self.corruption("sub-record \"\(subRecord)\" has no rows", key: key) }
+    if let count, elements != count {
+      throw Self.corruption("sub-record \"\(subRecord)\" holds \(elements) elements, not \(count)", key: key)
     }
   }
 

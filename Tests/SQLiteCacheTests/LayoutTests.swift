@@ -172,6 +172,20 @@ struct LayoutTests {
      #"SQLite error 11: malformed JSON (an object that is not a reference at byte 6) in the record of key "bad" (apollo layout)"#),
     (.apollo, #"INSERT INTO records(key, record) VALUES ('bad', '{"a": [1,}')"#,
      #"SQLite error 11: malformed JSON (expected a value at byte 9) in the record of key "bad" (apollo layout)"#),
+    // The rows layouts: a list in a list whose sub-record is not there, counted (ours) or not
+    // (Apollo's); a record row in Apollo's rows, which have none; a row without a value.
+    (.rows, "INSERT INTO records(cache_key, field_name, position, int_value, child_key_value, written_at) VALUES ('bad', 'l', 0, 2, 'bad.l.$[0]', 0)",
+     #"SQLite error 11: sub-record "bad.l.$[0]" has no rows in the record of key "bad" (rows layout)"#),
+    (.rows,
+     "INSERT INTO records(cache_key, field_name, position, int_value, child_key_value, written_at) VALUES ('bad', 'l', 0, 2, 'bad.l.$[0]', 0), "
+       + "('bad.l.$[0]', '$', 0, 7, NULL, 0)",
+     #"SQLite error 11: sub-record "bad.l.$[0]" holds 1 elements, not 2 in the record of key "bad" (rows layout)"#),
+    (.rowsApollo, "INSERT INTO records(cache_key, field_name, position, child_key_value, written_at) VALUES ('bad', 'l', 0, 'bad.l.$[0]', 0)",
+     #"SQLite error 11: sub-record "bad.l.$[0]" has no rows in the record of key "bad" (rows layout)"#),
+    (.rowsApollo, "INSERT INTO records(cache_key, field_name, position, int_value, written_at) VALUES ('bad', '', -1, 1, 0), ('bad', 'a', -1, 1, 0)",
+     #"SQLite error 11: a record row (Apollo's rows have none) in the record of key "bad" (rows layout)"#),
+    (.rowsApollo, "INSERT INTO records(cache_key, field_name, position, written_at) VALUES ('bad', 'a', -1, 0)",
+     #"SQLite error 11: a row without a value in the record of key "bad" (rows layout)"#),
   ])
   func corruptRecord(_ layout: SQLiteNormalizedCache.Layout, _ insert: String, _ message: String) throws {
     let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
