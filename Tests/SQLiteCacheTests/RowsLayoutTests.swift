@@ -140,6 +140,35 @@ struct RowsLayoutTests {
     }
   }
 
+  @Test("records refetched unchanged in one merge take their dates, each its own, beside a changed one", arguments: [SQLiteNormalizedCache.Layout.rows, .rowsApollo])
+  func refreshOfManyRecords(_ layout: SQLiteNormalizedCache.Layout) throws {
+    let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
+    let keys = (0..<70).map { "Item:\($0)" }
+    try cache.merge(records: RecordSet(records: keys.map { Record(key: $0, writtenAt: 100, ["id": .string($0), "n": 1]) }))
+    // 40 unchanged at 300, 29 at 500, one changed at 300.
+    var refetch: [Record] = []
+    for (index, key) in keys.enumerated() {
+      if index == 7 {
+        refetch.append(Record(key: key, writtenAt: 300, ["id": .string(key), "n": 2]))
+      } else {
+        refetch.append(Record(key: key, writtenAt: index < 41 ? 300 : 500, ["id": .string(key), "n": 1]))
+      }
+    }
+    let changed = try cache.merge(records: RecordSet(records: refetch))
+    #expect(Array(changed) == ["Item:7.n"])
+    let loaded = try cache.loadRecordsInOrder(forKeys: keys)
+    for (index, record) in loaded.enumerated() {
+      let date = index < 41 ? 300 : 500
+      #expect(record?.writtenAt("id") == date && record?.writtenAt("n") == date, "\(keys[index]): \(String(describing: record?.writtenAt))")
+    }
+    #expect(loaded[7]?["n"] == .int(2))
+    // Each record's two rows, nothing else moved.
+    let dates = try cache.withConnection { connection throws(SQLiteError) in
+      try connection.texts("SELECT written_at || ':' || count(*) FROM records GROUP BY written_at ORDER BY written_at")
+    }
+    #expect(dates == ["300:82", "500:58"])
+  }
+
   @Test("a file with a record row on every record, as the layout once wrote, loads and merges right")
   func recordRowOnEveryRecord() throws {
     let cache = try Self.cache()
