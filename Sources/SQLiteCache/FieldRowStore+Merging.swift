@@ -47,7 +47,10 @@ extension FieldRowStore {
         continue
       }
       if let stored = loaded[entry.index] {
-        try mergeExisting(record, into: stored, hasRecordRow: recordRows![entry.index], changed: &changed, log: &log)
+        // Apollo's rows load by name: the incoming record too, so that an unchanged refetch is
+        // found unchanged by comparing bytes, as where the order is kept.
+        let incoming = format == .apollo ? Self.inNameOrder(record, fields: &fields) : record
+        try mergeExisting(incoming, into: stored, hasRecordRow: recordRows![entry.index], changed: &changed, log: &log)
       } else {
         let before = batch.storedBytes
         try batch.addRecord(record, fields: &fields)
@@ -133,6 +136,16 @@ extension FieldRowStore {
       return false
     }
     return datesOnly
+  }
+
+  /// `record` with its fields in the order of their names (``RecordFields/inNameOrder(_:)``).
+  static func inNameOrder(_ record: Record, fields: inout RecordFields) -> Record {
+    let reordered = record.encodedFields.withUnsafeBytes { bytes in
+      fields.read(bytes)
+      return fields.inNameOrder(bytes)
+    }
+    guard let reordered else { return record }
+    return Record(key: record.key, uncheckedEncodedFields: reordered)
   }
 
   /// Apollo's reserved-key audit (`insertOrUpdate`, 330-341 on

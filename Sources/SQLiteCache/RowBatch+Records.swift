@@ -56,6 +56,23 @@ struct RecordFields {
 
   /// Appends the record row's order: for each field in the record's order, its rank among the
   /// names, as varints.
+  /// The record ``read(_:)`` read, its fields in the order of their names and its dates with
+  /// them (canonical); nil when they are in that order already. What a `rows-apollo` merge
+  /// compares with a stored record, which loads in that order: an unchanged refetch is then the
+  /// same bytes, or the same but for one date, as in a store that keeps the order.
+  func inNameOrder(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {
+    guard !isInNameOrder else { return nil }
+    let writer = RecordWriter(capacity: bytes.count + 16)
+    if isDated {
+      writer.append(0)
+      let lengthAt = writer.openLength()
+      if dates.isEmpty { writer.appendInt(uniformDate) } else { RecordDates.appendValue(byName.map { dates[$0] }, to: writer) }
+      writer.closeLength(lengthAt)
+    }
+    for index in byName { writer.append(UnsafeRawBufferPointer(rebasing: bytes[spans[index].entry])) }
+    return Array(writer.bytes(from: 0))
+  }
+
   func appendOrder(to bytes: inout [UInt8]) {
     var rank = [Int](repeating: 0, count: spans.count)
     for (sortedIndex, field) in byName.enumerated() { rank[field] = sortedIndex }

@@ -147,4 +147,29 @@ struct ApolloRowsLayoutTests {
   func token(key: String, holds: Bool) {
     #expect(RowBytes.holdsSubRecordToken(key) == holds)
   }
+
+  @Test("a merge compares the incoming record in its names' order: an unchanged refetch out of that order changes nothing but dates")
+  func incomingInNameOrder() throws {
+    // b written at 200 after a at 100: dates of two values, fields out of their names' order.
+    var set = RecordSet(records: [Record(key: "Book:1", writtenAt: 100, ["title": "Dune", "author": .reference("A:1"), "year": 1965])])
+    set.merge(record: Record(key: "Book:1", writtenAt: 200, ["title": "Dune Messiah"]))
+    let record = try #require(set["Book:1"])
+    #expect(record.fieldKeys == ["title", "author", "year"])
+    var fields = RecordFields()
+    let reordered = FieldRowStore.inNameOrder(record, fields: &fields)
+    #expect(reordered.fieldKeys == ["author", "title", "year"])
+    #expect(reordered == record)
+    #expect(reordered.writtenAt("author") == 100 && reordered.writtenAt("title") == 200 && reordered.writtenAt("year") == 100)
+    // The bytes a rows-apollo store loads for it, to the byte: canonical dates in the new order.
+    let cache = try Self.cache()
+    try cache.merge(records: RecordSet(records: [record]))
+    #expect(try cache.loadRecords(forKeys: ["Book:1"])["Book:1"]?.encodedFields == reordered.encodedFields)
+    // Refetched unchanged at one later date, in the written order: no key changes, every row moves.
+    let later = Record(key: "Book:1", writtenAt: 300, ["title": "Dune Messiah", "author": .reference("A:1"), "year": 1965])
+    #expect(try cache.merge(records: RecordSet(records: [later])).isEmpty)
+    #expect(try RowsLayoutTests.rows(cache).map { $0.split(separator: "|").last! } == ["300", "300", "300"])
+    // A record already in its names' order is passed through as it is.
+    let ordered = Record(key: "Book:2", ["a": 1, "b": 2])
+    #expect(FieldRowStore.inNameOrder(ordered, fields: &fields).encodedFields == ordered.encodedFields)
+  }
 }
