@@ -54,8 +54,6 @@ struct RecordFields {
     return dates.isEmpty ? uniformDate == 0 : dates.allSatisfy { $0 == 0 }
   }
 
-  /// Appends the record row's order: for each field in the record's order, its rank among the
-  /// names, as varints.
   /// The record ``read(_:)`` read, its fields in the order of their names and its dates with
   /// them (canonical); nil when they are in that order already. What a `rows-apollo` merge
   /// compares with a stored record, which loads in that order: an unchanged refetch is then the
@@ -73,6 +71,8 @@ struct RecordFields {
     return Array(writer.bytes(from: 0))
   }
 
+  /// Appends the record row's order: for each field in the record's order, its rank among the
+  /// names, as varints.
   func appendOrder(to bytes: inout [UInt8]) {
     var rank = [Int](repeating: 0, count: spans.count)
     for (sortedIndex, field) in byName.enumerated() { rank[field] = sortedIndex }
