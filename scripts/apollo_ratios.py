@@ -87,11 +87,11 @@ def main(arguments):
 def floor_name(backend, ours):
     """The floor of a SQLite layout's backend (`sqlite` is the apollo layout), if it ran."""
     layout = {"sqlite": "apollo", "sqlite_compact": "compact", "sqlite_rows": "rows",
-              "sqlite_rows_rowid": "rows_rowid", "sqlite_rows_apollo": "rows_apollo"}.get(backend)
+              "sqlite_rows_rowid": "rows_rowid", "sqlite_rows_ordered": "rows_ordered"}.get(backend)
     if not layout:
         return None
     # limit_<layout>_<journal>_<synchronous>: the journal right after the layout, so that rows
-    # does not take rows_rowid's or rows_apollo's floor.
+    # does not take rows_rowid's or rows_ordered's floor.
     journals = ("delete", "truncate", "persist", "memory", "wal", "off")
     for candidate, _ in ours:
         if any(candidate.startswith(f"limit_{layout}_{journal}_") for journal in journals):

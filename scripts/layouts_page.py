@@ -21,13 +21,14 @@ import csv
 import os
 import sys
 
-LAYOUTS = ["sqlite-apollo", "sqlite-compact", "sqlite-rows", "sqlite-rows-rowid"]
+LAYOUTS = ["sqlite-apollo", "sqlite-compact", "sqlite-rows", "sqlite-rows-rowid", "sqlite-rows-ordered"]
 NAMES = {
     "memory": "memory",
     "sqlite-apollo": "apollo (2.x blob)",
     "sqlite-compact": "compact (ours)",
     "sqlite-rows": "rows (3.0, WITHOUT ROWID)",
     "sqlite-rows-rowid": "rows, rowid table",
+    "sqlite-rows-ordered": "rows-ordered (ours)",
 }
 STRATEGIES = ["path", "typePolicy", "programmatic"]
 CALENDAR_OBJECTS = 5928

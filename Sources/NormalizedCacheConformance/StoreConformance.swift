@@ -31,8 +31,8 @@ public enum StoreConformance {
   }
 
   /// What a store keeps beyond the fields' values and dates, which every store keeps. Every store
-  /// of cachebench but one keeps both; Apollo iOS 3.0's row table (the SQLite layout
-  /// `rows-apollo`) has no place for either, and the checks then hold it to what it does instead
+  /// of cachebench but Apollo iOS 3.0's row table keeps both; that table (the SQLite layouts
+  /// `rows` and `rows-rowid`) has no place for either, and the checks then hold it to what it does instead
   /// (docs/stores.md#the-rows-layout-against-apollos-code).
   public struct Promises: OptionSet, Sendable {
     public let rawValue: Int

@@ -1,7 +1,7 @@
 import CSQLite
 import NormalizedCache
 
-/// The store of the `rows` and `rows-rowid` layouts, one row a field (``RecordRowStore`` keeps one
+/// The store of the `rows`, `rows-rowid` and `rows-ordered` layouts, one row a field (``RecordRowStore`` keeps one
 /// row a record): Apollo iOS 3.0's table (ADR 0006 on apollo-ios-dev, branch
 /// `cache-rewrite/phase-1-plan`; Apollo's code on `cache-rewrite/phase-1a-record-projection`,
 /// compared in docs/stores.md#the-rows-layout-against-apollos-code), one row per field and per
@@ -20,7 +20,8 @@ import NormalizedCache
 ///   row whose `child_key_value` names a synthetic sub-record (`Book:1.tags.$[3]`, field `$`)
 ///   holding its elements as a list, as Apollo's implementation names them. `written_at` is the
 ///   field's date (docs/records.md#dates), 0 for a record without dates.
-/// - A record whose field rows cannot say all it holds also has a *record row*, `field_name`
+/// - In our variant (`rows-ordered`, ``RowFormat/ordered``), a record whose field rows cannot say
+///   all it holds also has a *record row*, `field_name`
 ///   empty (no field has an empty name), `position` -1: its field count, whether it has dates,
 ///   and the order of its fields where it is not the order of their names. So a record without
 ///   fields exists, fields come back in the order they were first written, and a record dated 0
@@ -32,11 +33,12 @@ import NormalizedCache
 ///   transaction, 32 rows a statement.
 /// - A field named `$` cannot be stored: it names the rows of nested lists' sub-records, which
 ///   may share a key with a record.
-/// - The layout `rows-apollo` writes the same table as Apollo's code does (``RowFormat/apollo``):
-///   no record row, a nested list's row its sub-record's key alone.
+/// - The layouts `rows` and `rows-rowid` write the table as Apollo's code does
+///   (``RowFormat/apollo``): no record row, a nested list's row its sub-record's key alone.
 struct FieldRowStore {
   let connection: Connection
-  /// Whether the table is `WITHOUT ROWID` (the layout `rows`) or a rowid table (`rows-rowid`).
+  /// Whether the table is `WITHOUT ROWID` (the layouts `rows` and `rows-ordered`) or a rowid table
+  /// (`rows-rowid`).
   let withoutRowid: Bool
   /// Which rows a record becomes: ours or Apollo's (``RowFormat``).
   let format: RowFormat
@@ -322,11 +324,11 @@ struct FieldRowStore {
 
 /// Which rows a record becomes in Apollo iOS 3.0's table (docs/stores.md#the-rows-layout-against-apollos-code).
 enum RowFormat: Sendable {
-  /// Ours (the layouts `rows` and `rows-rowid`): a record row where a record's field rows cannot
+  /// Ours (the layout `rows-ordered`): a record row where a record's field rows cannot
   /// say all it holds (its fields' order, no field, dates all 0), and a nested list's row with its
   /// sub-record's key and element count (`child_key_value`, `int_value`).
   case ordered
-  /// Apollo's code (`rows-apollo`; `ApolloSQLiteDatabase.swift` on
+  /// Apollo's code (`rows`, `rows-rowid`; `ApolloSQLiteDatabase.swift` on
   /// `cache-rewrite/phase-1a-record-projection`): a record is its field rows alone, its fields in
   /// the order of their names, a record without fields not stored, dates all 0 no dates; a nested
   /// list's row holds its sub-record's key alone, known by its `.$[N]` ending, so no key (of a

@@ -64,9 +64,9 @@ struct LayoutDescriptor: Sendable {
     },
     openReader: { path, options throws(SQLiteError) in try RecordRowStore(readerAt: path, options: options, format: ApolloRecordFormat()) })
 
-  static let rows = rowTable(.rows, withoutRowid: true, format: .ordered)
-  static let rowsRowid = rowTable(.rowsRowid, withoutRowid: false, format: .ordered)
-  static let rowsApollo = rowTable(.rowsApollo, withoutRowid: true, format: .apollo)
+  static let rows = rowTable(.rows, withoutRowid: true, format: .apollo)
+  static let rowsRowid = rowTable(.rowsRowid, withoutRowid: false, format: .apollo)
+  static let rowsOrdered = rowTable(.rowsOrdered, withoutRowid: true, format: .ordered)
 
   /// Apollo iOS 3.0's table, `WITHOUT ROWID` as Apollo's, or a rowid table with the primary key
   /// in an index of its own; its rows as ours or as Apollo's code writes them (``RowFormat``).
@@ -83,7 +83,7 @@ struct LayoutDescriptor: Sendable {
       })
   }
 
-  static let all: [LayoutDescriptor] = [compact, apollo, rows, rowsRowid, rowsApollo]
+  static let all: [LayoutDescriptor] = [compact, apollo, rows, rowsRowid, rowsOrdered]
 
   // MARK: Opening
 
@@ -112,13 +112,20 @@ struct LayoutDescriptor: Sendable {
     }
     var tables: [String] = []
     for (index, layout) in all.enumerated() {
-      if let version = layout.schemaVersion {
-        tables.append("the \(layout.layout) layout, the same with version \(version) in schema_metadata")
-      } else if all[..<index].contains(where: { $0.columns == layout.columns }) {
-        tables.append("the \(layout.layout) layout, the same in a \(layout.withoutRowid ? "WITHOUT ROWID" : "rowid") table")
-      } else {
-        tables.append("the \(layout.layout) layout records(\(layout.columns.joined(separator: ", ")))")
+      // Each layout by what tells it from the first of its columns.
+      guard let first = all[..<index].first(where: { $0.columns == layout.columns }) else {
+        let version = layout.schemaVersion.map { " with version \($0) in schema_metadata" } ?? ""
+        tables.append("the \(layout.layout) layout records(\(layout.columns.joined(separator: ", ")))\(version)")
+        continue
       }
+      var differences: [String] = []
+      if layout.withoutRowid != first.withoutRowid {
+        differences.append("in a \(layout.withoutRowid ? "WITHOUT ROWID" : "rowid") table")
+      }
+      if layout.schemaVersion != first.schemaVersion {
+        differences.append(layout.schemaVersion.map { "with version \($0) in schema_metadata" } ?? "without schema_metadata")
+      }
+      tables.append("the \(layout.layout) layout, the same \(differences.joined(separator: " and "))")
     }
     var kind = all.contains { $0.columns == columns } ? (withoutRowid ? " WITHOUT ROWID" : " in a rowid table") : ""
     if let version { kind += ", version \(version) in schema_metadata" }
@@ -152,7 +159,7 @@ extension SQLiteNormalizedCache.Layout {
     case .apollo: .apollo
     case .rows: .rows
     case .rowsRowid: .rowsRowid
-    case .rowsApollo: .rowsApollo
+    case .rowsOrdered: .rowsOrdered
     }
   }
 }

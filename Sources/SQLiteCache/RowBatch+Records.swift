@@ -55,7 +55,7 @@ struct RecordFields {
   }
 
   /// The record ``read(_:)`` read, its fields in the order of their names and its dates with
-  /// them (canonical); nil when they are in that order already. What a `rows-apollo` merge
+  /// them (canonical); nil when they are in that order already. What a `rows` merge
   /// compares with a stored record, which loads in that order: an unchanged refetch is then the
   /// same bytes, or the same but for one date, as in a store that keeps the order.
   func inNameOrder(_ bytes: UnsafeRawBufferPointer) -> [UInt8]? {

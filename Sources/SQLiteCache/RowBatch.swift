@@ -121,7 +121,7 @@ struct RowBatch {
       reservedReference = nil
       throw SQLiteError(
         resultCode: SQLITE_MISUSE,
-        message: "the rows-apollo layout cannot store field \"\(String(decoding: name, as: UTF8.self))\" of record \"\(recordKey)\": "
+        message: "Apollo's rows (the rows and rows-rowid layouts) cannot store field \"\(String(decoding: name, as: UTF8.self))\" of record \"\(recordKey)\": "
           + "its reference to \"\(String(decoding: text[reference], as: UTF8.self))\" holds \".$[\", which names nested lists' sub-records")
     }
     if case .list = top { return }

@@ -10,18 +10,21 @@ extension SQLiteNormalizedCache {
     case apollo
     /// Apollo iOS 3.0's table (ADR 0006 on apollo-ios-dev): one row per field and per list
     /// element, `records(cache_key, field_name, position, int_value, string_value, float_value,
-    /// bool_value, child_key_value, custom_scalar_value, written_at)`, `WITHOUT ROWID` as
-    /// Apollo's (see ``FieldRowStore``).
+    /// bool_value, child_key_value, custom_scalar_value, written_at)`, `WITHOUT ROWID`, written as
+    /// Apollo's own code writes it (branch `cache-rewrite/phase-1a-record-projection`): a record is
+    /// its field rows alone, its fields come back in the order of their names, a record without
+    /// fields is not stored, a nested list's row holds its sub-record's key alone, and the file
+    /// says version 3.0 in `schema_metadata` (see ``FieldRowStore``;
+    /// docs/stores.md#the-rows-layout-against-apollos-code).
     case rows
     /// The rows layout in a rowid table, its primary key in an index of its own: measured beside
     /// Apollo's `WITHOUT ROWID` table.
     case rowsRowid = "rows-rowid"
-    /// The same table written as Apollo's own code writes it (apollo-ios-dev, branch
-    /// `cache-rewrite/phase-1a-record-projection`): a record is its field rows alone, its fields
-    /// come back in the order of their names, a record without fields is not stored, a nested
-    /// list's row holds its sub-record's key alone, and the file says version 3.0 in
-    /// `schema_metadata` (docs/stores.md#the-rows-layout-against-apollos-code).
-    case rowsApollo = "rows-apollo"
+    /// The same table written our way, the variant measured beside Apollo's: a record row where a
+    /// record's field rows cannot say all it holds, so fields come back in the order they were
+    /// first written and a record without fields is kept; a nested list's row holds its
+    /// sub-record's key and element count (docs/stores.md#the-rows-layout).
+    case rowsOrdered = "rows-ordered"
 
     /// The name workloads, results and errors give it.
     public var description: String { rawValue }

@@ -14,12 +14,14 @@ import Synchronization
 ///   fails, the transaction rolls back and the store is as it was.
 /// - Loads look up at most 500 keys per statement (one JSON array of keys, joined to the table
 ///   through `json_each`); statements are prepared once and reused.
-/// - Four layouts (``Layout``), each one ``LayoutDescriptor``: `compact`, the default, one
+/// - Five layouts (``Layout``), each one ``LayoutDescriptor``: `compact`, the default, one
 ///   `WITHOUT ROWID` table of binary records whose field names are numbers (see
 ///   `CompactRecordFormat`; records of more than 64 fields in chunks, merged chunk by chunk);
 ///   `apollo`, Apollo iOS 2.x's own table of JSON text; `rows`, Apollo iOS 3.0's `WITHOUT ROWID`
-///   table of one row per field and per list element (``FieldRowStore``); `rows-rowid`, the same in
-///   a rowid table; and `rows-apollo`, the same table written as Apollo's own code writes it. A file keeps the layout it was created with; opening it with another throws.
+///   table of one row per field and per list element as Apollo's code writes it
+///   (``FieldRowStore``); `rows-rowid`, the same in a rowid table; and `rows-ordered`, the same
+///   table written our way (a record row keeps the fields' order). A file keeps the layout it was
+///   created with; opening it with another throws.
 ///
 /// Writes go through one connection behind a lock, one merge at a time. In WAL mode on a file,
 /// and without a budget (``readsInParallel``), a read takes the writer's connection when it is

@@ -44,7 +44,7 @@ struct Configuration {
     var all: [Configuration] = []
     let policies: [EvictionPolicy] = [.lru, .fifo, .lfu, .lru, .fifo, .lfu]
     for bounded in [false, true] {
-      for layout in [SQLiteNormalizedCache.Layout.compact, .apollo, .rows, .rowsApollo] {
+      for layout in [SQLiteNormalizedCache.Layout.compact, .apollo, .rows, .rowsOrdered] {
         for journal in [SQLiteNormalizedCache.JournalMode.wal, .delete] {
           let policy = policies[all.count { $0.budget != nil } % policies.count]
           let budget = bounded ? CacheBudget(maxSizeBytes: maxSizeBytes, evictTo: 0.8, policy: policy) : nil

@@ -19,13 +19,13 @@ extension HeavyRuns {
       // committed unlogged in part (judged as an eviction, not as a torn batch).
       #expect(text.components(separatedBy: ": caught (").count == 8, "\(text)")
       for configuration in [
-        "compact wal", "compact delete", "apollo wal", "apollo delete", "rows wal", "rows delete", "rows-apollo wal", "rows-apollo delete",
+        "compact wal", "compact delete", "apollo wal", "apollo delete", "rows wal", "rows delete", "rows-ordered wal", "rows-ordered delete",
       ] {
         #expect(text.contains("\(configuration): 3 kills"), "\(text)")
       }
       for configuration in [
         "compact wal bounded lru", "compact delete bounded fifo", "apollo wal bounded lfu", "apollo delete bounded lru",
-        "rows wal bounded fifo", "rows delete bounded lfu", "rows-apollo wal bounded lru", "rows-apollo delete bounded fifo",
+        "rows wal bounded fifo", "rows delete bounded lfu", "rows-ordered wal bounded lru", "rows-ordered delete bounded fifo",
       ] {
         #expect(text.contains("\(configuration): 3 kills"), "\(text)")
       }

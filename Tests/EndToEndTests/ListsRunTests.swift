@@ -16,7 +16,7 @@ struct ListsRunTests {
     let tableLines = run.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
     #expect(tableLines.contains { $0.starts(with: ["sqlite-rows-rowid", "nested", "1000", "500"]) })
     let rows = try CSVFile(path: csv).rows
-    let stores = ["memory", "sqlite-apollo", "sqlite-compact", "sqlite-rows", "sqlite-rows-rowid", "sqlite-rows-apollo"]
+    let stores = ["memory", "sqlite-apollo", "sqlite-compact", "sqlite-rows", "sqlite-rows-rowid", "sqlite-rows-ordered"]
     #expect(Set(rows.map { $0["store"]! }) == Set(stores))
     for store in stores {
       for elements in ["scalars", "references", "nested"] {

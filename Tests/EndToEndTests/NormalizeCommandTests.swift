@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 let normalizeUsage =
-  "Usage: cachebench normalize [--at <seconds>] --operation <Q.graphql> --response <R.json> ... [--schema <F.graphqls> ...] [--document <F.graphql> ...] [--variables <V.json>] [--operation-name <name>] [--keys path|typePolicy|programmatic] [--resolver <name>] [--store memory|sqlite] [--layout compact|apollo|rows|rows-rowid|rows-apollo] [--format json|entries] [--read <Q.graphql> [--read-variables <V.json>] [--read-operation-name <name>] [--at <seconds>] [--ttl strict|permissive]]\n"
+  "Usage: cachebench normalize [--at <seconds>] --operation <Q.graphql> --response <R.json> ... [--schema <F.graphqls> ...] [--document <F.graphql> ...] [--variables <V.json>] [--operation-name <name>] [--keys path|typePolicy|programmatic] [--resolver <name>] [--store memory|sqlite] [--layout compact|apollo|rows|rows-rowid|rows-ordered] [--format json|entries] [--read <Q.graphql> [--read-variables <V.json>] [--read-operation-name <name>] [--at <seconds>] [--ttl strict|permissive]]\n"
 
 @Suite("cachebench normalize", .timeLimit(.minutes(10)))
 struct NormalizeCommandTests {

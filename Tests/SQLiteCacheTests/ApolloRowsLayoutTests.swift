@@ -3,16 +3,16 @@ import Testing
 
 @testable import SQLiteCache
 
-/// The layout `rows-apollo`: the rows layout's table written as Apollo's own code writes it
+/// The layout `rows`: Apollo iOS 3.0's table written as Apollo's own code writes it
 /// (apollo-ios-dev, `cache-rewrite/phase-1a-record-projection`, `ApolloSQLiteDatabase.swift`
 /// `writeFieldOrList`/`writeElement` 585-660, `syntheticSubRecordKey` 662-680, the reserved-key
 /// audit 330-341, `createNewRecordsTableIfNeeded`/`writeSchemaVersion` 101-190). Every expected row
 /// was written out by hand from that code: a nested list's row is its sub-record's key alone (no
 /// element count), no record has a record row, and the file says version 3.0.
-@Suite("Apollo's rows (rows-apollo)")
+@Suite("Apollo's rows (the rows layout)")
 struct ApolloRowsLayoutTests {
   static func cache(_ path: String = ":memory:") throws -> SQLiteNormalizedCache {
-    try SQLiteNormalizedCache(path: path, options: .init(layout: .rowsApollo))
+    try SQLiteNormalizedCache(path: path, options: .init(layout: .rows))
   }
 
   @Test("a record's rows: a nested list's row holds its sub-record's key alone; the file says version 3.0")
@@ -84,16 +84,16 @@ struct ApolloRowsLayoutTests {
     }
     #expect(
       record.description
-        == #"SQLite error 21: the rows-apollo layout cannot store record "A.$[0]": its key holds ".$[", which names nested lists' sub-records"#)
+        == #"SQLite error 21: Apollo's rows (the rows and rows-rowid layouts) cannot store record "A.$[0]": its key holds ".$[", which names nested lists' sub-records"#)
     let reference = try #require(throws: SQLiteError.self) {
       try cache.merge(records: RecordSet(records: [Record(key: "Book:3", ["see": [.reference("X.$[2]")]])]))
     }
     #expect(
       reference.description
-        == #"SQLite error 21: the rows-apollo layout cannot store field "see" of record "Book:3": its reference to "X.$[2]" holds ".$[", which names nested lists' sub-records"#)
+        == #"SQLite error 21: Apollo's rows (the rows and rows-rowid layouts) cannot store field "see" of record "Book:3": its reference to "X.$[2]" holds ".$[", which names nested lists' sub-records"#)
     // Nothing of either merge was written; the other rows layouts store both keys.
     #expect(try cache.allKeys() == ["Book:1"])
-    let ours = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: .rows))
+    let ours = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: .rowsOrdered))
     try ours.merge(records: RecordSet(records: [Record(key: "A.$[0]", ["a": 1]), Record(key: "Book:3", ["see": [.reference("X.$[2]")]])]))
     #expect(try ours.loadRecords(forKeys: ["Book:3"])["Book:3"]?["see"] == .list([.reference("X.$[2]")]))
   }
@@ -160,7 +160,7 @@ struct ApolloRowsLayoutTests {
     #expect(reordered.fieldKeys == ["author", "title", "year"])
     #expect(reordered == record)
     #expect(reordered.writtenAt("author") == 100 && reordered.writtenAt("title") == 200 && reordered.writtenAt("year") == 100)
-    // The bytes a rows-apollo store loads for it, to the byte: canonical dates in the new order.
+    // The bytes a rows store loads for it, to the byte: canonical dates in the new order.
     let cache = try Self.cache()
     try cache.merge(records: RecordSet(records: [record]))
     #expect(try cache.loadRecords(forKeys: ["Book:1"])["Book:1"]?.encodedFields == reordered.encodedFields)

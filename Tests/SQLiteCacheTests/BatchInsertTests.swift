@@ -37,7 +37,7 @@ struct BatchInsertTests {
       let loaded = try store.loadRecordsInOrder(forKeys: keys)
       #expect(loaded.map { $0?.encodedFields } == batch.map { configuration.loaded($0) }, "\(count) records")
       first += count
-      // A record without fields is no record where the store cannot keep one (rows-apollo).
+      // A record without fields is no record where the store cannot keep one (rows, rows-rowid).
       total += configuration.promises.contains(.emptyRecords) ? count : batch.count { !$0.isEmpty }
       #expect(try store.recordCount() == total)
     }

@@ -104,8 +104,8 @@ struct LayoutTests {
       error.description
         == "SQLite error 1: \(path) has a table records(id, payload), which is none of the compact layout records(key, data), "
         + "the apollo layout records(_id, key, record), the rows layout records(cache_key, field_name, position, "
-        + "int_value, string_value, float_value, bool_value, child_key_value, custom_scalar_value, written_at), "
-        + "the rows-rowid layout, the same in a rowid table and the rows-apollo layout, the same with version 3.0 in schema_metadata"
+        + "int_value, string_value, float_value, bool_value, child_key_value, custom_scalar_value, written_at) with version 3.0 "
+        + "in schema_metadata, the rows-rowid layout, the same in a rowid table and the rows-ordered layout, the same without schema_metadata"
     )
   }
 
@@ -118,11 +118,12 @@ struct LayoutTests {
     #expect(error.description.hasPrefix("SQLite error 1: \(path) has a table records(key, data) in a rowid table, which is none of "))
   }
 
-  @Test("the rows layout's tables are three layouts (a rowid table; Apollo's rows, by schema_metadata): a file of one does not open as another")
+  @Test("the rows layout's tables are three layouts (a rowid table; ours, without schema_metadata): a file of one does not open as another")
   func rowTableKinds() throws {
     let directory = try TemporaryDirectory()
     let pairs: [(SQLiteNormalizedCache.Layout, SQLiteNormalizedCache.Layout)] = [
-      (.rows, .rowsRowid), (.rowsRowid, .rows), (.rows, .rowsApollo), (.rowsApollo, .rows), (.rowsApollo, .rowsRowid),
+      (.rows, .rowsRowid), (.rowsRowid, .rows), (.rows, .rowsOrdered), (.rowsOrdered, .rows), (.rowsOrdered, .rowsRowid),
+      (.rowsRowid, .rowsOrdered),
     ]
     for (layout, other) in pairs {
       let path = directory.path("\(layout)-\(other).sqlite")
@@ -153,8 +154,11 @@ struct LayoutTests {
     let floor = try Connection(path: ":memory:")
     try floor.execute(descriptor.tableSchema)
     #expect(try floor.texts("SELECT name FROM pragma_table_info('records') ORDER BY cid") == descriptor.columns)
-    // (Apollo's rows are the rows layout's table and a schema_metadata table the floor does not make.)
-    #expect(try LayoutDescriptor.existing(in: floor)?.layout == (layout == .rowsApollo ? .rows : layout))
+    // Apollo's rows are known by a schema_metadata table the floor does not make.
+    if let version = descriptor.schemaVersion {
+      try floor.execute("CREATE TABLE schema_metadata(key TEXT PRIMARY KEY, value TEXT); INSERT INTO schema_metadata VALUES ('version', '\(version)')")
+    }
+    #expect(try LayoutDescriptor.existing(in: floor)?.layout == layout)
     if descriptor.schemaVersion != nil {
       let version = try cache.withConnection { connection throws(SQLiteError) in try LayoutDescriptor.schemaVersion(in: connection) }
       #expect(version == "3.0")
@@ -174,17 +178,17 @@ struct LayoutTests {
      #"SQLite error 11: malformed JSON (expected a value at byte 9) in the record of key "bad" (apollo layout)"#),
     // The rows layouts: a list in a list whose sub-record is not there, counted (ours) or not
     // (Apollo's); a record row in Apollo's rows, which have none; a row without a value.
-    (.rows, "INSERT INTO records(cache_key, field_name, position, int_value, child_key_value, written_at) VALUES ('bad', 'l', 0, 2, 'bad.l.$[0]', 0)",
+    (.rowsOrdered, "INSERT INTO records(cache_key, field_name, position, int_value, child_key_value, written_at) VALUES ('bad', 'l', 0, 2, 'bad.l.$[0]', 0)",
      #"SQLite error 11: sub-record "bad.l.$[0]" has no rows in the record of key "bad" (rows layout)"#),
-    (.rows,
+    (.rowsOrdered,
      "INSERT INTO records(cache_key, field_name, position, int_value, child_key_value, written_at) VALUES ('bad', 'l', 0, 2, 'bad.l.$[0]', 0), "
        + "('bad.l.$[0]', '$', 0, 7, NULL, 0)",
      #"SQLite error 11: sub-record "bad.l.$[0]" holds 1 elements, not 2 in the record of key "bad" (rows layout)"#),
-    (.rowsApollo, "INSERT INTO records(cache_key, field_name, position, child_key_value, written_at) VALUES ('bad', 'l', 0, 'bad.l.$[0]', 0)",
+    (.rows, "INSERT INTO records(cache_key, field_name, position, child_key_value, written_at) VALUES ('bad', 'l', 0, 'bad.l.$[0]', 0)",
      #"SQLite error 11: sub-record "bad.l.$[0]" has no rows in the record of key "bad" (rows layout)"#),
-    (.rowsApollo, "INSERT INTO records(cache_key, field_name, position, int_value, written_at) VALUES ('bad', '', -1, 1, 0), ('bad', 'a', -1, 1, 0)",
+    (.rows, "INSERT INTO records(cache_key, field_name, position, int_value, written_at) VALUES ('bad', '', -1, 1, 0), ('bad', 'a', -1, 1, 0)",
      #"SQLite error 11: a record row (Apollo's rows have none) in the record of key "bad" (rows layout)"#),
-    (.rowsApollo, "INSERT INTO records(cache_key, field_name, position, written_at) VALUES ('bad', 'a', -1, 0)",
+    (.rows, "INSERT INTO records(cache_key, field_name, position, written_at) VALUES ('bad', 'a', -1, 0)",
      #"SQLite error 11: a row without a value in the record of key "bad" (rows layout)"#),
   ])
   func corruptRecord(_ layout: SQLiteNormalizedCache.Layout, _ insert: String, _ message: String) throws {
@@ -212,7 +216,7 @@ struct LayoutTests {
       case .compact: "SEARCH records USING PRIMARY KEY (key=?)"
       case .apollo: "SEARCH records USING INDEX sqlite_autoindex_records_1 (key=?)"
       // Every row of the key, in the primary key's order: no sort.
-      case .rows, .rowsApollo: "SEARCH r USING PRIMARY KEY (cache_key=?)"
+      case .rows, .rowsOrdered: "SEARCH r USING PRIMARY KEY (cache_key=?)"
       case .rowsRowid: "SEARCH r USING INDEX sqlite_autoindex_records_1 (cache_key=?)"
       }
     #expect(plan == ["SCAN wanted VIRTUAL TABLE INDEX 1:", search])

@@ -27,7 +27,7 @@ struct RowsLayoutTests {
   }
 
   static func cache() throws -> SQLiteNormalizedCache {
-    try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: .rows))
+    try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: .rowsOrdered))
   }
 
   @Test("fields in the order of their names, without dates: their rows alone, nested lists as sub-records")
@@ -115,7 +115,7 @@ struct RowsLayoutTests {
 
   @Test("an unchanged refetch at a later date moves every field row's date in one statement, as a field at a time did")
   func refreshMovesFieldDates() throws {
-    for layout in [SQLiteNormalizedCache.Layout.rows, .rowsRowid] {
+    for layout in [SQLiteNormalizedCache.Layout.rowsOrdered] {
       let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
       // Out of the names' order (a record row), a list, a nested list (a sub-record), an empty list.
       let fields: KeyValuePairs<String, RecordValue> = ["year": 1965, "tags": ["a", "b"], "grid": [[1]], "none": [], "title": "Dune"]
@@ -140,7 +140,7 @@ struct RowsLayoutTests {
     }
   }
 
-  @Test("records refetched unchanged in one merge take their dates, each its own, beside a changed one", arguments: [SQLiteNormalizedCache.Layout.rows, .rowsApollo])
+  @Test("records refetched unchanged in one merge take their dates, each its own, beside a changed one", arguments: [SQLiteNormalizedCache.Layout.rowsOrdered, .rows])
   func refreshOfManyRecords(_ layout: SQLiteNormalizedCache.Layout) throws {
     let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
     let keys = (0..<70).map { "Item:\($0)" }
@@ -224,14 +224,14 @@ struct RowsLayoutTests {
     let directory = try TemporaryDirectory()
     let path = directory.path("rows.sqlite")
     do {
-      let cache = try SQLiteNormalizedCache(path: path, options: .init(layout: .rows))
+      let cache = try SQLiteNormalizedCache(path: path, options: .init(layout: .rowsOrdered))
       try cache.merge(
         records: RecordSet(records: [
           Record(key: "User:1", ["tags": [["a"], ["b", "c"]]]), Record(key: "Other:1", ["a": 1, "users": [["u"]]]),
         ]))
     }
     // Opened again, the connection has written no nested list: it must know of them from the file.
-    let cache = try SQLiteNormalizedCache(path: path, options: .init(layout: .rows))
+    let cache = try SQLiteNormalizedCache(path: path, options: .init(layout: .rowsOrdered))
     try cache.removeRecords(matching: "user:")
     #expect(
       try Self.rows(cache) == [

@@ -35,15 +35,15 @@ struct StoreConfiguration: Sendable, CustomTestStringConvertible {
       }
     }
 
-  /// What the store keeps beyond values and dates: all but Apollo's own rows (`rows-apollo`),
-  /// which keep neither the fields' order nor a record without fields.
+  /// What the store keeps beyond values and dates: all but Apollo's own rows (`rows` and
+  /// `rows-rowid`), which keep neither the fields' order nor a record without fields.
   var promises: StoreConformance.Promises {
-    guard case .sqlite(.rowsApollo, _, _) = kind else { return .all }
+    guard case .sqlite(let layout, _, _) = kind, layout.descriptor.schemaVersion != nil else { return .all }
     return []
   }
 
   /// The bytes this store loads for `record` written into an empty store: its own, but where the
-  /// store keeps no order (`rows-apollo`) its fields in the order of their names' UTF-8 bytes, and
+  /// store keeps no order (`rows`, `rows-rowid`) its fields in the order of their names' UTF-8 bytes, and
   /// nothing for a record without fields. Undated records only.
   func loaded(_ record: Record?) -> [UInt8]? {
     guard let record, !promises.isEmpty || record.fieldCount > 0 else { return nil }
