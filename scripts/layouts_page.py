@@ -21,15 +21,10 @@ import csv
 import os
 import sys
 
-LAYOUTS = ["sqlite-apollo", "sqlite-compact", "sqlite-rows", "sqlite-rows-rowid", "sqlite-rows-ordered"]
-NAMES = {
-    "memory": "memory",
-    "sqlite-apollo": "apollo (2.x blob)",
-    "sqlite-compact": "compact (ours)",
-    "sqlite-rows": "rows (3.0, WITHOUT ROWID)",
-    "sqlite-rows-rowid": "rows, rowid table",
-    "sqlite-rows-ordered": "rows-ordered (ours)",
-}
+import layout_labels
+
+LAYOUTS = layout_labels.LAYOUTS
+NAMES = {"memory": "memory", **layout_labels.NAMES}
 STRATEGIES = ["path", "typePolicy", "programmatic"]
 CALENDAR_OBJECTS = 5928
 

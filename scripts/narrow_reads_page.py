@@ -29,14 +29,10 @@ import os
 import statistics
 import sys
 
-LAYOUTS = ["sqlite-apollo", "sqlite-compact", "sqlite-rows", "sqlite-rows-rowid", "sqlite-rows-ordered"]
-NAMES = {
-    "sqlite-apollo": "apollo (2.x blob)",
-    "sqlite-compact": "compact (ours)",
-    "sqlite-rows": "rows (3.0, WITHOUT ROWID)",
-    "sqlite-rows-rowid": "rows, rowid table",
-    "sqlite-rows-ordered": "rows-ordered (ours)",
-}
+import layout_labels
+
+LAYOUTS = layout_labels.LAYOUTS
+NAMES = dict(layout_labels.NAMES)
 CALENDAR = ["ItemsQuery", "ItemTitlesQuery", "ItemAgendaQuery"]
 
 

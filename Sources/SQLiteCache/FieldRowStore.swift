@@ -92,17 +92,11 @@ struct FieldRowStore {
     INSERT INTO schema_metadata(key, value) VALUES ('version', '\(apolloSchemaVersion)');
     """
 
+  /// A writer: opens the file, creates the layout's tables where it has none, and counts what it holds.
   init(
-    path: String, options: SQLiteNormalizedCache.Options, withoutRowid: Bool, format: RowFormat = .ordered,
-    extraSchema: String? = nil
+    path: String, options: SQLiteNormalizedCache.Options, withoutRowid: Bool, format: RowFormat, extraSchema: String? = nil
   ) throws(SQLiteError) {
-    connection = try Connection(path: path)
-    self.withoutRowid = withoutRowid
-    self.format = format
-    sql = RowSQL(format)
-    decoder = RowDecoder(format: format)
-    batch = RowBatch(format: format)
-    recordOverhead = Self.recordOverheadBytes
+    self.init(connection: try Connection(path: path), withoutRowid: withoutRowid, format: format)
     let schema = Self.schema(withoutRowid: withoutRowid) + (format == .apollo ? "\n" + Self.apolloMetadataSchema : "")
     try connection.openRecords(options, schema: schema, extraSchema: extraSchema)
     accounting = try countStoredBytes()
@@ -113,15 +107,21 @@ struct FieldRowStore {
     hadSubRecords = try subRecords.step() && subRecords.int64(at: 0) != 0
   }
 
-  init(readerAt path: String, options: SQLiteNormalizedCache.Options, withoutRowid: Bool, format: RowFormat = .ordered) throws(SQLiteError) {
-    connection = try Connection(path: path)
+  /// A read connection to a database a writer has set up (``ReaderPool``).
+  init(readerAt path: String, options: SQLiteNormalizedCache.Options, withoutRowid: Bool, format: RowFormat) throws(SQLiteError) {
+    self.init(connection: try Connection(path: path), withoutRowid: withoutRowid, format: format)
+    try connection.openReader(options)
+  }
+
+  /// What every connection of the layout holds, made of its format once.
+  private init(connection: Connection, withoutRowid: Bool, format: RowFormat) {
+    self.connection = connection
     self.withoutRowid = withoutRowid
     self.format = format
     sql = RowSQL(format)
     decoder = RowDecoder(format: format)
     batch = RowBatch(format: format)
     recordOverhead = Self.recordOverheadBytes
-    try connection.openReader(options)
   }
 
   // MARK: What the rows hold
