@@ -146,10 +146,11 @@ def plot(path, whole, instructions, projected_instructions, lists):
     except ImportError:
         print("matplotlib is not installed: no plot", file=sys.stderr)
         return
-    labels = [NAMES[s].split(" (")[0] if s != "sqlite-rows-rowid" else "rows, rowid" for s in LAYOUTS]
+    short = {"sqlite-rows-rowid": "rows,\nrowid table", "sqlite-rows-ordered": "rows-ordered\n(ours)"}
+    labels = [short.get(s, NAMES[s].split(" (")[0]) for s in LAYOUTS]
     figure, axes = plt.subplots(1, 3, figsize=(15, 4.2))
     bars = [value(whole, s, "typePolicy", "footprint", "bytes_per_record_checkpointed") or 0 for s in LAYOUTS]
-    axes[0].bar(labels, bars, color=["#888", "#2a7", "#c53", "#e96"])
+    axes[0].bar(labels, bars, color=["#888", "#2a7", "#c53", "#e96", "#b87"])
     axes[0].set_title("calendar, typePolicy: file bytes per record\n(after a checkpoint)")
     if instructions:
         width = 0.27
