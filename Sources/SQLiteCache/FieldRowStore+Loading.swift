@@ -74,11 +74,17 @@ extension FieldRowStore {
     }
   }
 
-  /// One statement for the chunk's keys that JSON can carry, one each for the others.
+  /// One statement for the chunk's keys that JSON can carry, one each for the others; a chunk of
+  /// one key, projected or not, `WHERE cache_key = ?` alone (the JSON array and `json_each`
+  /// around one key cost a projected single-key load of Apollo's Tier-2 scenario some 4,000
+  /// instructions of 44,000).
   private mutating func loadChunk(
     _ positions: ArraySlice<Int>, of keys: [CacheKey], fields: FieldSet?, into records: inout [Record?],
     recordRows: inout [Bool]?
   ) throws(SQLiteError) {
+    guard positions.count > 1 else {
+      return try loadOne(positions.first!, of: keys, fields: fields, into: &records, recordRows: &recordRows)
+    }
     // Reserved before the first byte, as RecordRowStore.loadMany does: the array grows once, not
     // once per doubling, and no literal's storage is made to be replaced.
     var json: [UInt8] = []
@@ -97,22 +103,23 @@ extension FieldRowStore {
       }
     }
     json.append(UInt8(ascii: "]"))
-    if positions.count == 1, fields == nil {
-      others += jsonKeys
-      jsonKeys = []
-    }
     if !jsonKeys.isEmpty {
       let statement = try connection.cachedStatement(Self.loadSQL)
       try Self.binding(statement, json) { () throws(SQLiteError) in
         try readRows(of: statement, keys: keys, positions: jsonKeys, keeping: fields, into: &records, recordRows: &recordRows)
       }
     }
-    for position in others {
-      let statement = try connection.cachedStatement(Self.loadOneSQL)
-      defer { statement.reset() }
-      try statement.bind(keys[position], at: 1)
-      try readRows(of: statement, keys: keys, positions: [position], keeping: fields, into: &records, recordRows: &recordRows)
-    }
+    for position in others { try loadOne(position, of: keys, fields: fields, into: &records, recordRows: &recordRows) }
+  }
+
+  /// `WHERE cache_key = ?`: the key at `position`.
+  private mutating func loadOne(
+    _ position: Int, of keys: [CacheKey], fields: FieldSet?, into records: inout [Record?], recordRows: inout [Bool]?
+  ) throws(SQLiteError) {
+    let statement = try connection.cachedStatement(Self.loadOneSQL)
+    defer { statement.reset() }
+    try statement.bind(keys[position], at: 1)
+    try readRows(of: statement, keys: keys, positions: [position], keeping: fields, into: &records, recordRows: &recordRows)
   }
 
   /// Runs `body` with the keys' JSON bound without a copy, then resets the statement and clears
