@@ -87,7 +87,7 @@ def calendar(results, keys):
     print(f"\n{keys}:\n")
     print("| layout | read | fields loaded | bytes loaded | instructions | Δ | p50 | Δ |")
     print("|---|---|---|---|---|---|---|---|")
-    for store in LAYOUTS:
+    for store in ran(whole, LAYOUTS):
         key = ("", store, keys)
         fields = [grouped(t, key + ("lookup", "fields_loaded"), operation) for t in (whole, projected)]
         bytes_ = [grouped(t, key + ("lookup", "bytes_loaded"), operation) for t in (whole, projected)]
@@ -104,6 +104,13 @@ def calendar(results, keys):
             print(f"| {NAMES[store]} | `{name}` | {count(f[0])} → {count(f[1])} | {count(b[0])} → {count(b[1])} | {i} | {di} | {time(t[0])} → {time(t[1])} | {change(t[0], t[1])} |")
 
 
+def ran(samples_by_key, layouts):
+    """The layouts of `layouts` that the run has samples of, in that order (a workload need not
+    run every layout)."""
+    stores = {key[1] for key in samples_by_key}
+    return [store for store in layouts if store in stores]
+
+
 def generated(results, name, narrow):
     """One row a variant: what the list reads loaded, whole → projected (alike in every layout),
     then per layout the change in the instructions of all the reads and, in brackets, in the list
@@ -114,13 +121,14 @@ def generated(results, name, narrow):
     is_narrow = lambda index: narrow[index % len(narrow)]
     order = lambda variant: [int(part) if part.isdigit() else part for part in variant.replace("=", ",").replace(":", ",").strip("}").split(",")]
     variants = sorted({key[0] for key in whole}, key=order)
+    layouts = ran(whole, LAYOUTS)
     print(f"\n{name}: read instructions Δ (list read p50 Δ), projected against whole\n")
-    print("| variant | list reads: fields loaded | bytes loaded | " + " | ".join(NAMES[s] for s in LAYOUTS) + " |")
-    print("|---|---|---|" + "---|" * len(LAYOUTS))
+    print("| variant | list reads: fields loaded | bytes loaded | " + " | ".join(NAMES[s] for s in layouts) + " |")
+    print("|---|---|---|" + "---|" * len(layouts))
     for variant in variants:
         cells = []
         fields = bytes_ = None
-        for store in LAYOUTS:
+        for store in layouts:
             key = (variant, store, "typePolicy")
             fields = [sum(grouped(t, key + ("lookup", "fields_loaded"), is_narrow)[True]) for t in (whole, projected)]
             bytes_ = [sum(grouped(t, key + ("lookup", "bytes_loaded"), is_narrow)[True]) for t in (whole, projected)]
@@ -130,11 +138,11 @@ def generated(results, name, narrow):
             cells.append(f"{cell} ({change(lists[0], lists[1])})")
         print(f"| `{variant}` | {count(fields[0])} → {count(fields[1])} | {count(bytes_[0])} → {count(bytes_[1])} | " + " | ".join(cells) + " |")
     print(f"\n{name}: instructions of all the reads, whole → projected\n")
-    print("| variant | " + " | ".join(NAMES[s] for s in LAYOUTS) + " |")
-    print("|---|" + "---|" * len(LAYOUTS))
+    print("| variant | " + " | ".join(NAMES[s] for s in layouts) + " |")
+    print("|---|" + "---|" * len(layouts))
     for variant in variants:
         cells = []
-        for store in LAYOUTS:
+        for store in layouts:
             key = (variant, store, "typePolicy")
             total = [float(c[key]["mean"]) * int(c[key]["n"]) if key in c else None for c in counts]
             cells.append(f"{count(total[0])} → {count(total[1])}" if all(total) else "-")
