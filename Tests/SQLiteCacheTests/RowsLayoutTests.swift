@@ -115,29 +115,27 @@ struct RowsLayoutTests {
 
   @Test("an unchanged refetch at a later date moves every field row's date in one statement, as a field at a time did")
   func refreshMovesFieldDates() throws {
-    for layout in [SQLiteNormalizedCache.Layout.rowsOrdered] {
-      let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
-      // Out of the names' order (a record row), a list, a nested list (a sub-record), an empty list.
-      let fields: KeyValuePairs<String, RecordValue> = ["year": 1965, "tags": ["a", "b"], "grid": [[1]], "none": [], "title": "Dune"]
-      try cache.merge(records: RecordSet(records: [Record(key: "Book:1", writtenAt: 100, fields)]))
-      let changed = try cache.merge(records: RecordSet(records: [Record(key: "Book:1", writtenAt: 200, fields)]))
-      #expect(changed.isEmpty)
-      // Each field's rows at 200; the record row and the nested list's sub-record as they were, as
-      // the rows of a field whose date alone moved always were (`UPDATE ... WHERE field_name = ?`).
-      #expect(
-        try Self.rows(cache) == [
-          // Written order year, tags, grid, none, title, by the names' order 4, 2, 0, 1, 3.
-          "Book:1||-1|5|-|-|1|-|X'0402000103'|0",
-          "Book:1|grid|0|1|-|-|-|Book:1.grid.$[0]|-|200",
-          "Book:1|none|-2|-|-|-|-|-|-|200",
-          "Book:1|tags|0|-|a|-|-|-|-|200",
-          "Book:1|tags|1|-|b|-|-|-|-|200",
-          "Book:1|title|-1|-|Dune|-|-|-|-|200",
-          "Book:1|year|-1|1965|-|-|-|-|-|200",
-          "Book:1.grid.$[0]|$|0|1|-|-|-|-|-|100",
-        ], "\(layout): \((try? Self.rows(cache)) ?? [])")
-      #expect(try cache.loadRecords(forKeys: ["Book:1"])["Book:1"] == Record(key: "Book:1", writtenAt: 200, fields))
-    }
+    let cache = try Self.cache()
+    // Out of the names' order (a record row), a list, a nested list (a sub-record), an empty list.
+    let fields: KeyValuePairs<String, RecordValue> = ["year": 1965, "tags": ["a", "b"], "grid": [[1]], "none": [], "title": "Dune"]
+    try cache.merge(records: RecordSet(records: [Record(key: "Book:1", writtenAt: 100, fields)]))
+    let changed = try cache.merge(records: RecordSet(records: [Record(key: "Book:1", writtenAt: 200, fields)]))
+    #expect(changed.isEmpty)
+    // Each field's rows at 200; the record row and the nested list's sub-record as they were, as
+    // the rows of a field whose date alone moved always were (`UPDATE ... WHERE field_name = ?`).
+    #expect(
+      try Self.rows(cache) == [
+        // Written order year, tags, grid, none, title, by the names' order 4, 2, 0, 1, 3.
+        "Book:1||-1|5|-|-|1|-|X'0402000103'|0",
+        "Book:1|grid|0|1|-|-|-|Book:1.grid.$[0]|-|200",
+        "Book:1|none|-2|-|-|-|-|-|-|200",
+        "Book:1|tags|0|-|a|-|-|-|-|200",
+        "Book:1|tags|1|-|b|-|-|-|-|200",
+        "Book:1|title|-1|-|Dune|-|-|-|-|200",
+        "Book:1|year|-1|1965|-|-|-|-|-|200",
+        "Book:1.grid.$[0]|$|0|1|-|-|-|-|-|100",
+      ], "\((try? Self.rows(cache)) ?? [])")
+    #expect(try cache.loadRecords(forKeys: ["Book:1"])["Book:1"] == Record(key: "Book:1", writtenAt: 200, fields))
   }
 
   @Test("records refetched unchanged in one merge take their dates, each its own, beside a changed one", arguments: [SQLiteNormalizedCache.Layout.rowsOrdered, .rows])
