@@ -53,6 +53,51 @@ struct InMemoryStoreTests {
     record?.encodedFields.withUnsafeBytes { $0.baseAddress }
   }
 
+  @Test("an unchanged refetch a step later writes its dates over the stored bytes, in place unless handed out")
+  func refreshWritesDatesInPlace() throws {
+    var table = RecordTable()
+    let key: CacheKey = "Book:1"
+    func fetched(at date: Int, title: RecordValue = "T") -> [UInt8] {
+      Record(key: key, writtenAt: date, ["id": "1", "title": title]).encodedFields
+    }
+    func lentAddress() -> UnsafeRawPointer? {
+      var lent = LentRecords()
+      table.lend([key], to: &lent)
+      return lent[0]?.baseAddress
+    }
+    func merge(_ new: [UInt8]) -> (changed: [String], grew: Int)? { table.merge(at: table.index(of: key)!, new) }
+    func storedDate() -> Int? { table[key].flatMap { Record(key: key, uncheckedEncodedFields: $0).writtenAt("title") } }
+    table.insert(key, fields: fetched(at: 100))
+    let buffer = lentAddress()
+
+    // The same values at the same date: nothing to do.
+    #expect(merge(fetched(at: 100)) == nil)
+    // A step later (dates of as many bytes): the merge's record, written over the stored buffer.
+    let expected = try #require(RecordCodec.merge(existing: fetched(at: 100), new: fetched(at: 200)))
+    #expect(expected.changed.isEmpty)
+    let refresh = try #require(merge(fetched(at: 200)))
+    #expect(refresh.changed.isEmpty && refresh.grew == 0)
+    #expect(table[key] == expected.merged)
+    #expect(storedDate() == 200)
+    #expect(lentAddress() == buffer)
+
+    // A record handed out before keeps its dates: the stored buffer is copied first.
+    let handedOut = try #require(table.load([key])[0])
+    _ = merge(fetched(at: 300))
+    #expect(handedOut.writtenAt("title") == 200)
+    #expect(storedDate() == 300)
+    #expect(lentAddress() != buffer)
+
+    // A date one byte longer (20,000: a varint of three bytes, 300 of two): the incoming record replaces the stored one.
+    let longer = try #require(merge(fetched(at: 20_000)))
+    #expect(longer.changed.isEmpty && longer.grew == 1)
+    #expect(table[key] == fetched(at: 20_000))
+    // A changed value is merged, not copied.
+    let changed = try #require(merge(fetched(at: 20_000, title: "U")))
+    #expect(changed.changed == ["title"])
+    #expect(table[key] == fetched(at: 20_000, title: "U"))
+  }
+
   @Test("a read is lent the table's own buffers, which stay put when entries shift back or the table grows")
   func lendsInPlace() {
     var table = RecordTable()

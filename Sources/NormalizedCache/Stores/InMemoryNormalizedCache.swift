@@ -152,10 +152,8 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerabl
     var changed = ChangedKeys()
     for record in records {
       if let index = state.records.index(of: record.key) {
-        let existing = state.records.slots[index].fields!
-        guard let (merged, fields) = RecordCodec.merge(existing: existing, new: record.encodedFields) else { continue }
-        state.payloadBytes += merged.count - existing.count
-        state.records.update(at: index, fields: merged)
+        guard let (fields, grew) = state.records.merge(at: index, record.encodedFields) else { continue }
+        state.payloadBytes += grew
         changed.insert(fields: fields, of: record.key)
       } else {
         if let inserting, !inserting.contains(record.key) { continue }
@@ -187,14 +185,10 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerabl
       let hash = RecordTable.hash(record.key)
       let ledgerHash = UInt64(bitPattern: Int64(hash))
       if let index = state.records.index(of: record.key, hash: hash) {
-        let existing = state.records.slots[index].fields!
-        guard let (merged, fields) = RecordCodec.merge(existing: existing, new: record.encodedFields) else {
-          bounds.ledger.write(record.key, hash: ledgerHash, bytes: accounted(key: record.key, fields: existing))
-          continue
-        }
-        state.payloadBytes += merged.count - existing.count
-        state.records.update(at: index, fields: merged)
-        bounds.ledger.write(record.key, hash: ledgerHash, bytes: accounted(key: record.key, fields: merged))
+        let merge = state.records.merge(at: index, record.encodedFields)
+        bounds.ledger.write(record.key, hash: ledgerHash, bytes: accounted(key: record.key, fields: state.records.slots[index].fields!))
+        guard let (fields, grew) = merge else { continue }
+        state.payloadBytes += grew
         changed.insert(fields: fields, of: record.key)
       } else {
         if let inserting, !inserting.contains(record.key) { continue }

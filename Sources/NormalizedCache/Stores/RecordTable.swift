@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// The in-memory store's hash table: open addressing with linear probing, each slot holding a key
 /// and its record's encoded fields side by side, so a lookup costs one cache miss, not the two or
 /// three of a `Dictionary` (whose keys, values and occupancy live in separate arrays).
@@ -60,6 +66,56 @@ struct RecordTable {
   /// Replaces the fields at a slot found by ``index(of:)``.
   mutating func update(at index: Int, fields: [UInt8]) {
     slots[index].fields = fields
+  }
+
+  /// Merges `new` into the fields at a slot found by ``index(of:)``, as
+  /// ``RecordCodec/merge(existing:new:)`` does.
+  ///
+  /// An unchanged refetch a step later (every field's value the same, every date moved to one,
+  /// ``RecordCodec/onlyDatesMoved(_:_:)``) of the stored length gets its new dates written over
+  /// the stored ones in place, where the merge would hand back the incoming record to replace the
+  /// stored one (freed then): the common write of a TTL cache costs a comparison and a copy of a
+  /// few bytes (docs/ttl.md#what-dates-cost). A buffer a reader still holds is copied first (an
+  /// array's copy on write), so no record handed out changes.
+  /// - Returns: nil when nothing changes; else the changed fields' names and how many bytes the
+  ///   record grew by.
+  @inline(__always)
+  mutating func merge(at index: Int, _ new: [UInt8]) -> (changed: [String], grew: Int)? {
+    let outcome = new.withUnsafeBytes { incoming in
+      slots.withUnsafeBufferPointer { slots in
+        slots[index].fields.unsafelyUnwrapped.withUnsafeBytes { stored -> SameLengthMerge in
+          guard stored.count == incoming.count else { return .merge }
+          if stored.isEmpty || memcmp(stored.baseAddress!, incoming.baseAddress!, stored.count) == 0 { return .unchanged }
+          return RecordCodec.onlyDatesMoved(stored, incoming) ? .datesMoved(RecordDates.fieldsStart(incoming)) : .merge
+        }
+      }
+    }
+    switch outcome {
+    case .unchanged:
+      return nil
+    case .datesMoved(let datesLength):
+      // The fields are the same bytes, so the dates field is as long as the stored one.
+      new.withUnsafeBytes { incoming in
+        slots[index].fields!.withUnsafeMutableBytes { stored in
+          stored.baseAddress!.copyMemory(from: incoming.baseAddress!, byteCount: datesLength)
+        }
+      }
+      return ([], 0)
+    case .merge:
+      let existing = slots[index].fields!
+      guard let (merged, changed) = RecordCodec.merge(existing: existing, new: new) else { return nil }
+      slots[index].fields = merged
+      return (changed, merged.count - existing.count)
+    }
+  }
+
+  /// What merging an incoming record into the stored one needs: nothing, when their bytes are
+  /// equal; a copy of the dates, when only they moved; else a merge.
+  private enum SameLengthMerge {
+    case unchanged
+    /// Only the dates field, of this many bytes, differs.
+    case datesMoved(Int)
+    case merge
   }
 
   /// Adds a key the table does not have.
@@ -205,9 +261,10 @@ struct RecordTable {
 
     /// The fields of each key, in order, lent in place (``LentRecords``): no record is made and
     /// no reference counted. The bytes are valid while the table is not mutated: the store's
-    /// lock, held across a consistent read, keeps merges out. An entry's array is replaced, never
-    /// changed in place (``update(at:fields:)``), and a slot moved by ``remove(_:)`` or
-    /// ``grow()`` moves the array's reference, not its storage.
+    /// lock, held across a consistent read, keeps merges out (an entry's array is replaced,
+    /// ``update(at:fields:)``, or written over in place, ``merge(at:_:)``, only under the write
+    /// lock), and a slot moved by ``remove(_:)`` or ``grow()`` moves the array's reference, not
+    /// its storage.
     func lend(_ keys: [CacheKey], to lent: inout LentRecords) {
       withUnsafeTemporaryAllocation(of: Int.self, capacity: keys.count) { found in
         RecordTable.find(keys, in: slots, mask: mask, hashes: nil, found: found.baseAddress!)
