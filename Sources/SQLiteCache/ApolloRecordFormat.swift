@@ -34,6 +34,18 @@ struct ApolloRecordFormat: RecordFormat {
     try buffer.withUnsafeBytes { json in Result { () throws(SQLiteError) in try body(json) } }.get()
   }
 
+  var redatesInPlace: Bool { true }
+
+  /// The JSON object's first member, the dates field's (`{"":1764460800`, without the brace
+  /// that closes a record of no other field): ``RecordJSON`` writes members in the order of the
+  /// fields, the dates field first, and the rest after a comma.
+  func storedDates(_ datesField: [UInt8], connection: Connection) -> [UInt8]? {
+    var json: [UInt8] = []
+    datesField.withUnsafeBytes { RecordJSON.append(fields: $0, to: &json) }
+    json.removeLast()
+    return json
+  }
+
   func decode(_ stored: UnsafeRawBufferPointer, key: CacheKey) throws(SQLiteError) -> [UInt8]? {
     // Apollo's column allows NULL, which reads as no bytes: a record without fields.
     if stored.isEmpty { return [] }

@@ -134,6 +134,18 @@ struct CompactRecordFormat: RecordFormat {
     }
   }
 
+  var redatesInPlace: Bool { true }
+
+  /// The dates field as ``encode(_:connection:_:)`` writes it first of a record's fields: its
+  /// name's number, then its value.
+  mutating func storedDates(_ datesField: [UInt8], connection: Connection) throws(SQLiteError) -> [UInt8]? {
+    var stored: [UInt8] = []
+    try datesField.withUnsafeBytes { field in
+      Result { () throws(SQLiteError) in try encode(field, connection: connection) { stored = Array($0) } }
+    }.get()
+    return stored
+  }
+
   /// The number of a name the table in memory does not have: another connection may have given
   /// it one (the caller's transaction holds the write lock, so the table cannot change under
   /// it); else the next number, written to `fields`.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import CSQLite
 @_spi(RecordBytes) import NormalizedCache
 
 /// What a merge wrote, for a layer that needs it (``BoundedRecordStore``, whose ledger counts each
@@ -66,6 +67,7 @@ extension RecordRowStore {
       let inserts = writes.inserts
       try insert(Self.keyOrder(of: inserts).lazy.map { inserts[$0.index] }, log: &log)
     }
+    if !writes.redated.isEmpty { try redate(writes.redated, log: &log) }
     if !writes.updates.isEmpty { try update(writes.updates, log: &log) }
     return changed
   }
@@ -75,6 +77,9 @@ extension RecordRowStore {
   private struct Writes {
     var inserts: [Record] = []
     var updates: [(record: Record, stored: Int)] = []
+    /// Unchanged refetches a step later (every field the same, every date moved to one): the
+    /// incoming record, the stored one's fields and its stored bytes.
+    var redated: [(record: Record, existing: [UInt8], stored: Int)] = []
   }
 
   /// The incoming keys' records that exist: their fields (in ``RecordCodec``'s encoding) and
@@ -110,6 +115,10 @@ extension RecordRowStore {
       log.wrote(record.key, storedBytes: stored.stored)
       return
     }
+    if fields.isEmpty, format.redatesInPlace, onlyDatesMoved(stored.fields, record.encodedFields) {
+      writes.redated.append((record, stored.fields, stored.stored))
+      return
+    }
     let mergedRecord = Record(key: record.key, uncheckedEncodedFields: merged)
     if shouldSplit(merged) {
       let bytes = try writeSplit(mergedRecord, replacing: true)
@@ -132,6 +141,76 @@ extension RecordRowStore {
     accounting.records += 1
     accounting.storedBytes += bytes
     log.wrote(record.key, storedBytes: bytes)
+  }
+
+  /// Whether only the dates moved between the stored fields and the incoming ones, all to one
+  /// date (``RecordCodec/onlyDatesMoved(_:_:)``).
+  private func onlyDatesMoved(_ existing: [UInt8], _ incoming: [UInt8]) -> Bool {
+    existing.withUnsafeBytes { existing in incoming.withUnsafeBytes { RecordCodec.onlyDatesMoved(existing, $0) } }
+  }
+
+  /// Writes unchanged refetches a step later as their new dates in place of the stored ones,
+  /// the records neither encoded nor bound again: ``Connection/batchRows`` keys at a time through
+  /// `INSERT ... VALUES (?3, X''), (?4, X''), ... ON CONFLICT(key) DO UPDATE SET data = ?1 ||
+  /// substr(data, ?2)`, `?1` the new dates' stored form (``RecordFormat/storedDates(_:connection:)``),
+  /// `?2` where the stored record's fields start. Every key is stored (the merge loaded it in this
+  /// transaction), so every row takes the update. Records are grouped by their old and new
+  /// dates' stored forms: a merge's records mostly carry one date and were mostly stored at one.
+  /// In the order the merge met them: SQLite rewrites a row of unchanged length in place (it
+  /// compares the bytes and writes the page only where they differ), so sorting by key buys
+  /// nothing here.
+  private mutating func redate<Log: MergeLog>(
+    _ redated: [(record: Record, existing: [UInt8], stored: Int)], log: inout Log
+  ) throws(SQLiteError) {
+    var groups: [(oldStored: Int, newStored: [UInt8], keys: [CacheKey])] = []
+    var oldDates: (field: ArraySlice<UInt8>, stored: Int)? = nil
+    var newDates: (field: ArraySlice<UInt8>, stored: [UInt8])? = nil
+    for (record, existing, stored) in redated {
+      let incoming = record.encodedFields
+      let oldField = existing[..<existing.withUnsafeBytes(RecordDates.fieldsStart)]
+      let newField = incoming[..<incoming.withUnsafeBytes(RecordDates.fieldsStart)]
+      if oldDates?.field != oldField { oldDates = (oldField, try storedDates(oldField).count) }
+      if newDates?.field != newField { newDates = (newField, try storedDates(newField)) }
+      let (oldStored, newStored) = (oldDates!.stored, newDates!.stored)
+      if let group = groups.firstIndex(where: { $0.oldStored == oldStored && $0.newStored == newStored }) {
+        groups[group].keys.append(record.key)
+      } else {
+        groups.append((oldStored, newStored, [record.key]))
+      }
+      accounting.storedBytes += newStored.count - oldStored
+      log.wrote(record.key, storedBytes: stored + newStored.count - oldStored)
+    }
+    let column = format.dataColumn
+    let storesText = format.storesText
+    let sql = { (rows: Int) in
+      "INSERT OR FAIL INTO records(key, \(column)) VALUES "
+        + (0..<rows).map { "(?\($0 + 3), \(storesText ? "''" : "X''"))" }.joined(separator: ", ")
+        // `||` makes TEXT of two BLOBs: the compact layout's record cast back to a BLOB.
+        + " ON CONFLICT(key) DO UPDATE SET \(column) = "
+        + (storesText ? "?1 || substr(\(column), ?2)" : "CAST(?1 || substr(\(column), ?2) AS BLOB)")
+    }
+    for group in groups {
+      try connection.inBatches(group.keys, sql: sql) { statement, batch throws(SQLiteError) in
+        defer { statement.clearBindings() }
+        try group.newStored.withUnsafeBytes { form in
+          Result { () throws(SQLiteError) in
+            // The apollo layout's TEXT, whose `substr` counts characters: those of the dates, ASCII.
+            if storesText { try statement.bindTextNoCopy(form, at: 1) } else { try statement.bindBlobNoCopy(form, at: 1) }
+          }
+        }.get()
+        try statement.bind(Int64(group.oldStored + 1), at: 2)
+        for (index, key) in batch.enumerated() { try statement.bind(key, at: Int32(index + 3)) }
+        try statement.execute()
+      }
+    }
+  }
+
+  /// ``RecordFormat/storedDates(_:connection:)`` of a dates field.
+  private mutating func storedDates(_ field: ArraySlice<UInt8>) throws(SQLiteError) -> [UInt8] {
+    guard let form = try format.storedDates(Array(field), connection: connection) else {
+      throw SQLiteError(resultCode: SQLITE_MISUSE, message: "\(format.layout) has no stored form of dates alone", sql: nil)
+    }
+    return form
   }
 
   /// Inserts records, in this order, ``Connection/batchRows`` at a time through one

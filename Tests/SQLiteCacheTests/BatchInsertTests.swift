@@ -74,3 +74,59 @@ struct BatchInsertTests {
     }
   }
 }
+
+/// An unchanged refetch a step later is written as the new dates in place of the stored ones
+/// (`RecordRowStore`'s redate, in the compact and apollo layouts): 32 keys to an upsert, the last
+/// few through a statement of their number, records grouped by their old and new dates.
+@Suite("Refetches a step later")
+struct RedateTests {
+  /// Records at `date`, the same values each time; non-ASCII text after the dates (the apollo
+  /// layout's `substr` counts characters) and keys that JSON escapes.
+  static func records(_ count: Int, at date: Int) -> [Record] {
+    (0..<count).map { index in
+      Record(
+        key: index % 5 == 1 ? "Itém:\"\(index)" : "Item:\(index)", writtenAt: date,
+        ["n": .int(index), "name": .string("itém \(index)"), "next": .reference("Item:\(index + 1)")])
+    }
+  }
+
+  @Test(
+    "1, 31, 32, 33 and 100 records a step later, dates of as many digits and of more, store what memory holds and what a fresh write stores",
+    arguments: StoreConfiguration.onFile.filter { $0.options != nil })
+  func refetches(_ configuration: StoreConfiguration) throws {
+    let directory = try TemporaryDirectory()
+    let store = try configuration.makeSQLiteStore(in: directory)
+    let oracle = InMemoryNormalizedCache()
+    let keys = Self.records(100, at: 0).map(\.key)
+    try store.merge(records: RecordSet(records: Self.records(100, at: 100)))
+    try oracle.merge(records: RecordSet(records: Self.records(100, at: 100)))
+    // 200 and 300: as many bytes as 100 (a varint of two, three digits); 20,000: a byte and two
+    // digits more; 20,001: one more than the records before stored (two old dates in one merge).
+    for (date, count) in [(200, 1), (300, 31), (20_000, 32), (20_001, 33), (20_002, 100)] {
+      let refetch = RecordSet(records: Self.records(count, at: date))
+      let changed = try store.merge(records: refetch)
+      #expect(Set(changed).isEmpty, "\(count) at \(date)")
+      try oracle.merge(records: refetch)
+      #expect(try store.loadRecordsInOrder(forKeys: keys) == oracle.loadRecordsInOrder(forKeys: keys), "\(count) at \(date)")
+      // The bytes a merge counts are the bytes the file holds, counted again when it opens.
+      let reopened = try SQLiteNormalizedCache(path: directory.path("cache.sqlite"), options: configuration.options!)
+      #expect(try store.accountedBytes() == reopened.accountedBytes(), "\(count) at \(date)")
+    }
+    // The rows are those of a fresh write of what memory holds, byte for byte.
+    guard let column = ["compact": "data", "apollo": "record"][configuration.options!.layout.rawValue] else { return }
+    let fresh = try SQLiteNormalizedCache(path: directory.path("fresh.sqlite"), options: configuration.options!)
+    try fresh.merge(records: RecordSet(records: try oracle.loadRecordsInOrder(forKeys: keys).map { try #require($0) }))
+    func rows(_ name: String) throws -> [[UInt8]] {
+      let connection = try Connection(path: directory.path(name))
+      let statement = try Statement(
+        sql: "SELECT CAST(key AS BLOB) || X'00' || CAST(\(column) AS BLOB) FROM records ORDER BY key", connection: connection,
+        persistent: false)
+      var rows: [[UInt8]] = []
+      while try statement.step() { try statement.withBytes(at: 0, asText: false) { rows.append(Array($0)) } }
+      return rows
+    }
+    let stored = try rows("cache.sqlite")
+    #expect(stored.count == 100)
+    #expect(stored == (try rows("fresh.sqlite")))
+  }
+}
