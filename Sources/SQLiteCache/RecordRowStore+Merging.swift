@@ -162,23 +162,35 @@ extension RecordRowStore {
   private mutating func redate<Log: MergeLog>(
     _ redated: [(record: Record, existing: [UInt8], stored: Int)], log: inout Log
   ) throws(SQLiteError) {
-    var groups: [(oldStored: Int, newStored: [UInt8], keys: [CacheKey])] = []
-    var oldDates: (field: ArraySlice<UInt8>, stored: Int)? = nil
-    var newDates: (field: ArraySlice<UInt8>, stored: [UInt8])? = nil
-    for (record, existing, stored) in redated {
-      let incoming = record.encodedFields
-      let oldField = existing[..<existing.withUnsafeBytes(RecordDates.fieldsStart)]
-      let newField = incoming[..<incoming.withUnsafeBytes(RecordDates.fieldsStart)]
-      if oldDates?.field != oldField { oldDates = (oldField, try storedDates(oldField).count) }
-      if newDates?.field != newField { newDates = (newField, try storedDates(newField)) }
-      let (oldStored, newStored) = (oldDates!.stored, newDates!.stored)
-      if let group = groups.firstIndex(where: { $0.oldStored == oldStored && $0.newStored == newStored }) {
-        groups[group].keys.append(record.key)
-      } else {
-        groups.append((oldStored, newStored, [record.key]))
+    // The dates met last and their stored forms: a merge's records mostly carry one date, and
+    // were mostly stored at one.
+    var old: (field: [UInt8], stored: Int) = ([], 0)
+    var new: (field: [UInt8], stored: [UInt8]) = ([], [])
+    var groups: [(oldStored: Int, newStored: [UInt8], members: [Int])] = []
+    var group = 0
+    for (index, (record, existing, stored)) in redated.enumerated() {
+      var moved = groups.isEmpty
+      if !Self.startsWithDates(existing, old.field) {
+        let field = Self.datesField(of: existing)
+        old = (field, try storedDates(field).count)
+        moved = true
       }
-      accounting.storedBytes += newStored.count - oldStored
-      log.wrote(record.key, storedBytes: stored + newStored.count - oldStored)
+      if !Self.startsWithDates(record.encodedFields, new.field) {
+        let field = Self.datesField(of: record.encodedFields)
+        new = (field, try storedDates(field))
+        moved = true
+      }
+      if moved {
+        if let found = groups.firstIndex(where: { $0.oldStored == old.stored && $0.newStored == new.stored }) {
+          group = found
+        } else {
+          groups.append((old.stored, new.stored, []))
+          group = groups.count - 1
+        }
+      }
+      groups[group].members.append(index)
+      accounting.storedBytes += new.stored.count - old.stored
+      log.wrote(record.key, storedBytes: stored + new.stored.count - old.stored)
     }
     let column = format.dataColumn
     let storesText = format.storesText
@@ -189,25 +201,58 @@ extension RecordRowStore {
         + " ON CONFLICT(key) DO UPDATE SET \(column) = "
         + (storesText ? "?1 || substr(\(column), ?2)" : "CAST(?1 || substr(\(column), ?2) AS BLOB)")
     }
+    // The keys of a batch, copied into one buffer and bound from it without copies.
+    var keys: [UInt8] = []
+    var spans: [Range<Int>] = []
     for group in groups {
-      try connection.inBatches(group.keys, sql: sql) { statement, batch throws(SQLiteError) in
-        defer { statement.clearBindings() }
+      try connection.inBatches(group.members, sql: sql) { statement, batch throws(SQLiteError) in
+        keys.removeAll(keepingCapacity: true)
+        spans.removeAll(keepingCapacity: true)
+        for member in batch {
+          let start = keys.count
+          keys.append(contentsOf: redated[member].record.key.utf8)
+          spans.append(start..<keys.count)
+        }
         try group.newStored.withUnsafeBytes { form in
-          Result { () throws(SQLiteError) in
-            // The apollo layout's TEXT, whose `substr` counts characters: those of the dates, ASCII.
-            if storesText { try statement.bindTextNoCopy(form, at: 1) } else { try statement.bindBlobNoCopy(form, at: 1) }
+          keys.withUnsafeBytes { keys in
+            Result { () throws(SQLiteError) in
+              defer {
+                statement.reset()
+                statement.clearBindings()
+              }
+              // The apollo layout's TEXT, whose `substr` counts characters: those of the dates, ASCII.
+              if storesText { try statement.bindTextNoCopy(form, at: 1) } else { try statement.bindBlobNoCopy(form, at: 1) }
+              try statement.bind(Int64(group.oldStored + 1), at: 2)
+              for (index, span) in spans.enumerated() {
+                try statement.bindTextNoCopy(UnsafeRawBufferPointer(rebasing: keys[span]), at: Int32(index + 3))
+              }
+              try statement.execute()
+            }
           }
         }.get()
-        try statement.bind(Int64(group.oldStored + 1), at: 2)
-        for (index, key) in batch.enumerated() { try statement.bind(key, at: Int32(index + 3)) }
-        try statement.execute()
+      }
+    }
+  }
+
+  /// The dates field of a dated record's fields (``RecordDates``), its bytes in ``RecordCodec``'s encoding.
+  private static func datesField(of fields: [UInt8]) -> [UInt8] {
+    Array(fields[..<fields.withUnsafeBytes(RecordDates.fieldsStart)])
+  }
+
+  /// Whether a dated record's fields start with the dates field `dates`.
+  @inline(__always)
+  private static func startsWithDates(_ fields: [UInt8], _ dates: [UInt8]) -> Bool {
+    fields.withUnsafeBytes { fields in
+      dates.withUnsafeBytes { dates in
+        !dates.isEmpty && fields.count >= dates.count && memcmp(fields.baseAddress!, dates.baseAddress!, dates.count) == 0
+          && RecordDates.fieldsStart(fields) == dates.count
       }
     }
   }
 
   /// ``RecordFormat/storedDates(_:connection:)`` of a dates field.
-  private mutating func storedDates(_ field: ArraySlice<UInt8>) throws(SQLiteError) -> [UInt8] {
-    guard let form = try format.storedDates(Array(field), connection: connection) else {
+  private mutating func storedDates(_ field: [UInt8]) throws(SQLiteError) -> [UInt8] {
+    guard let form = try format.storedDates(field, connection: connection) else {
       throw SQLiteError(resultCode: SQLITE_MISUSE, message: "\(format.layout) has no stored form of dates alone", sql: nil)
     }
     return form
