@@ -5,8 +5,12 @@ extension FieldRowStore {
   /// The statement every merge writes its rows with, 32 rows a statement
   /// (``Connection/inBatches(_:sql:_:)``): Apollo's upsert (`insertOrUpdate`), a row new or
   /// replacing the one at its `(cache_key, field_name, position)`, every value column taken.
+  /// `OR FAIL`: a failing row leaves the rows before it, which the merge's transaction rolls
+  /// back; the default `ABORT` makes SQLite keep a statement journal of every page a statement of
+  /// many rows touches, to undo it alone (a first merge of the calendar's records, typePolicy,
+  /// spent some 14% of its instructions opening, writing and truncating it).
   static func upsertSQL(rows: Int) -> String {
-    "INSERT INTO records(cache_key, field_name, position, int_value, string_value, float_value, bool_value, "
+    "INSERT OR FAIL INTO records(cache_key, field_name, position, int_value, string_value, float_value, bool_value, "
       + "child_key_value, custom_scalar_value, written_at) VALUES "
       + Connection.placeholders(rows, "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
       + " ON CONFLICT(cache_key, field_name, position) DO UPDATE SET int_value = excluded.int_value, "
@@ -40,6 +44,7 @@ extension FieldRowStore {
     // The rows' text is at most the records' keys and encodings; room for it at once, not by doubling.
     batch.text.reserveCapacity(records.reduce(0) { $0 + $1.key.utf8.count + $1.encodedFields.count })
     if format == .apollo { try Self.checkApolloKeys(records) }
+    var redated: [(key: CacheKey, date: Int)] = []
     for entry in RecordRowStore.keyOrder(of: records) {
       let record = records[entry.index]
       if format == .apollo, record.encodedFields.withUnsafeBytes({ RecordDates.fieldsStart($0) == $0.count }) {
@@ -50,7 +55,8 @@ extension FieldRowStore {
         // Apollo's rows load by name: the incoming record too, so that an unchanged refetch is
         // found unchanged by comparing bytes, as where the order is kept.
         let incoming = format == .apollo ? Self.inNameOrder(record, fields: &fields) : record
-        try mergeExisting(incoming, into: stored, hasRecordRow: recordRows![entry.index], changed: &changed, log: &log)
+        try mergeExisting(
+          incoming, into: stored, hasRecordRow: recordRows![entry.index], changed: &changed, redated: &redated, log: &log)
       } else {
         let before = batch.storedBytes
         try batch.addRecord(record, fields: &fields)
@@ -60,6 +66,7 @@ extension FieldRowStore {
         changed.insertAllFields(of: record)
       }
     }
+    if !redated.isEmpty { try updateDates(redated) }
     try writeBatch()
     return changed
   }
@@ -67,9 +74,16 @@ extension FieldRowStore {
   /// A record into the one stored under its key: nothing when nothing changes, dates and all;
   /// else the rows of what changed, in ``batch``.
   private mutating func mergeExisting<Log: MergeLog>(
-    _ record: Record, into stored: Record, hasRecordRow: Bool, changed: inout ChangedKeys, log: inout Log
+    _ record: Record, into stored: Record, hasRecordRow: Bool, changed: inout ChangedKeys,
+    redated: inout [(key: CacheKey, date: Int)], log: inout Log
   ) throws(SQLiteError) {
     guard let (merged, names) = RecordCodec.merge(existing: stored.encodedFields, new: record.encodedFields) else {
+      if Log.countsBytes { log.wrote(record.key, storedBytes: try countedBytes(of: stored)) }
+      return
+    }
+    if names.isEmpty, let date = redate(record, stored: stored, hasRecordRow: hasRecordRow) {
+      // Only dates moved, and a row's bytes do not count its date (RowBytes): as it was.
+      redated.append((record.key, date))
       if Log.countsBytes { log.wrote(record.key, storedBytes: try countedBytes(of: stored)) }
       return
     }
@@ -83,6 +97,51 @@ extension FieldRowStore {
     let bytes = try countedBytes(of: mergedRecord)
     accounting.storedBytes += bytes - (try countedBytes(of: stored))
     log.wrote(record.key, storedBytes: bytes)
+  }
+
+  /// The one new date of an unchanged refetch (``RecordCodec/onlyDatesMoved(_:_:)``) whose field
+  /// rows' `written_at` is all there is to write: in `rows-ordered`, of a record without a record
+  /// row (its fields in their names' order, so the refetch needs none either) at a date other
+  /// than 0 (rows all at 0 would be a record without dates). Nil for any other merge, which
+  /// ``writeChanges(of:stored:hasRecordRow:merged:)`` writes.
+  private func redate(_ record: Record, stored: Record, hasRecordRow: Bool) -> Int? {
+    stored.encodedFields.withUnsafeBytes { storedBytes in
+      record.encodedFields.withUnsafeBytes { incoming -> Int? in
+        guard RecordCodec.onlyDatesMoved(storedBytes, incoming), let date = RecordDates.View(incoming)?.base else { return nil }
+        guard format.writesRecordRows else { return date }
+        return !hasRecordRow && date != 0 ? date : nil
+      }
+    }
+  }
+
+  /// Moves every field row's date of unchanged refetches (not a record row, nor nested lists'
+  /// sub-records, as a field at a time does not), records of one date ``Connection/batchRows``
+  /// to a statement: `UPDATE OR FAIL records SET written_at = ?1 WHERE cache_key IN (?2, ...)
+  /// AND field_name NOT IN ('', '$')`. A statement a record cost the calendar's refetch a step
+  /// later some 4,000 instructions a record more (its preparation found by text, its end).
+  private func updateDates(_ redated: [(key: CacheKey, date: Int)]) throws(SQLiteError) {
+    var groups: [(date: Int, keys: [CacheKey])] = []
+    for (key, date) in redated {
+      if let group = groups.firstIndex(where: { $0.date == date }) {
+        groups[group].keys.append(key)
+      } else {
+        groups.append((date, [key]))
+      }
+    }
+    for group in groups {
+      try connection.inBatches(
+        group.keys,
+        sql: { rows in
+          "UPDATE OR FAIL records SET written_at = ?1 WHERE cache_key IN (\(Connection.placeholders(rows))) "
+            + "AND field_name NOT IN ('', '$')"
+        }
+      ) { statement, batch throws(SQLiteError) in
+        defer { statement.clearBindings() }
+        try statement.bind(Int64(group.date), at: 1)
+        for (index, key) in batch.enumerated() { try statement.bind(key, at: Int32(index + 2)) }
+        try statement.execute()
+      }
+    }
   }
 
   /// A record's stored bytes, counted by writing its rows into a batch of their own.
@@ -205,7 +264,7 @@ extension FieldRowStore {
   /// nested lists' sub-records, as a field at a time does not): `UPDATE ... SET written_at`.
   private func updateDates(of key: CacheKey, to date: Int) throws(SQLiteError) {
     let statement = try connection.cachedStatement(
-      "UPDATE records SET written_at = ?1 WHERE cache_key = ?2 AND field_name NOT IN ('', '$')")
+      "UPDATE OR FAIL records SET written_at = ?1 WHERE cache_key = ?2 AND field_name NOT IN ('', '$')")
     defer {
       statement.reset()
       statement.clearBindings()
@@ -217,7 +276,8 @@ extension FieldRowStore {
 
   /// A field's rows' date, its value unchanged: `UPDATE ... SET written_at`.
   private func updateDate(of name: UnsafeRawBufferPointer, _ key: CacheKey, to date: Int) throws(SQLiteError) {
-    let statement = try connection.cachedStatement("UPDATE records SET written_at = ?1 WHERE cache_key = ?2 AND field_name = ?3")
+    let statement = try connection.cachedStatement(
+      "UPDATE OR FAIL records SET written_at = ?1 WHERE cache_key = ?2 AND field_name = ?3")
     defer {
       statement.reset()
       statement.clearBindings()

@@ -64,7 +64,8 @@ public final class LayoutFloorStore: NormalizedCache {
     try connection.inBatches(
       records,
       sql: { rows in
-        "INSERT INTO records(key, \(column)) VALUES \(Connection.placeholders(rows, "(?, ?)")) "
+        // OR FAIL, as the layouts write: no statement journal (FieldRowStore.upsertSQL).
+        "INSERT OR FAIL INTO records(key, \(column)) VALUES \(Connection.placeholders(rows, "(?, ?)")) "
           + "ON CONFLICT(key) DO UPDATE SET \(column) = excluded.\(column)"
       }
     ) { statement, batch throws(SQLiteError) in
