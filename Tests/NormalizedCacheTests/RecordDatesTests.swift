@@ -87,6 +87,65 @@ struct RecordDatesTests {
     }
   }
 
+  @Test("random merges of dated records agree with a model of each field's value and date, in its order")
+  func randomMergesAgreeWithModel() throws {
+    // A linear congruential generator: the same cases every run.
+    var state: UInt64 = 11
+    func next(_ bound: Int) -> Int {
+      state = state &* 6364136223846793005 &+ 1442695040888963407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    let names = ["a", "b", "c", "d", "e", "f"]
+    for trial in 0..<400 {
+      // The model: each field's name, value and date, in the record's order.
+      var model: [(name: String, value: Int, date: Int)] = []
+      var record: Record?
+      for step in 0..<6 {
+        // Some of the names, in an order of their own, each a value of two, all at one date of three.
+        var chosen = names
+        for index in chosen.indices.reversed() { chosen.swapAt(index, next(index + 1)) }
+        chosen = Array(chosen.prefix(1 + next(names.count)))
+        let date = [100, 200, 300][next(3)]
+        var builder = Record.Builder(key: "K", writtenAt: date)
+        let values = chosen.map { ($0, next(2)) }
+        for (name, value) in values { builder.append(name, .int(value)) }
+        let incoming = builder.build()
+        guard var stored = record else {
+          record = incoming
+          model = values.map { ($0.0, $0.1, date) }
+          continue
+        }
+        // What the merge must give: each incoming field's value and date in its place, new
+        // fields after, in the incoming order; changed, those whose value is new.
+        var expected = model
+        var changed: [String] = []
+        for (name, value) in values {
+          if let index = expected.firstIndex(where: { $0.name == name }) {
+            if expected[index].value != value { changed.append(name) }
+            expected[index] = (name, value, date)
+          } else {
+            expected.append((name, value, date))
+            changed.append(name)
+          }
+        }
+        let unchanged = expected.elementsEqual(model) { $0.name == $1.name && $0.value == $1.value && $0.date == $1.date }
+        let nothing = stored.encodedFields.withUnsafeBytes { a in incoming.encodedFields.withUnsafeBytes { RecordCodec.changesNothing(a, $0) } }
+        let result = RecordCodec.merge(existing: stored.encodedFields, new: incoming.encodedFields)
+        #expect((result == nil) == unchanged, "trial \(trial) step \(step)")
+        if nothing { #expect(unchanged, "trial \(trial) step \(step)") }
+        if let result {
+          #expect(result.changed == changed, "trial \(trial) step \(step)")
+          stored = Record(key: "K", uncheckedEncodedFields: result.merged)
+        }
+        #expect(stored.fieldKeys == expected.map(\.name), "trial \(trial) step \(step)")
+        #expect(stored.fields.map(\.value) == expected.map { .int($0.value) }, "trial \(trial) step \(step)")
+        #expect(stored.writtenAt?.map(\.writtenAt) == expected.map(\.date), "trial \(trial) step \(step)")
+        record = stored
+        model = expected
+      }
+    }
+  }
+
   @Test("the same values at the same date change nothing at all")
   func sameDateNoChange() throws {
     let existing = Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T"])

@@ -256,28 +256,49 @@ extension RecordCodec {
     // not be the stored ones.)
     guard let oldDates = RecordDates.View(old), let newDates = RecordDates.View(incoming), newDates.fieldsStart < incoming.count
     else { return false }
+    // One date each, the common case: every field's dates agree, or none does.
+    let uniform = oldDates.isUniform && newDates.isUniform
+    if uniform, oldDates.base != newDates.base { return false }
     var offset = newDates.fieldsStart
     var index = 0
+    // Records of one selection list their fields in one order: each search starts past the
+    // field found last.
+    var hint = (offset: oldDates.fieldsStart, position: 0)
     while offset < incoming.count {
       let span = readField(incoming, &offset)
       let name = UnsafeRawBufferPointer(rebasing: incoming[span.name])
-      var oldOffset = oldDates.fieldsStart
-      var position = 0
-      var match: FieldSpan?
-      while oldOffset < old.count {
-        let candidate = readField(old, &oldOffset)
-        if bytes(old, candidate.name, equal: name) {
-          match = candidate
-          break
-        }
-        position += 1
-      }
-      guard let match, ranges(old, match.value, incoming, span.value),
-        oldDates.date(ofFieldAt: position, in: old) == newDates.date(ofFieldAt: index, in: incoming)
+      guard let (match, position) = findField(name, in: old, fieldsStart: oldDates.fieldsStart, from: hint),
+        ranges(old, match.value, incoming, span.value),
+        uniform || oldDates.date(ofFieldAt: position, in: old) == newDates.date(ofFieldAt: index, in: incoming)
       else { return false }
+      hint = (match.entry.upperBound, position + 1)
       index += 1
     }
     return true
+  }
+
+  /// The field named `name` among the fields of `bytes` (which start at `fieldsStart`) and its
+  /// position among them, looked for from `hint` (a field's offset and position) to the end, then
+  /// from the first field to `hint`.
+  @inline(__always)
+  static func findField(
+    _ name: UnsafeRawBufferPointer, in bytes: UnsafeRawBufferPointer, fieldsStart: Int, from hint: (offset: Int, position: Int)
+  ) -> (span: FieldSpan, position: Int)? {
+    var offset = hint.offset
+    var position = hint.position
+    while offset < bytes.count {
+      let candidate = readField(bytes, &offset)
+      if Self.bytes(bytes, candidate.name, equal: name) { return (candidate, position) }
+      position += 1
+    }
+    offset = fieldsStart
+    position = 0
+    while offset < hint.offset {
+      let candidate = readField(bytes, &offset)
+      if Self.bytes(bytes, candidate.name, equal: name) { return (candidate, position) }
+      position += 1
+    }
+    return nil
   }
 }
 

@@ -262,27 +262,43 @@ extension RecordCodec {
   /// `new` takes its value and its date from `new` (a field rewritten with its value unchanged
   /// gets the new date, and is not a changed field), the others keep theirs, new fields go at the
   /// end; the merged record's dates field is written in its canonical form.
+  /// A record's dates for ``mergeDated(existing:new:)``: the date of every field, and each
+  /// field's where they differ (nil where every field has the first; 0 without dates).
+  private static func dates(_ bytes: UnsafeRawBufferPointer) -> (every: Int, each: [Int]?) {
+    guard let view = RecordDates.View(bytes) else { return (0, nil) }
+    return view.isUniform ? (view.base, nil) : (view.base, RecordDates.dates(bytes))
+  }
+
   static func mergeDated(
     existing old: UnsafeRawBufferPointer, new incoming: UnsafeRawBufferPointer
   ) -> (merged: [UInt8], changed: [String])? {
-    let oldDates = RecordDates.dates(old)
-    let newDates = RecordDates.dates(incoming)
+    // Each side's dates: one Int where every field has it (no array), else one a field.
+    let (oldBase, oldDates) = Self.dates(old)
+    let (newBase, newDates) = Self.dates(incoming)
     var oldSpans: [FieldSpan] = []
+    oldSpans.reserveCapacity(16)
     var offset = RecordDates.fieldsStart(old)
     while offset < old.count { oldSpans.append(readField(old, &offset)) }
-    // Each old field's replacement in `new` (its index there), and the new fields.
-    var replacement = [Int?](repeating: nil, count: oldSpans.count)
+    // Each old field's replacement in `new` (its index there, -1 for none), and the new fields.
+    var replacement = [Int](repeating: -1, count: oldSpans.count)
     var appended: [Int] = []
     var newSpans: [FieldSpan] = []
+    newSpans.reserveCapacity(16)
     var changed: [String] = []
     offset = RecordDates.fieldsStart(incoming)
+    // Records of one selection list their fields in one order: the place after the last match first.
+    var hint = 0
     while offset < incoming.count {
       let span = readField(incoming, &offset)
       let index = newSpans.count
       newSpans.append(span)
       let name = UnsafeRawBufferPointer(rebasing: incoming[span.name])
-      if let position = oldSpans.firstIndex(where: { bytes(old, $0.name, equal: name) }) {
+      let position =
+        hint < oldSpans.count && bytes(old, oldSpans[hint].name, equal: name)
+        ? hint : oldSpans.firstIndex { bytes(old, $0.name, equal: name) }
+      if let position {
         replacement[position] = index
+        hint = position + 1
         if !ranges(old, oldSpans[position].value, incoming, span.value) {
           changed.append(String(decoding: name, as: UTF8.self))
         }
@@ -295,12 +311,14 @@ extension RecordCodec {
     var dates: [Int] = []
     dates.reserveCapacity(oldSpans.count + appended.count)
     for position in oldSpans.indices {
-      dates.append(replacement[position].map { newDates[$0] } ?? oldDates[position])
+      let index = replacement[position]
+      dates.append(index >= 0 ? newDates?[index] ?? newBase : oldDates?[position] ?? oldBase)
     }
-    for index in appended { dates.append(newDates[index]) }
+    for index in appended { dates.append(newDates?[index] ?? newBase) }
     RecordDates.appendField(dates, to: writer)
     for position in oldSpans.indices {
-      if let index = replacement[position] {
+      let index = replacement[position]
+      if index >= 0 {
         writer.append(UnsafeRawBufferPointer(rebasing: incoming[newSpans[index].entry]))
       } else {
         writer.append(UnsafeRawBufferPointer(rebasing: old[oldSpans[position].entry]))
