@@ -18,14 +18,30 @@ struct FieldFilter {
   func keeps(number: Int) -> Bool { number < keptNumbers.count && keptNumbers[number] }
 }
 
-/// A load's filters: one per set of its projection, and each key's.
+/// A load's filters: one per set of its projection, and each key's. A projection of one set,
+/// the common case (every key read by one selection), keeps its filter alone, not in an array:
+/// an array of filters cost a load of one record some 250 instructions of the runtime looking up
+/// its type's metadata, on every load.
 struct LoadFilters {
-  let filters: [FieldFilter]
-  let setIndices: [Int]
+  private let only: FieldFilter?
+  private let filters: [FieldFilter]
+  private let setIndices: [Int]
+
+  init(_ filters: [FieldFilter], setIndices: [Int]) {
+    self.filters = filters
+    self.setIndices = setIndices
+    only = nil
+  }
+
+  init(only filter: FieldFilter) {
+    only = filter
+    filters = []
+    setIndices = []
+  }
 
   /// The filter of the key at `position` of the load.
   @inline(__always)
-  func filter(at position: Int) -> FieldFilter { filters[setIndices[position]] }
+  func filter(at position: Int) -> FieldFilter { only ?? filters[setIndices[position]] }
 }
 
 extension RecordFormat {
@@ -51,19 +67,20 @@ struct FilterCache {
       entries.removeAll(keepingCapacity: true)
       generation = format.filterGeneration
     }
+    if projection.sets.count == 1 { return LoadFilters(only: filter(for: projection.sets[0], in: format)) }
     var filters: [FieldFilter] = []
     filters.reserveCapacity(projection.sets.count)
-    for set in projection.sets {
-      if let known = entries.first(where: { $0.set === set }) {
-        filters.append(known.filter)
-        continue
-      }
-      let filter = format.filter(for: set)
-      if entries.count == Self.capacity { entries.removeFirst() }
-      entries.append((set, filter))
-      filters.append(filter)
-    }
-    return LoadFilters(filters: filters, setIndices: projection.setIndices)
+    for set in projection.sets { filters.append(filter(for: set, in: format)) }
+    return LoadFilters(filters, setIndices: projection.setIndices)
+  }
+
+  /// The filter of one set: the one made before, or a new one kept.
+  private mutating func filter(for set: FieldSet, in format: any RecordFormat) -> FieldFilter {
+    if let known = entries.first(where: { $0.set === set }) { return known.filter }
+    let filter = format.filter(for: set)
+    if entries.count == Self.capacity { entries.removeFirst() }
+    entries.append((set, filter))
+    return filter
   }
 }
 
