@@ -183,7 +183,12 @@ public enum RecordCodec {
     if existing.count == new.count, existing.withUnsafeBytes({ a in new.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }) {
       return nil
     }
-    return existing.withUnsafeBytes { old in
+    return mergeUnequal(existing: existing, new: new)
+  }
+
+  /// ``merge(existing:new:)`` of two encodings known to differ (a caller that compared them).
+  static func mergeUnequal(existing: [UInt8], new: [UInt8]) -> (merged: [UInt8], changed: [String])? {
+    existing.withUnsafeBytes { old in
       new.withUnsafeBytes { incoming -> (merged: [UInt8], changed: [String])? in
         if RecordDates.isDated(old) || RecordDates.isDated(incoming) {
           if onlyDatesMoved(old, incoming) { return (new, []) }

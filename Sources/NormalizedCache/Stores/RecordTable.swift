@@ -81,10 +81,11 @@ struct RecordTable {
   ///   record grew by.
   @inline(__always)
   mutating func merge(at index: Int, _ new: [UInt8]) -> (changed: [String], grew: Int)? {
+    // Of another length: neither unchanged nor only its dates moved in place.
+    guard slots[index].fields.unsafelyUnwrapped.count == new.count else { return replace(at: index, mergedWith: new) }
     let outcome = new.withUnsafeBytes { incoming in
       slots.withUnsafeBufferPointer { slots in
         slots[index].fields.unsafelyUnwrapped.withUnsafeBytes { stored -> SameLengthMerge in
-          guard stored.count == incoming.count else { return .merge }
           if stored.isEmpty || memcmp(stored.baseAddress!, incoming.baseAddress!, stored.count) == 0 { return .unchanged }
           return RecordCodec.onlyDatesMoved(stored, incoming) ? .datesMoved(RecordDates.fieldsStart(incoming)) : .merge
         }
@@ -102,15 +103,21 @@ struct RecordTable {
       }
       return ([], 0)
     case .merge:
-      let existing = slots[index].fields!
-      guard let (merged, changed) = RecordCodec.merge(existing: existing, new: new) else { return nil }
-      slots[index].fields = merged
-      return (changed, merged.count - existing.count)
+      return replace(at: index, mergedWith: new)
     }
   }
 
-  /// What merging an incoming record into the stored one needs: nothing, when their bytes are
-  /// equal; a copy of the dates, when only they moved; else a merge.
+  /// The merge of `new`, known to differ from the slot's fields, in place of them.
+  @inline(__always)
+  private mutating func replace(at index: Int, mergedWith new: [UInt8]) -> (changed: [String], grew: Int)? {
+    let existing = slots[index].fields!
+    guard let (merged, changed) = RecordCodec.mergeUnequal(existing: existing, new: new) else { return nil }
+    slots[index].fields = merged
+    return (changed, merged.count - existing.count)
+  }
+
+  /// What merging an incoming record into the stored one of its length needs: nothing, when
+  /// their bytes are equal; a copy of the dates, when only they moved; else a merge.
   private enum SameLengthMerge {
     case unchanged
     /// Only the dates field, of this many bytes, differs.
