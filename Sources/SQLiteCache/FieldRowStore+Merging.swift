@@ -100,18 +100,37 @@ extension FieldRowStore {
   }
 
   /// The one new date of an unchanged refetch (``RecordCodec/onlyDatesMoved(_:_:)``) whose field
-  /// rows' `written_at` is all there is to write: in `rows-ordered`, of a record without a record
-  /// row (its fields in their names' order, so the refetch needs none either) at a date other
-  /// than 0 (rows all at 0 would be a record without dates). Nil for any other merge, which
-  /// ``writeChanges(of:stored:hasRecordRow:merged:)`` writes.
+  /// rows' `written_at` is all there is to write. In `rows-ordered`, where its record row
+  /// (``RecordFields/needsRecordRow``) stays as it is: a record without one at a date other than 0
+  /// (rows all at 0 would be a record without dates), or one with one that the refetch needs too
+  /// (its fields, the stored ones in their order, out of their names' order; or the new date 0).
+  /// Nil for any other merge, which ``writeChanges(of:stored:hasRecordRow:merged:)`` writes.
   private func redate(_ record: Record, stored: Record, hasRecordRow: Bool) -> Int? {
     stored.encodedFields.withUnsafeBytes { storedBytes in
       record.encodedFields.withUnsafeBytes { incoming -> Int? in
         guard RecordCodec.onlyDatesMoved(storedBytes, incoming), let date = RecordDates.View(incoming)?.base else { return nil }
         guard format.writesRecordRows else { return date }
-        return !hasRecordRow && date != 0 ? date : nil
+        if !hasRecordRow { return date != 0 ? date : nil }
+        return date == 0 || !Self.fieldsInNameOrder(incoming) ? date : nil
       }
     }
+  }
+
+  /// Whether a record's fields come in the order of their names' bytes (the rows' order), as
+  /// ``RecordFields/isInNameOrder`` says after reading them all.
+  private static func fieldsInNameOrder(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    var offset = RecordDates.fieldsStart(bytes)
+    var previous: Range<Int>?
+    while offset < bytes.count {
+      let name = RecordCodec.readField(bytes, &offset).name
+      if let previous,
+        FieldSet.compare(UnsafeRawBufferPointer(rebasing: bytes[name]), UnsafeRawBufferPointer(rebasing: bytes[previous])) < 0
+      {
+        return false
+      }
+      previous = name
+    }
+    return true
   }
 
   /// Moves every field row's date of unchanged refetches (not a record row, nor nested lists'

@@ -138,6 +138,34 @@ struct RowsLayoutTests {
     #expect(try cache.loadRecords(forKeys: ["Book:1"])["Book:1"] == Record(key: "Book:1", writtenAt: 200, fields))
   }
 
+  @Test("a refetch a step later leaves the rows a write of the refetched records makes, record rows kept or dropped")
+  func refreshKeepsOrDropsRecordRows() throws {
+    let inOrder: KeyValuePairs<String, RecordValue> = ["a": 1, "b": "x"]
+    let outOfOrder: KeyValuePairs<String, RecordValue> = ["b": "x", "a": 1]
+    func records(at date: Int, first: Int) -> [Record] {
+      [
+        // At 0: a record row (rows all at 0 would say no dates), which a date other than 0 drops.
+        Record(key: "A", writtenAt: first, inOrder),
+        // Out of their names' order: a record row, kept (the dates alone move).
+        Record(key: "B", writtenAt: date, outOfOrder),
+        Record(key: "C", writtenAt: date, inOrder),
+        // Out of order, refetched at 0: its record row stays, its field rows go to 0.
+        Record(key: "D", writtenAt: date == 200 ? 0 : date, outOfOrder),
+      ]
+    }
+    let cache = try Self.cache()
+    try cache.merge(records: RecordSet(records: records(at: 100, first: 0)))
+    let changed = try cache.merge(records: RecordSet(records: records(at: 200, first: 200)))
+    #expect(changed.isEmpty)
+    let fresh = try Self.cache()
+    try fresh.merge(records: RecordSet(records: records(at: 200, first: 200)))
+    #expect(try Self.rows(cache) == Self.rows(fresh))
+    #expect(try Self.rows(cache).filter { $0.hasPrefix("A||") }.isEmpty)
+    #expect(try Self.rows(cache).filter { $0.hasPrefix("B||") || $0.hasPrefix("D||") }.count == 2)
+    let keys = ["A", "B", "C", "D"]
+    #expect(try cache.loadRecordsInOrder(forKeys: keys) == fresh.loadRecordsInOrder(forKeys: keys))
+  }
+
   @Test("records refetched unchanged in one merge take their dates, each its own, beside a changed one", arguments: [SQLiteNormalizedCache.Layout.rowsOrdered, .rows])
   func refreshOfManyRecords(_ layout: SQLiteNormalizedCache.Layout) throws {
     let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
