@@ -119,17 +119,6 @@ final class Statement {
     try check(code)
   }
 
-  /// Binds bytes as a BLOB, copied (`SQLITE_TRANSIENT`).
-  func bindBlob(_ bytes: UnsafeRawBufferPointer, at index: Int32) throws(SQLiteError) {
-    let code =
-      if let base = bytes.baseAddress, !bytes.isEmpty {
-        sqlite3_bind_blob64(handle, index, base, UInt64(bytes.count), Statement.transient)
-      } else {
-        sqlite3_bind_zeroblob(handle, index, 0)
-      }
-    try check(code)
-  }
-
   func bind(_ int: Int64, at index: Int32) throws(SQLiteError) {
     try check(sqlite3_bind_int64(handle, index, int))
   }
