@@ -129,4 +129,23 @@ struct RedateTests {
     #expect(stored.count == 100)
     #expect(stored == (try rows("fresh.sqlite")))
   }
+
+  @Test(
+    "a bounded store counts the bytes of records refetched a step later as it counts them written fresh",
+    arguments: SQLiteNormalizedCache.Layout.allCases)
+  func boundedRefetches(_ layout: SQLiteNormalizedCache.Layout) throws {
+    let directory = try TemporaryDirectory()
+    let options = SQLiteNormalizedCache.Options(layout: layout, budget: CacheBudget())
+    let store = try SQLiteNormalizedCache(path: directory.path("cache.sqlite"), options: options)
+    try store.merge(records: RecordSet(records: Self.records(40, at: 100)))
+    // As many digits, then more: 33 records at 20,000, the other 7 still at 200.
+    for (date, count) in [(200, 40), (20_000, 33)] {
+      #expect(Set(try store.merge(records: RecordSet(records: Self.records(count, at: date)))).isEmpty)
+      let held = try store.loadRecordsInOrder(forKeys: Self.records(40, at: 0).map(\.key)).map { try #require($0) }
+      let fresh = try SQLiteNormalizedCache(path: directory.path("fresh-\(date).sqlite"), options: options)
+      try fresh.merge(records: RecordSet(records: held))
+      #expect(store.accountedBytes() == fresh.accountedBytes(), "\(layout) at \(date)")
+      #expect(try store.statistics().payloadBytes == fresh.statistics().payloadBytes, "\(layout) at \(date)")
+    }
+  }
 }
