@@ -34,13 +34,11 @@ struct ApolloRecordFormat: RecordFormat {
     try buffer.withUnsafeBytes { json in Result { () throws(SQLiteError) in try body(json) } }.get()
   }
 
-  var redatesInPlace: Bool { true }
-
   /// The JSON object's first member, the dates field's (`{"":1764460800`, without the brace
   /// that closes a record of no other field): ``RecordJSON`` writes members in the order of the
   /// fields, the dates field first, and the rest after a comma, without spaces. A dated record's
   /// text is always this writer's (Apollo's own JSON has no dates).
-  func storedDates(_ datesField: [UInt8], connection: Connection) -> [UInt8]? {
+  func storedDates(_ datesField: [UInt8], connection: Connection) -> [UInt8] {
     var json: [UInt8] = []
     datesField.withUnsafeBytes { RecordJSON.append(fields: $0, to: &json) }
     json.removeLast()

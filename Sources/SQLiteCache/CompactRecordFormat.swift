@@ -134,11 +134,9 @@ struct CompactRecordFormat: RecordFormat {
     }
   }
 
-  var redatesInPlace: Bool { true }
-
   /// The dates field as ``encode(_:connection:_:)`` writes it first of a record's fields: its
   /// name's number, then its value.
-  mutating func storedDates(_ datesField: [UInt8], connection: Connection) throws(SQLiteError) -> [UInt8]? {
+  mutating func storedDates(_ datesField: [UInt8], connection: Connection) throws(SQLiteError) -> [UInt8] {
     var stored: [UInt8] = []
     try datesField.withUnsafeBytes { field in
       Result { () throws(SQLiteError) in try encode(field, connection: connection) { stored = Array($0) } }

@@ -190,7 +190,7 @@ extension FieldRowStore {
           // rather than one a field.
           if RecordCodec.onlyDatesMoved(storedBytes, incoming) {
             datesOnly = true
-            return try updateDates(of: record.key, to: new.date(0))
+            return try updateDates([(record.key, new.date(0))])
           }
           let key = batch.append(record.key)
           for index in new.spans.indices {
@@ -277,20 +277,6 @@ extension FieldRowStore {
       try deleteField(name, of: recordKey)
     }
     try batch.addField(key: key, recordKey: recordKey, name: name, value: value, writtenAt: date)
-  }
-
-  /// Every field row's date of a record whose values are unchanged (not its record row, nor its
-  /// nested lists' sub-records, as a field at a time does not): `UPDATE ... SET written_at`.
-  private func updateDates(of key: CacheKey, to date: Int) throws(SQLiteError) {
-    let statement = try connection.cachedStatement(
-      "UPDATE OR FAIL records SET written_at = ?1 WHERE cache_key = ?2 AND field_name NOT IN ('', '$')")
-    defer {
-      statement.reset()
-      statement.clearBindings()
-    }
-    try statement.bind(Int64(date), at: 1)
-    try statement.bind(key, at: 2)
-    try statement.execute()
   }
 
   /// A field's rows' date, its value unchanged: `UPDATE ... SET written_at`.

@@ -33,15 +33,12 @@ protocol RecordFormat {
     _ body: (UnsafeRawBufferPointer) throws(SQLiteError) -> Void
   ) throws(SQLiteError)
 
-  /// Whether ``storedDates(_:connection:)`` gives the stored form of dates.
-  var redatesInPlace: Bool { get }
-
   /// The stored form of a dated record's dates field (``RecordDates``), given its bytes in
   /// ``RecordCodec``'s encoding, when a stored record starts with it and the rest of it does not
   /// depend on the dates: an unchanged refetch a step later is then written as these bytes in
   /// place of the stored ones, the record not encoded again (``RecordRowStore``'s redate,
-  /// docs/ttl.md#what-dates-cost). Nil for a format whose stored form cannot be patched so.
-  mutating func storedDates(_ datesField: [UInt8], connection: Connection) throws(SQLiteError) -> [UInt8]?
+  /// docs/ttl.md#what-dates-cost).
+  mutating func storedDates(_ datesField: [UInt8], connection: Connection) throws(SQLiteError) -> [UInt8]
 
   /// The fields, in ``RecordCodec``'s encoding, of a record's stored form; nil when the stored
   /// form names something the format's memory does not know yet (another connection may have

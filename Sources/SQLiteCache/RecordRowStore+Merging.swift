@@ -3,7 +3,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import CSQLite
 @_spi(RecordBytes) import NormalizedCache
 
 /// What a merge wrote, for a layer that needs it (``BoundedRecordStore``, whose ledger counts each
@@ -115,7 +114,7 @@ extension RecordRowStore {
       log.wrote(record.key, storedBytes: stored.stored)
       return
     }
-    if fields.isEmpty, format.redatesInPlace, onlyDatesMoved(stored.fields, record.encodedFields) {
+    if fields.isEmpty, onlyDatesMoved(stored.fields, record.encodedFields) {
       writes.redated.append((record, stored.fields, stored.stored))
       return
     }
@@ -172,12 +171,12 @@ extension RecordRowStore {
       var moved = groups.isEmpty
       if !Self.startsWithDates(existing, old.field) {
         let field = Self.datesField(of: existing)
-        old = (field, try storedDates(field).count)
+        old = (field, try format.storedDates(field, connection: connection).count)
         moved = true
       }
       if !Self.startsWithDates(record.encodedFields, new.field) {
         let field = Self.datesField(of: record.encodedFields)
-        new = (field, try storedDates(field))
+        new = (field, try format.storedDates(field, connection: connection))
         moved = true
       }
       if moved {
@@ -248,14 +247,6 @@ extension RecordRowStore {
           && RecordDates.fieldsStart(fields) == dates.count
       }
     }
-  }
-
-  /// ``RecordFormat/storedDates(_:connection:)`` of a dates field.
-  private mutating func storedDates(_ field: [UInt8]) throws(SQLiteError) -> [UInt8] {
-    guard let form = try format.storedDates(field, connection: connection) else {
-      throw SQLiteError(resultCode: SQLITE_MISUSE, message: "\(format.layout) has no stored form of dates alone", sql: nil)
-    }
-    return form
   }
 
   /// Inserts records, in this order, ``Connection/batchRows`` at a time through one
