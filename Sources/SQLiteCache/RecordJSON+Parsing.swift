@@ -49,6 +49,7 @@ extension RecordJSON {
     let bytes: UnsafeRawBufferPointer
     var position = 0
     static var maximumDepth: Int { RecordJSON.maximumDepth }
+    static let referenceMember = Array("$reference".utf8)
 
     init(bytes: UnsafeRawBufferPointer) {
       self.bytes = bytes
@@ -67,15 +68,18 @@ extension RecordJSON {
       }
     }
 
+    @inline(__always)
     mutating func expect(_ byte: UInt8) throws(ParseError) {
-      skipWhitespace()
-      guard position < bytes.count, bytes[position] == byte else {
-        throw error("expected '\(Character(Unicode.Scalar(byte)))'")
-      }
-      position += 1
+      guard consume(byte) else { throw expected(byte) }
+    }
+
+    @inline(never)
+    func expected(_ byte: UInt8) -> ParseError {
+      error("expected '\(Character(Unicode.Scalar(byte)))'")
     }
 
     /// Whether the next byte, after whitespace, is `byte`; consumes it if so.
+    @inline(__always)
     mutating func consume(_ byte: UInt8) -> Bool {
       skipWhitespace()
       guard position < bytes.count, bytes[position] == byte else { return false }
@@ -85,7 +89,29 @@ extension RecordJSON {
 
     /// - Returns: whether a member was left out.
     mutating func parseFields(into writer: RecordWriter, keeping set: FieldSet?) throws(ParseError) -> Bool {
+      if let set { return try parseFields(into: writer, set) }
+      try parseFields(into: writer) { _ in true }
+      return false
+    }
+
+    /// Every member, as `set` (unwrapped once: an optional set bound in the loop was retained
+    /// and released a member) keeps or leaves out each but the dates.
+    mutating func parseFields(into writer: RecordWriter, _ set: borrowing FieldSet) throws(ParseError) -> Bool {
       var skipped = false
+      try parseFields(into: writer) { (field: UnsafeRawBufferPointer) in
+        let name = Self.name(field)
+        if name.isEmpty || set.contains(name) { return true }
+        skipped = true
+        return false
+      }
+      return skipped
+    }
+
+    /// The members, each written and then left out where `keep` says of its bytes.
+    @inline(__always)
+    mutating func parseFields(
+      into writer: RecordWriter, keep: (UnsafeRawBufferPointer) -> Bool
+    ) throws(ParseError) {
       try expect(UInt8(ascii: "{"))
       if !consume(UInt8(ascii: "}")) {
         repeat {
@@ -97,16 +123,12 @@ extension RecordJSON {
           let value = writer.openLength()
           try parseValue(into: writer, depth: 0)
           writer.closeLength(value)
-          if let set, case let field = Self.name(writer.bytes(from: name)), !field.isEmpty, !set.contains(field) {
-            writer.truncate(to: name)
-            skipped = true
-          }
+          if !keep(writer.bytes(from: name)) { writer.truncate(to: name) }
         } while consume(UInt8(ascii: ","))
         try expect(UInt8(ascii: "}"))
       }
       skipWhitespace()
       guard position == bytes.count else { throw error("unexpected text after the record") }
-      return skipped
     }
 
     /// The name of the field that starts `field` (``RecordCodec``'s `varint(length) name ...`).
@@ -165,10 +187,19 @@ extension RecordJSON {
       let start = position
       position += 1
       skipWhitespace()
-      var member: [UInt8] = []
-      try parseString(into: &member)
-      guard member.elementsEqual("$reference".utf8) else {
-        throw ParseError(message: "an object that is not a reference", offset: start)
+      // The member name as the layout writes it, compared in place; one with escapes (which no
+      // writer of ours makes) is resolved and compared.
+      let name: StaticString = "\"$reference\""
+      if bytes.count - position >= name.utf8CodeUnitCount,
+        memcmp(bytes.baseAddress! + position, name.utf8Start, name.utf8CodeUnitCount) == 0
+      {
+        position += name.utf8CodeUnitCount
+      } else {
+        var member: [UInt8] = []
+        try parseString(into: &member)
+        guard member == Self.referenceMember else {
+          throw ParseError(message: "an object that is not a reference", offset: start)
+        }
       }
       try expect(UInt8(ascii: ":"))
       skipWhitespace()

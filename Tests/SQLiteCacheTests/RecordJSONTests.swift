@@ -74,10 +74,48 @@ struct RecordJSONTests {
     #expect(RecordJSON.string(of: record) == #"{"a":1.0,"b":1e-05,"c":1e+20,"d":null,"e":null}"#)
   }
 
+  /// A projected parse keeps the dates member (the empty name) and the set's members, in the
+  /// text's order, and says whether it left any out; what it keeps is the whole parse's bytes.
+  @Test("a projected parse keeps the dates and the set's members, and says whether it left any out")
+  func projectedParse() throws {
+    let json = #"{"":[1,2,3],"a":1,"b":{"$reference":"Book:1"},"c":["x",null]}"#
+    func parse(_ set: FieldSet?) throws -> (Record, Bool) {
+      let (fields, skipped) = try Array(json.utf8).withUnsafeBytes { try RecordJSON.fields(fromJSON: $0, keeping: set) }
+      return (Record(key: "R", uncheckedEncodedFields: fields), skipped)
+    }
+    let whole = try Self.parse(json)
+    #expect(whole.fieldKeys == ["a", "b", "c"])  // the dates member is no field key
+    let (kept, skipped) = try parse(FieldSet(["c", "b", "z"]))
+    #expect(skipped)
+    #expect(kept.encodedFields == (try Self.parse(#"{"":[1,2,3],"b":{"$reference":"Book:1"},"c":["x",null]}"#)).encodedFields)
+    let (none, skippedAll) = try parse(FieldSet(["z"]))
+    #expect(skippedAll)
+    #expect(none.encodedFields == (try Self.parse(#"{"":[1,2,3]}"#)).encodedFields)
+    for set in [nil, FieldSet(["a", "b", "c"])] {
+      let (all, skippedNone) = try parse(set)
+      #expect(!skippedNone)
+      #expect(all.encodedFields == whole.encodedFields)
+    }
+  }
+
+  /// The member name is compared in place as the layout writes it; any other spelling of the
+  /// same name (escapes, whitespace) is resolved first.
+  @Test("a reference's member name is read however the JSON spells it")
+  func referenceSpellings() throws {
+    for json in [
+      #"{"r":{"$reference":"Book:1"}}"#, #"{"r":{ "$reference" : "Book:1" }}"#,
+      #"{"r":{"\u0024reference":"Book:1"}}"#, #"{"r":{"$refer\u0065nce":"Book:1"}}"#,
+    ] {
+      #expect(try Self.parse(json)["r"] == .reference("Book:1"), "\(json)")
+    }
+  }
+
   @Test("text that is not a record is refused with its place", arguments: [
     ("", "expected '{' at 0"), ("[]", "expected '{' at 0"), (#"{"a":1} x"#, "unexpected text after the record at 8"),
     (#"{"a":"x"#, "unterminated string at 7"), ("{\"a\":\"\u{1}\"}", "a control character in a string at 7"),
     (#"{"a":{"$reference":"K","b":1}}"#, "a reference with more than one member at 22"), (#"{"a":tru}"#, "expected true at 5"),
+    (#"{"a":{"$referencx":"K"}}"#, "an object that is not a reference at 5"), (#"{"a":{"$reference"}}"#, "expected ':' at 18"),
+    (#"{"a":{"$ref"#, "unterminated string at 11"), (#"{"a":{}}"#, "expected a string at 6"),
     (#"{"a":01}"#, "a number cannot have a leading zero at 6"), (#"{"a":1.}"#, "expected a digit after '.' at 7"), (#"{"a":"\x"}"#, "invalid escape at 8"),
   ])
   func refused(_ json: String, _ expected: String) {
