@@ -1,4 +1,4 @@
-import NormalizedCache
+@_spi(RecordBytes) import NormalizedCache
 
 /// The `apollo` layout: Apollo iOS's own table (`ApolloSQLiteDatabase`), each record's fields as
 /// JSON text (``RecordJSON``), so measurements compare with Apollo's store and its files open
@@ -22,16 +22,18 @@ struct ApolloRecordFormat: RecordFormat {
 
   mutating func load(from connection: Connection) throws(SQLiteError) {}
 
-  /// Reused from record to record: writing JSON then allocates only when a record is the largest yet.
-  private var buffer: [UInt8] = []
+  /// Reused from record to record: writing JSON then allocates only when a record is the largest
+  /// yet. A class: a copy of the format makes its own on its first write.
+  private var writer = RecordWriter(capacity: 256)
 
   mutating func encode(
     _ fields: UnsafeRawBufferPointer, connection: Connection,
     _ body: (UnsafeRawBufferPointer) throws(SQLiteError) -> Void
   ) throws(SQLiteError) {
-    buffer.removeAll(keepingCapacity: true)
-    RecordJSON.append(fields: fields, to: &buffer)
-    try buffer.withUnsafeBytes { json in Result { () throws(SQLiteError) in try body(json) } }.get()
+    if !isKnownUniquelyReferenced(&writer) { writer = RecordWriter(capacity: 256) }
+    writer.truncate(to: 0)
+    RecordJSON.append(fields: fields, to: &writer)
+    try body(writer.bytes(from: 0))
   }
 
   /// The JSON object's first member, the dates field's (`{"":1764460800`, without the brace

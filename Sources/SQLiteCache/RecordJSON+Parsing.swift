@@ -219,7 +219,7 @@ extension RecordJSON {
 
     /// The UTF-8 bytes of a string literal, escapes resolved: into the record's bytes, or an array
     /// (a member name to compare).
-    mutating func parseString<Bytes: ByteSink>(into out: inout Bytes) throws(ParseError) {
+    mutating func parseString<Bytes: JSONByteSink>(into out: inout Bytes) throws(ParseError) {
       guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a string") }
       position += 1
       while true {
@@ -291,7 +291,7 @@ extension RecordJSON {
       return value
     }
 
-    func appendScalar<Bytes: ByteSink>(_ scalar: Unicode.Scalar, to out: inout Bytes) {
+    func appendScalar<Bytes: JSONByteSink>(_ scalar: Unicode.Scalar, to out: inout Bytes) {
       UTF8.encode(scalar) { out.append($0) }
     }
 
@@ -321,13 +321,4 @@ extension RecordJSON {
   }
 }
 
-/// Where a JSON string's bytes go: the record's bytes, or an array.
-protocol ByteSink {
-  mutating func append(_ byte: UInt8)
-  mutating func append(_ bytes: UnsafeRawBufferPointer)
-}
-
-extension RecordWriter: ByteSink {}
-extension Array: ByteSink where Element == UInt8 {
-  mutating func append(_ bytes: UnsafeRawBufferPointer) { append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self)) }
-}
+extension RecordWriter: JSONByteSink {}

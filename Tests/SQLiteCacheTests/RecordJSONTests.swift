@@ -1,8 +1,8 @@
 import GraphQLLanguage
-import NormalizedCache
 import Testing
 
 @testable import SQLiteCache
+@_spi(RecordBytes) import NormalizedCache
 
 /// The JSON text of the apollo layout, both ways.
 @Suite("Record JSON")
@@ -157,5 +157,19 @@ struct RecordJSONTests {
   func escapesAsDocumented() {
     let record = Record(key: "R", ["t\"\n": .string("Dune \"1\"\n\r\t\\ é 😀 a/b \u{1}\u{8}\u{C}\u{1F}"), "r": .reference("A\\b")])
     #expect(RecordJSON.string(of: record) == #"{"t\"\n":"Dune \"1\"\n\r\t\\ é 😀 a/b \u0001\b\f\u001f","r":{"$reference":"A\\b"}}"#)
+  }
+
+  /// The apollo layout prints into a reused `RecordWriter`, the tests' `string(of:)` into an
+  /// array: the one printer, the same bytes, escapes, lists, Doubles and an empty record included.
+  @Test("the layout's writer and an array get the same JSON")
+  func writerAndArrayAgree() {
+    let escapes = Record(key: "R", ["t\"\n": .string("a \u{1} \\ \"b\" é"), "r": .reference("A\\b"), "l": .list([.null, 1.5, .list([])])])
+    let writer = RecordWriter(capacity: 4)
+    for record in [ConformanceTests.valueZoo, escapes, Record(key: "E", [:])] {
+      writer.truncate(to: 0)
+      var sink = writer
+      record.encodedFields.withUnsafeBytes { RecordJSON.append(fields: $0, to: &sink) }
+      #expect(String(decoding: writer.bytes(from: 0), as: UTF8.self) == RecordJSON.string(of: record), "\(record.key)")
+    }
   }
 }

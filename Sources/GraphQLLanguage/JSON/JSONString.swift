@@ -10,25 +10,6 @@
 /// `/`, DEL and all of UTF-8 included, is copied as it is. The form is docs/records.md's (the
 /// record JSON, and the apollo layout's `record` column), and ``JSONParser`` reads it back.
 package enum JSONString {
-  /// Appends `utf8` as a JSON string literal, quotes included.
-  ///
-  /// The bytes up to the next one to escape go in one copy (``JSONParser/endOfPlainBytes(_:from:)``,
-  /// eight bytes at a time): the apollo layout prints every string of every record it writes here.
-  /// - Complexity: O(n) for n bytes.
-  @inlinable
-  package static func append(_ utf8: UnsafeBufferPointer<UInt8>, to json: inout [UInt8]) {
-    json.append(UInt8(ascii: "\""))
-    var start = 0
-    while start < utf8.count {
-      let end = JSONParser.endOfPlainBytes(utf8, from: start)
-      if end > start { json.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<end])) }
-      guard end < utf8.count else { break }
-      appendEscaped(utf8[end], to: &json)
-      start = end + 1
-    }
-    json.append(UInt8(ascii: "\""))
-  }
-
   /// Appends `string` as a JSON string literal, quotes included, a byte at a time (the
   /// generator's responses and ``JSONWriter``'s strings: short, and seldom escaped).
   @inlinable
@@ -53,9 +34,11 @@ package enum JSONString {
   }
 
   /// Appends the escape of a byte that ``JSONParser/endOfPlainBytes(_:from:)`` stops at (a quote,
-  /// a backslash or a control character); any other byte as it is.
+  /// a backslash or a control character); any other byte as it is. The apollo layout's record JSON
+  /// (`RecordJSON`, in SQLiteCache) copies the plain runs between such bytes itself, into its own
+  /// buffer, and calls this for each.
   @inlinable
-  package static func appendEscaped(_ byte: UInt8, to json: inout [UInt8]) {
+  package static func appendEscaped<Sink: JSONByteSink>(_ byte: UInt8, to json: inout Sink) {
     let short: UInt8
     switch byte {
     case UInt8(ascii: "\""), UInt8(ascii: "\\"): short = byte
@@ -65,7 +48,7 @@ package enum JSONString {
     case 0x0D: short = UInt8(ascii: "r")
     case 0x09: short = UInt8(ascii: "t")
     case 0..<0x20:
-      json.append(contentsOf: "\\u00".utf8)
+      for byte in "\\u00".utf8 { json.append(byte) }
       json.append(hexDigit(byte >> 4))
       json.append(hexDigit(byte & 0xF))
       return
@@ -81,4 +64,17 @@ package enum JSONString {
   static func hexDigit(_ value: UInt8) -> UInt8 {
     value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
   }
+}
+
+/// Where JSON text's bytes go: an array, or a buffer of the caller's (the apollo layout prints a
+/// record's JSON into a `RecordWriter`, whose appends are a bounds check and a copy where an
+/// array's check its uniqueness too).
+package protocol JSONByteSink {
+  mutating func append(_ byte: UInt8)
+  mutating func append(_ bytes: UnsafeRawBufferPointer)
+}
+
+extension Array: JSONByteSink where Element == UInt8 {
+  @inlinable
+  package mutating func append(_ bytes: UnsafeRawBufferPointer) { append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self)) }
 }
