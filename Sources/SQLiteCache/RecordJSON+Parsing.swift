@@ -185,6 +185,22 @@ extension RecordJSON {
     /// `{"$reference":"KEY"}`, the only object a record value holds.
     mutating func parseReference(into writer: RecordWriter) throws(ParseError) {
       let start = position
+      // As the layout writes it: `{"$reference":"` and a key with nothing to escape, then `"}`,
+      // one comparison and one copy (every element of a list of objects is one).
+      let head: StaticString = "{\"$reference\":\""
+      if bytes.count - start > head.utf8CodeUnitCount,
+        memcmp(bytes.baseAddress! + start, head.utf8Start, head.utf8CodeUnitCount) == 0
+      {
+        let key = start + head.utf8CodeUnitCount
+        let end = JSONParser.endOfPlainBytes(bytes.assumingMemoryBound(to: UInt8.self), from: key)
+        if bytes.count - end >= 2, bytes[end] == UInt8(ascii: "\""), bytes[end + 1] == UInt8(ascii: "}") {
+          let reference = writer.beginReference()
+          writer.append(UnsafeRawBufferPointer(rebasing: bytes[key..<end]))
+          writer.closeLength(reference)
+          position = end + 2
+          return
+        }
+      }
       position += 1
       skipWhitespace()
       // The member name as the layout writes it, compared in place; one with escapes (which no

@@ -108,6 +108,9 @@ struct RecordJSONTests {
     ] {
       #expect(try Self.parse(json)["r"] == .reference("Book:1"), "\(json)")
     }
+    // Keys the in-place path takes (plain, empty) and those it leaves to the general one (escapes).
+    let list = #"{"l":[{"$reference":"A:1"},{"$reference":""},{"$reference":"B\"2"},{"$reference":"C\\3\n"}, {"$reference":"D"}]}"#
+    #expect(try Self.parse(list)["l"] == .list([.reference("A:1"), .reference(""), .reference("B\"2"), .reference("C\\3\n"), .reference("D")]))
   }
 
   @Test("text that is not a record is refused with its place", arguments: [
