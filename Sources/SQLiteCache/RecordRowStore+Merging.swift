@@ -152,9 +152,10 @@ extension RecordRowStore {
   /// the records neither encoded nor bound again: ``Connection/batchRows`` keys at a time through
   /// `INSERT ... VALUES (?3, X''), (?4, X''), ... ON CONFLICT(key) DO UPDATE SET data = ?1 ||
   /// substr(data, ?2)`, `?1` the new dates' stored form (``RecordFormat/storedDates(_:connection:)``),
-  /// `?2` the byte where the stored record's fields start (the apollo layout's text cut as a BLOB). Every key is stored (the merge loaded it in this
-  /// transaction), so every row takes the update. Records are grouped by their old and new
-  /// dates' stored forms: a merge's records mostly carry one date and were mostly stored at one.
+  /// `?2` the byte where the stored record's fields start (the apollo layout's text cut as a
+  /// BLOB). Every key is stored (the merge loaded it in this transaction), so every row takes the
+  /// update. Records are grouped by their old and new dates' stored forms: a merge's records
+  /// mostly carry one date and were mostly stored at one.
   /// In the order the merge met them: SQLite rewrites a row of unchanged length in place (it
   /// compares the bytes and writes the page only where they differ), so sorting by key buys
   /// nothing here.
