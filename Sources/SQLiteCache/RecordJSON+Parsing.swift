@@ -174,7 +174,13 @@ extension RecordJSON {
       var count = 0
       if !consume(UInt8(ascii: "]")) {
         repeat {
-          try parseValue(into: writer, depth: depth + 1)
+          // An element of a list of objects, as the layout writes it, straight to the reference
+          // (whitespace or any other value goes through parseValue).
+          if position < bytes.count, bytes[position] == UInt8(ascii: "{") {
+            try parseReference(into: writer)
+          } else {
+            try parseValue(into: writer, depth: depth + 1)
+          }
           count += 1
         } while consume(UInt8(ascii: ","))
         try expect(UInt8(ascii: "]"))
@@ -194,9 +200,7 @@ extension RecordJSON {
         let key = start + head.utf8CodeUnitCount
         let end = JSONParser.endOfPlainBytes(bytes.assumingMemoryBound(to: UInt8.self), from: key)
         if bytes.count - end >= 2, bytes[end] == UInt8(ascii: "\""), bytes[end + 1] == UInt8(ascii: "}") {
-          let reference = writer.beginReference()
-          writer.append(UnsafeRawBufferPointer(rebasing: bytes[key..<end]))
-          writer.closeLength(reference)
+          writer.appendReference(utf8: UnsafeRawBufferPointer(rebasing: bytes[key..<end]))
           position = end + 2
           return
         }

@@ -47,4 +47,24 @@ struct RecordWriterTests {
       #expect(writer.take(from: start) == Record(key: "K", fields: fields).encodedFields)
     }
   }
+
+  @Test("a reference from its key's bytes is the reference RecordCodec writes: empty, short, and past a one-byte length")
+  func referenceFromBytes() {
+    for key in ["", "Item:7", String(repeating: "k", count: 127), String(repeating: "é", count: 100)] {
+      // A writer of 4 bytes: the second reference must grow it.
+      let writer = RecordWriter(capacity: 4)
+      let start = writer.count
+      for _ in 0..<2 {
+        Array(key.utf8).withUnsafeBytes { writer.appendReference(utf8: $0) }
+      }
+      var expected: [UInt8] = []
+      RecordCodec.appendValue(.reference(key), to: &expected)
+      RecordCodec.appendValue(.reference(key), to: &expected)
+      #expect(writer.take(from: start) == expected, "\(key.utf8.count) bytes")
+    }
+    // By hand: the reference tag, a length of 6, then the UTF-8.
+    let writer = RecordWriter()
+    Array("Item:7".utf8).withUnsafeBytes { writer.appendReference(utf8: $0) }
+    #expect(writer.take(from: 0) == [RecordCodec.referenceTag, 6] + Array("Item:7".utf8))
+  }
 }

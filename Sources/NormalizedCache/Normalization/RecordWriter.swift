@@ -119,6 +119,21 @@ import Darwin
     appendString(key)
   }
 
+  /// A reference whose key's UTF-8 is `key`: one check for room, the tag, the length and the
+  /// bytes (the JSON reader's reference as the apollo layout writes it, an element of a list of
+  /// objects most often).
+  @inlinable @inline(__always)
+  public func appendReference(utf8 key: UnsafeRawBufferPointer) {
+    reserve(1 + Varint.maximumSize + key.count)
+    base[count] = RecordCodec.referenceTag
+    count += 1
+    count += Varint.write(UInt64(key.count), to: base + count)
+    if let source = key.baseAddress, !key.isEmpty {
+      memcpy(base + count, source, key.count)
+      count += key.count
+    }
+  }
+
   /// The head of a list; its `count` elements follow.
   @inline(__always)
   func beginList(count: Int) {
