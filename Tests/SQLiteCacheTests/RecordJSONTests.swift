@@ -111,6 +111,12 @@ struct RecordJSONTests {
     // Keys the in-place path takes (plain, empty) and those it leaves to the general one (escapes).
     let list = #"{"l":[{"$reference":"A:1"},{"$reference":""},{"$reference":"B\"2"},{"$reference":"C\\3\n"}, {"$reference":"D"}]}"#
     #expect(try Self.parse(list)["l"] == .list([.reference("A:1"), .reference(""), .reference("B\"2"), .reference("C\\3\n"), .reference("D")]))
+    // A list's elements that are references go straight to the reference, the others through
+    // the value parser, in any order.
+    let mixed = #"{"l":[{"$reference":"A"},1,"x",[{"$reference":"B"}],null,{"$reference":"C"}]}"#
+    #expect(
+      try Self.parse(mixed)["l"]
+        == .list([.reference("A"), .int(1), .string("x"), .list([.reference("B")]), .null, .reference("C")]))
   }
 
   @Test("text that is not a record is refused with its place", arguments: [
@@ -119,6 +125,8 @@ struct RecordJSONTests {
     (#"{"a":{"$reference":"K","b":1}}"#, "a reference with more than one member at 22"), (#"{"a":tru}"#, "expected true at 5"),
     (#"{"a":{"$referencx":"K"}}"#, "an object that is not a reference at 5"), (#"{"a":{"$reference"}}"#, "expected ':' at 18"),
     (#"{"a":{"$ref"#, "unterminated string at 11"), (#"{"a":{}}"#, "expected a string at 6"),
+    (#"{"a":[{"$reference":"K"},{"b":1}]}"#, "an object that is not a reference at 25"),
+    (#"{"a":[{"$reference":"K"}"#, "expected ']' at 24"),
     (#"{"a":01}"#, "a number cannot have a leading zero at 6"), (#"{"a":1.}"#, "expected a digit after '.' at 7"), (#"{"a":"\x"}"#, "invalid escape at 8"),
   ])
   func refused(_ json: String, _ expected: String) {
