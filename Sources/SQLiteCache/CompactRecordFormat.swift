@@ -205,6 +205,7 @@ struct CompactRecordFormat: RecordFormat {
     case .decoded(let fields, let skipped): return (fields, skipped)
     case .unknownName: return nil
     case .corrupt, nil: throw corruption("a malformed value", key: key)
+    case .corruptDates: throw corruption("a dates field that is not the first field or not a record's dates", key: key)
     }
   }
 
@@ -215,6 +216,9 @@ struct CompactRecordFormat: RecordFormat {
     case decoded([UInt8], skipped: Bool)
     case unknownName
     case corrupt
+    /// A field of empty name (a record's dates) that is not the first, or whose value is not a
+    /// record's dates (docs/records.md#dates).
+    case corruptDates
   }
 
   /// Decodes into `scratch`, the fields `keeper` does not keep skipped; nil when it does not fit.
@@ -227,15 +231,25 @@ struct CompactRecordFormat: RecordFormat {
         var count = 0
         var offset = 0
         var skipped = false
+        // Fields met, kept or not, and whether the first was the dates field (the empty name,
+        // which only the first field may have; its value is checked once they are counted).
+        var fields = 0
+        var dated = false
         while offset < stored.count {
           guard let id = Varint.readChecked(stored, &offset), id >= 1 else { return .corrupt }
           guard id < UInt64(starts.count) else { return .unknownName }
+          fields += 1
           if !keeper.keeps(number: Int(id)) {
             guard EncodedValue.skip(stored, &offset) else { return .corrupt }
             skipped = true
             continue
           }
           let name = starts[Int(id) - 1]..<starts[Int(id)]
+          // An entry of one byte is the empty name's length prefix, 0: the dates field.
+          if name.count == 1, arena[name.lowerBound] == 0 {
+            guard fields == 1 else { return .corruptDates }
+            dated = true
+          }
           guard scratch.count - count >= name.count + 1 else { return nil }
           (output + count).copyMemory(from: arena.baseAddress! + name.lowerBound, byteCount: name.count)
           count += name.count
@@ -251,9 +265,24 @@ struct CompactRecordFormat: RecordFormat {
           guard LengthPrefix.close(at: lengthAt, in: output, end: &count, capacity: scratch.count)
           else { return nil }
         }
-        return .decoded([UInt8](UnsafeRawBufferPointer(start: output, count: count)), skipped: skipped)
+        let decoded = UnsafeRawBufferPointer(start: output, count: count)
+        if dated, !Self.datesAreValid(decoded, fieldCount: fields - 1) { return .corruptDates }
+        return .decoded([UInt8](decoded), skipped: skipped)
       }
     }
+  }
+}
+
+extension CompactRecordFormat {
+  /// Whether the dates field that starts `decoded` (kept first whatever the filter: `0`, the
+  /// value's length, the value) is a record's dates of `fieldCount` fields. Out of line: inside
+  /// the decoding's loop it kept the value walk of skipped fields from being inlined there.
+  @inline(never)
+  fileprivate static func datesAreValid(_ decoded: UnsafeRawBufferPointer, fieldCount: Int) -> Bool {
+    var start = 1
+    let length = Int(Varint.read(decoded, &start))
+    let value = UnsafeRawBufferPointer(rebasing: decoded[start..<start + length])
+    return (try? RecordCodec.checkDates(ofValue: value, fieldCount: fieldCount)) != nil
   }
 }
 

@@ -259,4 +259,32 @@ struct RecordDatesValidationTests {
       #expect(error?.description == message)
     }
   }
+
+  /// The fast path for one date accepts only what the full check accepts, and every one date.
+  @Test("one date is taken at a glance exactly where the full check takes it")
+  func oneDateFastPath() throws {
+    var values: [[UInt8]] = []
+    for date in [0, 1, 63, 64, 100, 8_191, 8_192, RecordDatesTests.epoch, Int.max, -1, -64, Int.min] {
+      var bytes: [UInt8] = []
+      RecordCodec.appendValue(.int(date), to: &bytes)
+      values.append(bytes)
+      values.append(bytes + [0])  // bytes after the value
+      // The varint made longer than it must be (a 0x80 continuation and a 0 byte).
+      values.append(Array(bytes.dropLast()) + [bytes.last! | 0x80, 0])
+    }
+    // By hand: 0 and 100 (ZigZag 200 = C8 01); -1 (ZigZag 1); a varint of 10 bytes whose last
+    // holds more than the 64th bit; one cut short; an empty value; a list; a String tag.
+    values += [[3, 0], [3, 200, 1], [3, 1], [3] + [UInt8](repeating: 0xFF, count: 9) + [2], [3, 0x80], [], [7, 1, 3, 0], [5, 0]]
+    for value in values {
+      let full = value.withUnsafeBytes { (try? RecordCodec.checkDatesFully(ofValue: $0, fieldCount: 3)) != nil }
+      let fast = value.withUnsafeBytes { RecordCodec.isOneDate($0) }
+      // A list of one date's form is the full check's to take; everything else is one Int.
+      let oneInt = value.first == RecordCodec.intTag
+      #expect(fast == (full && oneInt), "\(value)")
+      let checked = value.withUnsafeBytes { (try? RecordCodec.checkDates(ofValue: $0, fieldCount: 3)) != nil }
+      #expect(checked == full, "\(value)")
+    }
+    #expect(([3, 0] as [UInt8]).withUnsafeBytes { RecordCodec.isOneDate($0) })
+    #expect(!([3, 1] as [UInt8]).withUnsafeBytes { RecordCodec.isOneDate($0) })
+  }
 }

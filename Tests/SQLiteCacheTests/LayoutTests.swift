@@ -176,6 +176,19 @@ struct LayoutTests {
      #"SQLite error 11: malformed JSON (an object that is not a reference at byte 6) in the record of key "bad" (apollo layout)"#),
     (.apollo, #"INSERT INTO records(key, record) VALUES ('bad', '{"a": [1,}')"#,
      #"SQLite error 11: malformed JSON (expected a value at byte 9) in the record of key "bad" (apollo layout)"#),
+    // A record's dates (the empty name) only first, and only as docs/records.md#dates has them:
+    // the readers trust them. Compact: field 1 is "a" (the good record's), 2 the empty name;
+    // `01 03 02` is a = 1, `02 03 0A` dates of 5, `02 21 78` dates of "x".
+    (.apollo, #"INSERT INTO records(key, record) VALUES ('bad', '{"a":1,"":5}')"#,
+     #"SQLite error 11: malformed JSON (a member of empty name (a record's dates) that is not the first at byte 7) in the record of key "bad" (apollo layout)"#),
+    (.apollo, #"INSERT INTO records(key, record) VALUES ('bad', '{"": "x","a":1}')"#,
+     #"SQLite error 11: malformed JSON (a dates member that is not a record's dates (the dates field holds a value other than an Int) at byte 5) in the record of key "bad" (apollo layout)"#),
+    (.apollo, #"INSERT INTO records(key, record) VALUES ('bad', '{"":[5,7,1],"a":1}')"#,
+     #"SQLite error 11: malformed JSON (a dates member that is not a record's dates (the dates field's exception (7, 1) is not a later field of the 1 with a date from 1 to 5 seconds before its base) at byte 4) in the record of key "bad" (apollo layout)"#),
+    (.compact, "INSERT INTO fields(id, name) VALUES (2, ''); INSERT INTO records(key, data) VALUES ('bad', x'01030202030A')",
+     #"SQLite error 11: a dates field that is not the first field or not a record's dates in the record of key "bad" (compact layout)"#),
+    (.compact, "INSERT INTO fields(id, name) VALUES (2, ''); INSERT INTO records(key, data) VALUES ('bad', x'022178010302')",
+     #"SQLite error 11: a dates field that is not the first field or not a record's dates in the record of key "bad" (compact layout)"#),
     // The rows layouts: a list in a list whose sub-record is not there, counted (ours) or not
     // (Apollo's); a record row in Apollo's rows, which have none; a row without a value.
     (.rowsOrdered, "INSERT INTO records(cache_key, field_name, position, int_value, child_key_value, written_at) VALUES ('bad', 'l', 0, 2, 'bad.l.$[0]', 0)",
