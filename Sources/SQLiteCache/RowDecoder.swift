@@ -107,6 +107,7 @@ struct RowDecoder {
     fieldCount = Int(statement.int64(at: Self.valueBase))
     dated = statement.int64(at: Self.valueBase + 3) != 0
     emptyDate = Int(statement.int64(at: Self.valueBase + 6))
+    guard emptyDate >= 0 else { throw Self.corruption("a record row written at \(emptyDate), before 0", key: key) }
     if !statement.isNull(at: Self.valueBase + 5) {
       hasOrder = true
       try statement.withBytes(at: Self.valueBase + 5) { order.append(contentsOf: $0) }
@@ -134,9 +135,14 @@ struct RowDecoder {
     default:
       throw Self.corruption("field \"\(String(decoding: name, as: UTF8.self))\" starts at position \(position)", key: key)
     }
+    // A date before 0 is no record's (docs/records.md#dates), and the dates field made of it
+    // would overflow the seconds before its base.
+    let date = Int(statement.int64(at: Self.valueBase + 6))
+    guard date >= 0 else {
+      throw Self.corruption("field \"\(String(decoding: name, as: UTF8.self))\" written at \(date), before 0", key: key)
+    }
     open = OpenField(
-      start: start, name: nameStart..<nameStart + name.count, lengthAt: lengthAt, countAt: countAt, elements: 1,
-      date: Int(statement.int64(at: Self.valueBase + 6)))
+      start: start, name: nameStart..<nameStart + name.count, lengthAt: lengthAt, countAt: countAt, elements: 1, date: date)
   }
 
   private mutating func closeField() {
