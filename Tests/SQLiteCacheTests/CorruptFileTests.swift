@@ -195,4 +195,69 @@ struct CorruptFileTests {
     #expect(outcomes.contains(.failed))
     #expect(outcomes.filter { $0 == .succeeded }.count > outcomes.count / 4)
   }
+
+  /// Many small damages to one dated record's stored value, with exceptions in its dates, in
+  /// each layout that keeps a record in one value (the rows layouts' dates are a column, checked
+  /// by LayoutTests): each load is a record the encoding's check accepts (but a name twice, wrong
+  /// data no store can tell) or a store error, and a merge into it succeeds or throws one.
+  @Test("damaged dated records load as records the encoding's check accepts, or fail as corrupt", arguments: [
+    SQLiteNormalizedCache.Layout.compact, .apollo,
+  ])
+  func damagedDatedRecord(_ layout: SQLiteNormalizedCache.Layout) throws {
+    let store = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
+    try store.merge(records: RecordSet(records: [
+      Record(key: "K", writtenAt: 1_000, ["a": 1, "b": "text", "c": .list([.reference("R:1"), .int(-7)]), "d": .null]),
+    ]))
+    try store.merge(records: RecordSet(records: [Record(key: "K", writtenAt: 1_090, ["b": "later"])]))
+    let column = layout == .compact ? "data" : "record"
+    // The value as hex both ways: the record's bytes, a blob or the text's UTF-8.
+    func stored() throws -> [UInt8] {
+      let hex = try store.withConnection { connection throws(SQLiteError) in
+        try connection.texts("SELECT hex(CAST(\(column) AS BLOB)) FROM records WHERE key = 'K'")
+      }[0]
+      let digits = Array(hex.utf8)
+      return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(decoding: digits[$0..<$0 + 2], as: UTF8.self), radix: 16)! }
+    }
+    func write(_ bytes: [UInt8]) throws {
+      let hex = "X'" + bytes.map { String(format: "%02X", $0) }.joined() + "'"
+      let value = layout == .compact ? hex : "CAST(\(hex) AS TEXT)"
+      try store.withConnection { connection throws(SQLiteError) in
+        try connection.execute("UPDATE records SET \(column) = \(value) WHERE key = 'K'")
+      }
+    }
+    let pristine = try stored()
+    var generator = Generator(state: 61)
+    var loaded = 0
+    var refused = 0
+    for _ in 0..<1_500 {
+      var damaged = pristine
+      for _ in 0...generator.below(2) {
+        let at = generator.below(damaged.count)
+        switch generator.below(4) {
+        case 0: damaged[at] = UInt8(generator.below(256))
+        case 1: damaged[at] = [0, 1, 3, 7, 0x22, 0x2C, 0x3A, 0x5B, 0x5D, 0x80][generator.below(10)]
+        case 2: damaged.remove(at: at)
+        default: damaged.insert(UInt8(generator.below(256)), at: at)
+        }
+      }
+      try write(damaged)
+      do {
+        for record in try store.loadRecords(forKeys: ["K"]).values {
+          let problem: String? =
+            switch Result(catching: { () throws(RecordCodec.EncodingError) in try Record(key: record.key, encodedFields: record.encodedFields) }) {
+            case .success: nil
+            case .failure(let error): error.problem
+            }
+          if let problem, !problem.hasSuffix("appears twice") { Issue.record("loaded \(damaged): \(problem)") }
+          try Self.use([record])
+        }
+        loaded += 1
+        try store.merge(records: RecordSet(records: [Record(key: "K", writtenAt: 2_000, ["a": 2, "e": true])]))
+      } catch is SQLiteError {
+        refused += 1
+      }
+    }
+    // Both ways were taken.
+    #expect(loaded > 0 && refused > 0)
+  }
 }
