@@ -205,9 +205,9 @@ struct LayoutTests {
      #"SQLite error 11: a row without a value in the record of key "bad" (rows layout)"#),
     // A date before 0 is no record's; with one of Int.max beside it, the seconds before the base overflowed.
     (.rows, "INSERT INTO records(cache_key, field_name, position, int_value, written_at) VALUES ('bad', 'a', -1, 1, 9223372036854775807), ('bad', 'b', -1, 2, -9223372036854775808)",
-     #"SQLite error 11: field "b" written at -9223372036854775808, before 0 in the record of key "bad" (rows layout)"#),
+     #"SQLite error 11: a field written at -9223372036854775808, before 0 in the record of key "bad" (rows layout)"#),
     (.rowsOrdered, "INSERT INTO records(cache_key, field_name, position, int_value, written_at) VALUES ('bad', 'a', -1, 1, -5)",
-     #"SQLite error 11: field "a" written at -5, before 0 in the record of key "bad" (rows layout)"#),
+     #"SQLite error 11: a field written at -5, before 0 in the record of key "bad" (rows layout)"#),
   ])
   func corruptRecord(_ layout: SQLiteNormalizedCache.Layout, _ insert: String, _ message: String) throws {
     let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
