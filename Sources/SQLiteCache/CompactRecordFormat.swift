@@ -279,9 +279,7 @@ extension CompactRecordFormat {
   /// the decoding's loop it kept the value walk of skipped fields from being inlined there.
   @inline(never)
   fileprivate static func datesAreValid(_ decoded: UnsafeRawBufferPointer, fieldCount: Int) -> Bool {
-    var start = 1
-    let length = Int(Varint.read(decoded, &start))
-    let value = UnsafeRawBufferPointer(rebasing: decoded[start..<start + length])
+    let value = UnsafeRawBufferPointer(rebasing: decoded[RecordDates.valueRange(decoded)])
     return (try? RecordCodec.checkDates(ofValue: value, fieldCount: fieldCount)) != nil
   }
 }

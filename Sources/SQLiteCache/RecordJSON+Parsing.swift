@@ -51,9 +51,8 @@ extension RecordJSON {
     static var maximumDepth: Int { RecordJSON.maximumDepth }
     static let referenceMember = Array("$reference".utf8)
 
-    init(bytes: UnsafeRawBufferPointer, position: Int = 0) {
+    init(bytes: UnsafeRawBufferPointer) {
       self.bytes = bytes
-      self.position = position
     }
 
     func error(_ message: String) -> ParseError {
@@ -156,13 +155,12 @@ extension RecordJSON {
     /// names the byte where the value starts in the text, after the name that ends at `name`.
     @inline(never)
     func checkDates(_ writer: RecordWriter, fieldCount: Int, after name: Int) throws(ParseError) {
-      let field = writer.bytes(from: 0)
-      var offset = 1
-      let length = Int(Varint.read(field, &offset))
+      let fields = writer.bytes(from: 0)
       do {
-        try RecordCodec.checkDates(ofValue: UnsafeRawBufferPointer(rebasing: field[offset..<offset + length]), fieldCount: fieldCount)
+        try RecordCodec.checkDates(ofValue: UnsafeRawBufferPointer(rebasing: fields[RecordDates.valueRange(fields)]), fieldCount: fieldCount)
       } catch {
-        var text = Parser(bytes: bytes, position: name)
+        var text = self
+        text.position = name
         _ = text.consume(UInt8(ascii: ":"))
         text.skipWhitespace()
         throw ParseError(message: "a dates member that is not a record's dates (\(error.problem))", offset: text.position)
