@@ -119,6 +119,13 @@ extension CSV {
   package static func rows<Row: CSVRepresentable>(
     _ type: Row.Type, from text: String, file: String
   ) throws(CSVError) -> [Row] {
+    try numberedRows(type, from: text, file: file).map(\.row)
+  }
+
+  /// The rows of `text` (as ``rows(_:from:file:)``), each with the 1-based line its record starts on.
+  package static func numberedRows<Row: CSVRepresentable>(
+    _ type: Row.Type, from text: String, file: String
+  ) throws(CSVError) -> [(line: Int, row: Row)] {
     let records = try parse(text, file: file)
     guard let header = records.first else {
       throw CSVError(file: file, line: 1, message: "empty file, expected a header row")
@@ -133,7 +140,7 @@ extension CSV {
     for column in Row.columns where index[column] == nil {
       throw CSVError(file: file, line: header.line, message: "missing column '\(column)'")
     }
-    var rows: [Row] = []
+    var rows: [(line: Int, row: Row)] = []
     rows.reserveCapacity(records.count - 1)
     for record in records.dropFirst() {
       guard record.fields.count == header.fields.count else {
@@ -144,7 +151,7 @@ extension CSV {
         )
       }
       let fields = CSVFields(file: file, line: record.line, index: index, fields: record.fields)
-      rows.append(try Row(csvFields: fields))
+      rows.append((record.line, try Row(csvFields: fields)))
     }
     return rows
   }

@@ -24,6 +24,13 @@ package enum ResultsFile {
   package static func read<Row: CSVRepresentable>(_ type: Row.Type, from path: String) throws
     -> [Row]
   {
+    try numberedRows(type, from: path).map(\.row)
+  }
+
+  /// The rows of a CSV file (as ``read(_:from:)``), each with the 1-based line it starts on.
+  package static func numberedRows<Row: CSVRepresentable>(_ type: Row.Type, from path: String) throws
+    -> [(line: Int, row: Row)]
+  {
     let bytes = try InputFile.bytes(path)
     if let line = InputFile.unendedLastLine(bytes) {
       throw CSVError(file: path, line: line, message: InputFile.unendedLastLineMessage)
@@ -33,7 +40,7 @@ package enum ResultsFile {
       let line = valid.prefix { $0 != "\u{FFFD}" }.reduce(1) { $1 == "\n" ? $0 + 1 : $0 }
       throw CSVError(file: path, line: line, message: "not UTF-8 text")
     }
-    return try CSV.rows(type, from: text, file: path)
+    return try CSV.numberedRows(type, from: text, file: path)
   }
 
   /// A results CSV's rows (``read(_:from:)``); a part of a split run's without its count rows, once
@@ -42,11 +49,29 @@ package enum ResultsFile {
   /// - Throws: as ``read(_:from:)``, and ``CSVError`` naming the line of a count row that is
   ///   missing (the last line), out of place, or that counts other rows than the part holds.
   package static func readResults(from path: String) throws -> [MetricRow] {
-    let rows = try read(MetricRow.self, from: path)
+    let rows = try readMetricRows(from: path)
     do {
       return try Shard.checkingCounts(of: rows)
     } catch {
       throw CSVError(file: path, line: error.index + 2, message: error.message)
     }
+  }
+
+  /// A results CSV's rows as written, count rows and all, once no two of them hold one metric (one
+  /// ``MetricKey``: a run writes each once, and `compare` cannot judge a metric with two values).
+  ///
+  /// - Throws: as ``read(_:from:)``, and ``CSVError`` naming the line of the second row of a metric
+  ///   and the line of the first.
+  package static func readMetricRows(from path: String) throws -> [MetricRow] {
+    let numbered = try numberedRows(MetricRow.self, from: path)
+    var lines: [MetricKey: Int] = [:]
+    lines.reserveCapacity(numbered.count)
+    for (line, row) in numbered {
+      if let first = lines[row.key] {
+        throw CSVError(file: path, line: line, message: "a second row of \(row.key): line \(first) holds it already")
+      }
+      lines[row.key] = line
+    }
+    return numbered.map(\.row)
   }
 }

@@ -174,6 +174,14 @@ struct ResultsInCITests {
     try write(2, as: "row2.csv") { _, line in line.contains(",readers=2,memory,typePolicy,concurrency,write_latency,") }
     try write(2, as: "readers2.csv") { _, line in line.contains(",readers=2,memory,typePolicy,") }
     try write(2, as: "noreaders2.csv") { _, line in line.contains(",readers=1,memory,typePolicy,") || line.contains(",readers=2,memory,typePolicy,") }
+    // Shard 1 with memory × path's object count written again over the row after it (edited, as
+    // by hand): every count row still adds up, but one metric has two rows.
+    var edited = lines.map(String.init)
+    let objects = try #require(edited.firstIndex { $0.contains(",,memory,path,dedup,objects,") })
+    #expect(edited[objects + 1].contains(",,memory,path,") && !edited[objects + 1].contains(",dedup,objects,"))
+    edited[objects + 1] = edited[objects]
+    try (edited.joined(separator: "\n") + "\n").write(toFile: directory + "/twice1.csv", atomically: true, encoding: .utf8)
+    let twice = "twice1.csv:\(objects + 2): a second row of sharded/memory/path/dedup/objects: line \(objects + 1) holds it already"
     // Shard 1 without the limit store's merge latency that sqlite × path's ratio is made from.
     try write(1, as: "limit1.csv") { _, line in line.contains(",limit-sqlite,path,merge,latency,") }
     let cases = [
@@ -186,6 +194,7 @@ struct ResultsInCITests {
         ["middle1.csv", "p2.csv", "p3.csv"],
         "middle1.csv, line \(count - 3): memory × path has \(memoryPathRows - 1) rows in the part where its count row says \(memoryPathRows): rows were lost"
       ),
+      (["twice1.csv", "p2.csv", "p3.csv"], twice),
       (["p1.csv", "row2.csv", "p3.csv"], "row2.csv lacks the row memory × typePolicy readers=2 concurrency/write_latency: it is not a whole part of this run"),
       (["p1.csv", "readers2.csv", "p3.csv"], "readers2.csv lacks the rows of memory × typePolicy at readers=2: it is not a whole part of this run"),
       (["p1.csv", "noreaders2.csv", "p3.csv"], "noreaders2.csv lacks the rows of memory × typePolicy at readers=1: it is not a whole part of this run"),
@@ -214,6 +223,13 @@ struct ResultsInCITests {
         run.stderr.hasPrefix(
           "Error: \(directory)/middle1.csv:\(count - 3): memory × path has \(memoryPathRows - 1) rows in the part where its count row says \(memoryPathRows): rows were lost\n"),
         "\(run.stderr)")
+    }
+    // ... and the part with a metric twice, by its line.
+    for command in [["report", directory + "/twice1.csv", "--out", directory + "/r.md"], ["export", directory + "/twice1.csv", "--format", "bmf", "--out", directory + "/r.json"]] {
+      let run = try await cachebench(command)
+      #expect(run.status == 65, "\(command): \(run.stderr)")
+      #expect(run.stderr == "Error: \(directory)/\(twice)\n", "\(command)")
+      #expect(!FileManager.default.fileExists(atPath: directory + "/r.md") && !FileManager.default.fileExists(atPath: directory + "/r.json"))
     }
   }
 

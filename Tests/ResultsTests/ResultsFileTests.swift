@@ -20,6 +20,24 @@ struct ResultsFileTests {
     #expect(mode == 0o644)
   }
 
+  @Test("a results file with one metric in two rows is refused, naming both lines")
+  func metricTwice() throws {
+    let directory = try Fixtures.scratchDirectory()
+    defer { Fixtures.remove(directory) }
+    let path = directory + "/books.csv"
+    let latency = Fixtures.row(p50: 812)
+    let allocations = Fixtures.row("allocations", p50: 12, unit: .count)
+    // The header is line 1: latency on 2 and 4, with other figures on 4.
+    try ResultsFile.write([latency, allocations, Fixtures.row(p50: 900)], to: path)
+    #expect(throws: CSVError(file: path, line: 4, message: "a second row of books/memory/path/write/latency: line 2 holds it already")) {
+      try ResultsFile.readMetricRows(from: path)
+    }
+    #expect(throws: CSVError.self) { try ResultsFile.readResults(from: path) }
+    // The same rows once each read back as written, in order.
+    try ResultsFile.write([latency, allocations], to: path)
+    #expect(try ResultsFile.readMetricRows(from: path) == [latency, allocations])
+  }
+
   @Test("a write replaces an existing file whole")
   func replace() throws {
     let directory = try Fixtures.scratchDirectory()

@@ -51,7 +51,7 @@ enum MergeCommand: Command {
     let configurations = try ConfigurationSequence(workload).ids
     var parts: [ResultsMerge.Part] = []
     for path in arguments.positionals {
-      let part = ResultsMerge.Part(name: path, rows: try ResultsFile.read(MetricRow.self, from: path))
+      let part = ResultsMerge.Part(name: path, rows: try ResultsFile.readMetricRows(from: path))
       if let other = part.rows.first(where: { $0.key.workload != workload.name }) {
         throw MergeError.notOneRun("\(path) is of the workload \(other.key.workload), \(workloadPath) is \(workload.name)")
       }
