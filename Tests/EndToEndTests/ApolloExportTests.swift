@@ -59,6 +59,50 @@ struct ApolloExportTests {
     #expect(singleKey["iterations"] as? Int == 3)
   }
 
+  @Test("a result the baseline has no counterpart of is written without a verdict and named on standard error")
+  func uncompared() async throws {
+    let scratch = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    try Self.baseline(
+      replacing: #""scenario": "tier2.inmemory.batch_load_100_records","#, with: #""scenario": "tier2.inmemory.batch_load_99_records","#
+    ).write(toFile: scratch + "/b.json", atomically: true, encoding: .utf8)
+    let run = try await cachebench(["export", Self.results, "--format", "apollo", "--samples", Self.samples, "--baseline", "b.json"], in: scratch)
+    #expect(run.status == 0, "\(run.stderr)")
+    #expect(run.stderr == "note: b.json has no counterpart of 1 scenario(s), written without a verdict: tier2.inmemory.batch_load_100_records\n")
+    let (_, byScenario) = try Self.results(run.stdout)
+    let lacking = try #require(byScenario["tier2.inmemory.batch_load_100_records"])
+    #expect(lacking["verdict"] == nil && lacking["delta_vs_baseline_pct"] == nil)
+    // The others are judged as verdictsByHand works them out.
+    #expect(byScenario["tier2.inmemory.single_key_load_10_fields"]?["verdict"] as? String == "parity")
+    #expect(byScenario["tier2.sqlite.pattern_delete_10k_records"]?["verdict"] as? String == "regressed")
+  }
+
+  @Test("the shipped Tier-2 workload, run and exported against a baseline of Apollo's shape: the floors without a verdict, Apollo's backends judged")
+  func shippedWorkload() async throws {
+    let scratch = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: scratch) }
+    let run = try await cachebench(
+      ["run", "Workloads/apollo-tier2.json", "--quick", "--out", scratch + "/t.csv", "--samples", scratch + "/s.csv", "--no-progress"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let export = try await cachebench(
+      ["export", scratch + "/t.csv", "--format", "apollo", "--samples", scratch + "/s.csv", "--baseline", Self.baseline])
+    #expect(export.status == 0, "\(export.stderr)")
+    let (_, byScenario) = try Self.results(export.stdout)
+    // Every floor's scenario is named on standard error and has no verdict; every result of
+    // Apollo's own backends (inmemory, sqlite) whose scenario the excerpt holds has one.
+    let floors = byScenario.keys.filter { $0.hasPrefix("tier2.limit_") }
+    #expect(!floors.isEmpty)
+    let note = try #require(export.stderr.split(separator: "\n").first { $0.hasPrefix("note: ") })
+    for scenario in floors {
+      #expect(byScenario[scenario]?["verdict"] == nil, "\(scenario)")
+      #expect(note.contains(scenario), "\(scenario)")
+    }
+    let baselineScenarios = try Self.results(String(contentsOfFile: Self.baseline, encoding: .utf8)).byScenario.keys
+    for scenario in baselineScenarios where byScenario[scenario] != nil {
+      #expect(byScenario[scenario]?["verdict"] is String, "\(scenario)")
+    }
+  }
+
   @Test("--out writes what standard output gets; without --baseline no change and no verdict")
   func out() async throws {
     let scratch = try temporaryDirectory()
@@ -152,11 +196,13 @@ struct ApolloExportTests {
       stderr:
         "Error: tier2.inmemory.batch_load_100_records: the change from the baseline's mean (5e-324 ms, b.json) to 0.02 ms is not a finite number\n"),
     against(
-      "a scenario the baseline lacks",
-      baseline(replacing: #""scenario": "tier2.inmemory.batch_load_100_records","#, with: #""scenario": "tier2.inmemory.batch_load_99_records","#),
+      "a baseline of other scenarios only", #"{"version": "2.x", "captured_at": "t", "git_sha": "s", "device": "d", "results": ["#
+        + #"{"tier": 1, "scenario": "tier1.cache_and_network", "mean_ms": 1, "std_ms": 0, "p50_ms": 1, "p95_ms": 1, "p99_ms": 1, "iterations": 1}]}"#
+        + "\n",
       status: 65,
       stderr:
-        "Error: b.json has no scenario tier2.inmemory.batch_load_100_records to compare with: export without --baseline, or against a baseline that has it\n"),
+        "Error: b.json has no scenario to compare any result with (not tier2.inmemory.batch_load_100_records): "
+        + "export without --baseline, or against a baseline of these scenarios\n"),
     against(
       "a scenario twice",
       baseline(replacing: #""scenario": "tier1.cache_and_network","#, with: #""scenario": "tier2.inmemory.batch_load_100_records","#),

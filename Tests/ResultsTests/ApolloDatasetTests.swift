@@ -191,8 +191,8 @@ struct ApolloDatasetTests {
     let cases: [(ApolloDataset, String)] = [
       (
         Self.baseline([("tier1.cache_and_network", 1)]),
-        "b.json has no scenario tier2.sqlite_compact.batch_load_100_records nor tier2.sqlite.batch_load_100_records to compare with: "
-          + "export without --baseline, or against a baseline that has it"
+        "b.json has no scenario to compare any result with (not tier2.sqlite_compact.batch_load_100_records nor "
+          + "tier2.sqlite.batch_load_100_records): export without --baseline, or against a baseline of these scenarios"
       ),
       (
         Self.baseline([("tier2.sqlite.batch_load_100_records", 2), ("tier2.sqlite.batch_load_100_records", 3)]),

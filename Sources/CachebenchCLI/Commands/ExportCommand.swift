@@ -50,11 +50,13 @@ enum ExportCommand: Command {
       tier2.<backend>.<scenario> (memory is inmemory, sqlite-apollo is sqlite, sqlite-compact
       sqlite_compact); other rows tier 0, named workload[variant]/store/keys/phase/metric. With
       --baseline, each result gets delta_vs_baseline_pct and verdict: improved at -5% of the
-      baseline's mean or less, regressed at +5% or more, parity between (docs/apollo.md).
+      baseline's mean or less, regressed at +5% or more, parity between (docs/apollo.md); a result
+      the baseline has no counterpart of (a layout's floor) is written without one, named on
+      standard error.
 
       Exit codes: 0 success, 64 wrong usage, 65 a malformed CSV or baseline, samples that are not
-      the run's, a scenario the baseline lacks, 66 a missing file, 74 an output that cannot be
-      written.
+      the run's, a baseline with none of the results' scenarios, 66 a missing file, 74 an output
+      that cannot be written.
 
       EXAMPLE:
         cachebench export results/runs/default.csv --format bmf --out bmf.json
@@ -116,10 +118,10 @@ enum ExportCommand: Command {
       device: try arguments[Options.device], sources: sources)
     guard let baseline, let baselinePath else { return dataset }
     let compared = try dataset.compared(with: baseline, file: baselinePath)
-    let uncompared = compared.results.filter { $0.comparison == nil }.map(\.scenario)
+    let uncompared = compared.uncompared
     if !uncompared.isEmpty {
       writeStandardError(
-        "note: \(baselinePath) has no counterpart of \(uncompared.count) projected load(s), written without a verdict: "
+        "note: \(baselinePath) has no counterpart of \(uncompared.count) scenario(s), written without a verdict: "
           + uncompared.joined(separator: ", ") + "\n")
     }
     return compared

@@ -9,13 +9,15 @@ extension ApolloDataset {
   /// of one of cachebench's own backends that the baseline lacks, with its family's
   /// (``familyScenario(of:)``: `tier2.sqlite_compact.X` with `tier2.sqlite.X`). A projected load
   /// the baseline lacks (a 2.x baseline lacks them all), with the whole load of the same records
-  /// (``wholeLoadScenario(of:)``), what 2.x's `loadFields` does; the two projected loads without
-  /// one (the list load, the over-fetch) are then left without a verdict. The baseline's
-  /// other scenarios (their Tier 1) are left out, as the dataset lists the current results.
+  /// (``wholeLoadScenario(of:)``), what 2.x's `loadFields` does. A result with no counterpart
+  /// at all (a layout's floor, the projected list load, the over-fetch against a 2.x baseline) is
+  /// left without a verdict: ``uncompared`` names them. The baseline's other scenarios (their
+  /// Tier 1) are left out, as the dataset lists the current results.
   ///
   /// - Parameter file: the baseline's file, for messages.
-  /// - Throws: ``ApolloDatasetError`` when the baseline holds a scenario twice, lacks one of the
-  ///   results' scenarios other than a projected load, has a mean of 0 for one, or when a change is not a finite number.
+  /// - Throws: ``ApolloDatasetError`` when the baseline holds a scenario twice, has none of the
+  ///   results' scenarios (the baseline of something else), has a mean of 0 for one, or when a
+  ///   change is not a finite number.
   package func compared(with baseline: ApolloDataset, file: String) throws(ApolloDatasetError) -> ApolloDataset {
     var baselineMeans: [String: Double] = [:]
     for result in baseline.results {
@@ -31,13 +33,7 @@ extension ApolloDataset {
       let own = [result.scenario] + (family.map { [$0] } ?? [])
       let wholeLoad = Self.wholeLoadScenario(of: result.scenario)
       let candidates = own + (wholeLoad.map { [$0] + (Self.familyScenario(of: $0).map { [$0] } ?? []) } ?? [])
-      guard let scenario = candidates.first(where: { baselineMeans[$0] != nil }), let base = baselineMeans[scenario] else {
-        // A projected load has no counterpart in a 2.x baseline but the whole loads above.
-        if Self.isProjectedScenario(result.scenario) { continue }
-        let alternative = family.map { " nor \($0)" } ?? ""
-        throw ApolloDatasetError(
-          "\(file) has no scenario \(result.scenario)\(alternative) to compare with: export without --baseline, or against a baseline that has it")
-      }
+      guard let scenario = candidates.first(where: { baselineMeans[$0] != nil }), let base = baselineMeans[scenario] else { continue }
       guard base > 0 else {
         throw ApolloDatasetError("\(file): \(scenario): mean_ms is 0, which no change can be a share of")
       }
@@ -47,6 +43,17 @@ extension ApolloDataset {
       }
       compared.results[index].comparison = Comparison(changePercent: change)
     }
+    if let first = results.first, compared.uncompared.count == results.count {
+      let alternative = Self.familyScenario(of: first.scenario).map { " nor \($0)" } ?? ""
+      throw ApolloDatasetError(
+        "\(file) has no scenario to compare any result with (not \(first.scenario)\(alternative)): "
+          + "export without --baseline, or against a baseline of these scenarios")
+    }
     return compared
+  }
+
+  /// The results left without a verdict, in order: those the baseline has no counterpart of.
+  package var uncompared: [String] {
+    results.filter { $0.comparison == nil }.map(\.scenario)
   }
 }
