@@ -65,6 +65,10 @@ func cachebenchMain(_ arguments: [String], context: CommandContext) -> ExitCode 
   }
   arguments.removeFirst()
   if name == "--version" || name == "-V" || name == "version" {
+    if let extra = arguments.first {
+      let message = extra.hasPrefix("-") && extra != "-" ? "Unknown option '\(extra)'." : "Unexpected argument '\(extra)'."
+      return Reporter.report(UsageError(message: message + " 'version' takes none.", usage: "version"), usage: "version")
+    }
     do {
       try writeStandardOutput(
         "cachebench \(CachebenchVersion.number)\ngit revision: \(RunInfo.gitRevision()) (of the current directory, as 'run' records it)\n"

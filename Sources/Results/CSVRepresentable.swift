@@ -1,3 +1,5 @@
+import Support
+
 /// A row type with a fixed set of named CSV columns: written in the order of ``columns``, read back
 /// by column name, so a reader finds its columns wherever a file puts them.
 package protocol CSVRepresentable {
@@ -46,7 +48,7 @@ package struct CSVFields {
   /// A decimal integer.
   package func integer(_ column: String) throws(CSVError) -> Int {
     let text = string(column)
-    guard let value = Int(text) else { throw error(column, "expected an integer, found '\(text)'") }
+    guard let value = DecimalNumber.integer(text) else { throw error(column, "expected an integer, found '\(text)'") }
     return value
   }
 
@@ -99,8 +101,7 @@ package enum CSVNumber {
   }
 
   package static func parse(_ text: String) -> Double? {
-    guard let value = Double(text), value.isFinite else { return nil }
-    return value
+    DecimalNumber.number(text)
   }
 }
 

@@ -96,6 +96,39 @@ struct OptionDeclarationTests {
       (["merge", "a.csv", "--out", "o.csv"], "Error: Missing expected option '--workload <FILE.json>'.\nUsage: cachebench merge "),
       (["merge", "a.csv"], "Error: Missing expected options '--workload <FILE.json>' and '--out <FILE.csv>'.\nUsage: cachebench merge "),
       (["export", "a.csv"], "Error: Missing expected option '--format bmf|github-action-benchmark|apollo'.\nUsage: cachebench export "),
+      // One grammar for numbers (docs/command-line.md#numbers): decimal only, a sign only where a
+      // negative value means something.
+      (
+        ["compare", "a.csv", "b.csv", "--threshold", "0x10"],
+        "Error: The value '0x10' is invalid for '--threshold'; expected a percentage such as 10.\nUsage: cachebench compare "
+      ),
+      (
+        ["compare", "a.csv", "b.csv", "--threshold", "0x1p-1074"],
+        "Error: The value '0x1p-1074' is invalid for '--threshold'; expected a percentage such as 10.\nUsage: cachebench compare "
+      ),
+      (
+        ["compare", "a.csv", "b.csv", "--threshold=+5"],
+        "Error: The value '+5' is invalid for '--threshold'; expected a percentage such as 10.\nUsage: cachebench compare "
+      ),
+      (
+        ["compare", "a.csv", "b.csv", "--threshold", "inf"],
+        "Error: The value 'inf' is invalid for '--threshold'; expected a percentage such as 10.\nUsage: cachebench compare "
+      ),
+      (
+        ["soak", "w.json", "--warmup", "0x20"],
+        "Error: The value '0x20' is invalid for '--warmup'; expected a whole number from 0 to 100000000.\nUsage: cachebench soak "
+      ),
+      (
+        ["soak", "w.json", "--warmup", "3.2e1"],
+        "Error: The value '3.2e1' is invalid for '--warmup'; expected a whole number from 0 to 100000000.\nUsage: cachebench soak "
+      ),
+      (
+        ["soak", "w.json", "--warmup", "+3"],
+        "Error: The value '+3' is invalid for '--warmup'; expected a whole number from 0 to 100000000.\nUsage: cachebench soak "
+      ),
+      (["run", "w.json", "---quick"], "Error: Unknown option '---quick'. Did you mean '--quick'?\nUsage: cachebench run "),
+      (["version", "--frob"], "Error: Unknown option '--frob'. 'version' takes none.\nUsage: cachebench version\n"),
+      (["--version", "extra"], "Error: Unexpected argument 'extra'. 'version' takes none.\nUsage: cachebench version\n"),
     ])
   func refused(arguments: [String], stderr: String) async throws {
     let run = try await cachebench(arguments)

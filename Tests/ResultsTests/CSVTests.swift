@@ -169,6 +169,15 @@ struct CSVErrorTests {
       ("p50", "nan", "bad.csv:2: column 'p50': expected a number, found 'nan'"),
       ("p50", "", "bad.csv:2: column 'p50': expected a number, found ''"),
       ("n", "2.5", "bad.csv:2: column 'n': expected an integer, found '2.5'"),
+      // One grammar for numbers (Support's DecimalNumber): no hexadecimal, no infinity, no plus.
+      ("p50", "0x10", "bad.csv:2: column 'p50': expected a number, found '0x10'"),
+      ("p50", "0x1p-1074", "bad.csv:2: column 'p50': expected a number, found '0x1p-1074'"),
+      ("p50", "inf", "bad.csv:2: column 'p50': expected a number, found 'inf'"),
+      ("p50", "+5", "bad.csv:2: column 'p50': expected a number, found '+5'"),
+      ("p50", "1.", "bad.csv:2: column 'p50': expected a number, found '1.'"),
+      ("n", "0x20", "bad.csv:2: column 'n': expected an integer, found '0x20'"),
+      ("n", "3.2e1", "bad.csv:2: column 'n': expected an integer, found '3.2e1'"),
+      ("n", "+3", "bad.csv:2: column 'n': expected an integer, found '+3'"),
       ("n", "0", "bad.csv:2: column 'n': expected at least 1 sample, found 0"),
       (
         "deterministic", "yes",

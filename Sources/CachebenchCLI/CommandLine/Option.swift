@@ -1,3 +1,5 @@
+import Support
+
 /// An option's declaration with its type erased: what parsing, usage lines and help need. Made
 /// from an ``Option`` or a ``Flag``, never written by hand.
 struct OptionSpec: Sendable {
@@ -148,7 +150,7 @@ extension Option where Value == Int {
   init(_ name: String, placeholder: String, help: String, default: Int, range: ClosedRange<Int>) {
     self.init(
       name, placeholder: placeholder, help: help, defaultValue: `default`, expected: Self.wholeNumber(in: range),
-      parse: { Int($0).flatMap { range.contains($0) ? $0 : nil } })
+      parse: { DecimalNumber.integer($0, negative: range.lowerBound < 0).flatMap { range.contains($0) ? $0 : nil } })
   }
 
   static func wholeNumber(in range: ClosedRange<Int>) -> String {
@@ -163,7 +165,7 @@ extension Option where Value == Int? {
       name, placeholder: placeholder, help: help, defaultValue: .some(nil), expected: Option<Int>.wholeNumber(in: range),
       parse: { text -> Int?? in
         // nil (not a number in range), never .some(nil) (absent).
-        guard let number = Int(text), range.contains(number) else { return .none }
+        guard let number = DecimalNumber.integer(text, negative: range.lowerBound < 0), range.contains(number) else { return .none }
         return .some(.some(number))
       })
   }
@@ -175,7 +177,7 @@ extension Option where Value == Double {
   static func percentage(_ name: String, help: String, default: Double) -> Option {
     Option(
       name, placeholder: "PCT", help: help, defaultValue: `default`, expected: "a percentage such as \(`default`.argument!)",
-      parse: { Double($0).flatMap { $0 >= 0 && $0.isFinite ? $0 : nil } })
+      parse: { DecimalNumber.number($0, negative: false) })
   }
 }
 
@@ -186,7 +188,7 @@ extension Option where Value == Double? {
     Option(
       name, placeholder: "PCT", help: help, defaultValue: .some(nil), expected: "a percentage such as \(example)",
       parse: { text -> Double?? in
-        guard let number = Double(text), number >= 0, number.isFinite else { return .none }
+        guard let number = DecimalNumber.number(text, negative: false) else { return .none }
         return .some(.some(number))
       })
   }

@@ -1,4 +1,5 @@
 import Results
+import Support
 
 /// A type an option's value is read as: its parsing from the command line, the values it allows
 /// when they are few, and how a value of it is written back (for `Default: x` in help).
@@ -35,12 +36,18 @@ extension String: OptionValue {
 }
 
 extension Int: OptionValue {
-  init?(argument: String) { self.init(argument) }
+  init?(argument: String) {
+    guard let value = DecimalNumber.integer(argument) else { return nil }
+    self = value
+  }
   var argument: String? { String(self) }
 }
 
 extension Double: OptionValue {
-  init?(argument: String) { self.init(argument) }
+  init?(argument: String) {
+    guard let value = DecimalNumber.number(argument) else { return nil }
+    self = value
+  }
   /// A whole number without its `.0` (`Default: 10`).
   var argument: String? { rounded() == self && abs(self) < 1e15 ? String(Int(self)) : String(self) }
 }

@@ -136,7 +136,8 @@ struct ParsedArguments {
     _ argument: String, following arguments: [String], at index: inout Int, spec: CommandSpec
   ) throws(UsageError) -> (OptionSpec, String?) {
     let options = spec.acceptedOptions
-    var name = String(argument.drop(while: { $0 == "-" }))
+    // Two dashes and a name; `---quick` names no option, so it is not read as `--quick`.
+    var name = String(argument.dropFirst(argument.hasPrefix("--") ? 2 : 1))
     var inlineValue: String?
     if let equals = name.firstIndex(of: "=") {
       inlineValue = String(name[name.index(after: equals)...])
@@ -144,7 +145,7 @@ struct ParsedArguments {
     }
     guard argument.hasPrefix("--"), let option = options.first(where: { $0.name == name }) else {
       var message = "Unknown option '\(argument.split(separator: "=").first.map(String.init) ?? argument)'."
-      if let suggestion = Self.nearest(to: name, in: options.map(\.name)) {
+      if let suggestion = Self.nearest(to: String(name.drop { $0 == "-" }), in: options.map(\.name)) {
         message += " Did you mean '--\(suggestion)'?"
       }
       throw UsageError(message: message, usage: spec.usage)

@@ -1,3 +1,4 @@
+import Support
 import Workbench
 
 /// The text `cachebench worker` and `ab --paired` speak over the worker's standard input and
@@ -95,7 +96,7 @@ extension WorkerProtocol.Request {
         throw .init(description: "expected 'step<TAB>row<TAB>index<TAB>count', got '\(line)'")
       }
       func number(_ name: String, _ text: String, _ range: ClosedRange<Int>) throws(WorkerProtocol.Malformed) -> Int {
-        guard let value = Int(text), range.contains(value) else {
+        guard let value = DecimalNumber.integer(text, negative: range.lowerBound < 0), range.contains(value) else {
           throw .init(description: "step: the \(name) '\(text)' is not a whole number from \(range.lowerBound) to \(range.upperBound)")
         }
         return value
