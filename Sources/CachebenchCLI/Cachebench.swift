@@ -23,7 +23,25 @@ public enum Cachebench {
   /// first). Errors are reported on stderr; returns the exit code of docs/command-line.md.
   @MainActor
   public static func main(_ arguments: [String] = CommandLine.arguments, registry: Registry = .builtIn) -> Int32 {
-    cachebenchMain(Array(arguments.dropFirst()), context: CommandContext(registry: registry)).rawValue
+    if arguments == CommandLine.arguments, let position = firstArgumentNotUTF8() {
+      // Swift decodes such an argument with U+FFFD in place of the bad bytes: a path would name
+      // another file than the one given. Refused before anything is read or written.
+      return Reporter.report(
+        UsageError(
+          message: "argument \(position) ('\(arguments[position])') is not UTF-8 text; cachebench takes paths and values as UTF-8: rename the file",
+          usage: "<command> [options]"),
+        usage: "<command> [options]"
+      ).rawValue
+    }
+    return cachebenchMain(Array(arguments.dropFirst()), context: CommandContext(registry: registry)).rawValue
+  }
+
+  /// The position of the first argument of the process's own command line whose bytes are not
+  /// UTF-8, or nil.
+  static func firstArgumentNotUTF8() -> Int? {
+    (1..<Int(CommandLine.argc)).first { index in
+      CommandLine.unsafeArgv[index].map { String(validatingCString: $0) == nil } ?? false
+    }
   }
 }
 

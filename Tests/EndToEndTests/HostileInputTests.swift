@@ -240,6 +240,42 @@ struct HostileInputTests {
     #expect(try CSVFile(path: directory + "/r.csv").rows.count > 10)
   }
 
+  @Test("an argument that is not UTF-8 is refused with 64, never written as another file name")
+  func pathNotUTF8() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try Self.tiny.write(toFile: directory + "/tiny.json", atomically: true, encoding: .utf8)
+    // Byte 0xFF is never UTF-8; Swift would read it as U+FFFD, which is another name.
+    let run = try await shell(#""$CB" run tiny.json --out "$(printf 'r\377.csv')" --no-progress; echo "status $?"; ls"#, in: directory)
+    #expect(run.stdout == "status 64\ntiny.json\n")
+    #expect(
+      run.stderr.hasPrefix(
+        "Error: argument 4 ('r\u{FFFD}.csv') is not UTF-8 text; cachebench takes paths and values as UTF-8: rename the file\n"),
+      "\(run.stderr)")
+  }
+
+  /// Needs root: it mounts a 64 KiB tmpfs and fills it (CI runs as root).
+  @Test(
+    "run --out on a full device: exit 74, the previous file left whole, no new file and no temporary one",
+    .enabled(if: getuid() == 0, "mounts a tmpfs"))
+  func fullDevice() async throws {
+    let directory = try temporaryDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try Self.tiny.write(toFile: directory + "/tiny.json", atomically: true, encoding: .utf8)
+    let run = try await shell(
+      #"""
+      mkdir m && mount -t tmpfs -o size=64k tmpfs m || exit 1
+      trap 'umount m' EXIT
+      printf 'previous\n' > m/r.csv
+      dd if=/dev/zero of=m/fill bs=4096 2>/dev/null
+      "$CB" run tiny.json --out m/r.csv --no-progress; echo "status $?"
+      "$CB" run tiny.json --out m/new.csv --no-progress; echo "status $?"
+      cat m/r.csv; ls -A m
+      """#, in: directory)
+    #expect(run.stdout == "status 74\nstatus 74\nprevious\nfill\nr.csv\n", "\(run.stderr)")
+    #expect(run.stderr == "Error: cannot write m/r.csv: No space left on device\nError: cannot write m/new.csv: No space left on device\n")
+  }
+
   @Test("a closed pipe (| head -1) ends the run quietly, after the CSV is written")
   func closedPipe() async throws {
     let directory = try temporaryDirectory()
