@@ -91,9 +91,17 @@ def count(data, strategy):
 
 
 def main():
+    if len(sys.argv) > 2 or (len(sys.argv) == 2 and sys.argv[1].startswith("-")):
+        sys.exit("calendar_counts.py: usage: scripts/calendar_counts.py [RESPONSE.json]")
     path = sys.argv[1] if len(sys.argv) > 1 else "Workloads/calendar/calendar_response.json"
-    with open(path) as f:
-        data = json.load(f)["data"]
+    try:
+        with open(path) as f:
+            data = json.load(f)["data"]
+        data["items"]
+    except (OSError, ValueError) as error:
+        sys.exit(f"calendar_counts.py: {path}: {error}")
+    except (KeyError, TypeError):
+        sys.exit(f"calendar_counts.py: {path}: no data.items, as the calendar's response has")
     for strategy in ("path", "typePolicy", "programmatic"):
         objects, records = count(data, strategy)
         print(f"{strategy:13} objects={objects} records={records}")

@@ -38,15 +38,35 @@ def project(value, selection):
     }
 
 
+def fail(message):
+    """One line on standard error, exit 2: never a traceback."""
+    print(f"calendar_narrow.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def main():
-    with open(os.path.join(HERE, "calendar_response.json")) as file:
-        whole = json.load(file)
-    data = whole.get("data", whole)
+    unknown = [argument for argument in sys.argv[1:] if argument != "--check"]
+    if unknown:
+        fail(f"unknown argument '{unknown[0]}' (usage: scripts/calendar_narrow.py [--check])")
+    source = os.path.join(HERE, "calendar_response.json")
+    try:
+        with open(source) as file:
+            whole = json.load(file)
+    except (OSError, ValueError) as error:
+        fail(f"{source}: {error}")
+    data = whole.get("data", whole) if isinstance(whole, dict) else None
+    edges = data.get("items", {}).get("edges") if isinstance(data, dict) and isinstance(data.get("items"), dict) else None
+    if not isinstance(edges, list) or not edges:
+        fail(f"{source}: no data.items.edges to cut the narrow responses from")
     differ = False
     for name, selection in SELECTIONS.items():
         text = json.dumps({"data": project(data, selection)}, separators=(",", ":"), ensure_ascii=False) + "\n"
         path = os.path.join(HERE, name + "_response.json")
         if "--check" in sys.argv[1:]:
+            if not os.path.exists(path):
+                print(f"{path}: missing, where the script writes one", file=sys.stderr)
+                differ = True
+                continue
             with open(path) as file:
                 if file.read() != text:
                     print(f"{path}: differs from what the script writes", file=sys.stderr)

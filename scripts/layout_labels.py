@@ -9,3 +9,8 @@ NAMES = {
     "sqlite-rows-rowid": "rows, rowid table",
     "sqlite-rows-ordered": "rows-ordered (ours)",
 }
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit("layout_labels.py: a module of scripts/layouts_page.py and scripts/narrow_reads_page.py, not a command")

@@ -11,7 +11,11 @@ import re
 import statistics
 import sys
 
+if len(sys.argv) != 2 or sys.argv[1].startswith("-"):
+    sys.exit("paired_summary.py: usage: python3 scripts/paired_summary.py DIRECTORY (of scripts/paired-campaign)")
 directory = sys.argv[1]
+if not os.path.isfile(os.path.join(directory, "summary.txt")):
+    sys.exit(f"paired_summary.py: {directory}: no summary.txt: not a directory of scripts/paired-campaign")
 summary = {}
 for line in open(os.path.join(directory, "summary.txt")):
     name = line.split()[0]

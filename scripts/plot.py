@@ -24,7 +24,10 @@ import os
 import sys
 from collections import OrderedDict, defaultdict
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError:
+    sys.exit("plot.py: needs matplotlib (make plot installs it: python3 -m pip install matplotlib)")
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402

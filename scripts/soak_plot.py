@@ -13,7 +13,10 @@ import csv
 import sys
 from collections import OrderedDict
 
-import matplotlib
+try:
+    import matplotlib
+except ImportError:
+    sys.exit("soak_plot.py: needs matplotlib (make plot installs it: python3 -m pip install matplotlib)")
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
