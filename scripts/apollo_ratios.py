@@ -8,7 +8,7 @@ file is `cachebench export --format apollo` of a run of Workloads/apollo-tier2.j
 it (the pairs in turns: A, B, A, B, ...). For every store of ours and every scenario it prints, as a
 Markdown table, the median over the pairs of Apollo's mean / ours (above 1: ours is faster; the
 memory store against Apollo's InMemoryNormalizedCache, every SQLite layout against its
-SQLiteNormalizedCache), and for each SQLite layout the median of its p50 / its floor's
+SQLiteNormalizedCache, opened our way and, `_as_apollo`, as Apollo opens its file), and for each SQLite layout the median of its p50 / its floor's
 (`limit-<layout>-...`, docs/metrics.md#layout-floors): 1.00 is the floor itself. Apollo 2.3 has no
 projected load: a projected load of ours is set against its whole load of the same records (what
 2.3's `loadFields` does); the list load and the over-fetch have no ratio.
@@ -85,17 +85,22 @@ def main(arguments):
 
 
 def floor_name(backend, ours):
-    """The floor of a SQLite layout's backend (`sqlite` is the apollo layout), if it ran."""
-    layout = {"sqlite": "apollo", "sqlite_compact": "compact", "sqlite_rows": "rows",
-              "sqlite_rows_rowid": "rows_rowid", "sqlite_rows_ordered": "rows_ordered"}.get(backend)
+    """The floor of a SQLite layout's backend (`sqlite` is the apollo layout), if it ran: a store
+    opened as Apollo opens it (`_as_apollo`, docs/stores.md#how-a-file-is-opened) against the floor
+    opened alike (`..._mmap0_fullmutex`), any other against the floor opened our way."""
+    as_apollo = backend.endswith("_as_apollo")
+    base = backend[: -len("_as_apollo")] if as_apollo else backend
+    layout = {"sqlite": "apollo", "sqlite_apollo": "apollo", "sqlite_compact": "compact", "sqlite_rows": "rows",
+              "sqlite_rows_rowid": "rows_rowid", "sqlite_rows_ordered": "rows_ordered"}.get(base)
     if not layout:
         return None
-    # limit_<layout>_<journal>_<synchronous>: the journal right after the layout, so that rows
-    # does not take rows_rowid's or rows_ordered's floor.
+    # limit_<layout>_<journal>_<synchronous>[_mmap0_fullmutex]: the journal right after the
+    # layout, so that rows does not take rows_rowid's or rows_ordered's floor.
     journals = ("delete", "truncate", "persist", "memory", "wal", "off")
     for candidate, _ in ours:
         if any(candidate.startswith(f"limit_{layout}_{journal}_") for journal in journals):
-            return candidate
+            if candidate.endswith("_mmap0_fullmutex") == as_apollo:
+                return candidate
     return None
 
 

@@ -7,10 +7,11 @@ import CSQLite
 /// try connection.execute("CREATE TABLE t(id INTEGER PRIMARY KEY)")
 /// let statement = try connection.cachedStatement("INSERT INTO t(id) VALUES (?)")
 /// ```
-/// A connection is opened with `SQLITE_OPEN_NOMUTEX`: SQLite does no locking of its own, so the
-/// connection must be used by one thread at a time. It is deliberately not `Sendable`; the owner
-/// (``SQLiteNormalizedCache``) keeps it behind a `Mutex`, which is cheaper than SQLite's
-/// `FULLMUTEX` taking its own lock on every call as well.
+/// A connection is opened with `SQLITE_OPEN_NOMUTEX` unless asked otherwise: SQLite does no
+/// locking of its own, so the connection must be used by one thread at a time. It is deliberately
+/// not `Sendable`; the owner (``SQLiteNormalizedCache``) keeps it behind a `Mutex`, which is
+/// cheaper than SQLite's `FULLMUTEX` taking its own lock on every call as well. `FULLMUTEX` is
+/// there to open a file as Apollo iOS does (``SQLiteNormalizedCache/MutexMode``).
 final class Connection {
   let handle: OpaquePointer
   /// The path given to `sqlite3_open_v2`: a file, or `:memory:`.
@@ -19,10 +20,11 @@ final class Connection {
 
   /// Opens the database at `path`, creating the file if absent.
   /// - Throws: ``SQLiteError`` when SQLite cannot open it.
-  init(path: String) throws(SQLiteError) {
+  init(path: String, mutex: SQLiteNormalizedCache.MutexMode = .nomutex) throws(SQLiteError) {
     var handle: OpaquePointer?
     // EXRESCODE: calls return extended result codes (2067, not 19), which SQLiteError splits.
-    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
+    let threading = mutex == .fullmutex ? SQLITE_OPEN_FULLMUTEX : SQLITE_OPEN_NOMUTEX
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | threading | SQLITE_OPEN_EXRESCODE
     let code = sqlite3_open_v2(path, &handle, flags, nil)
     guard code == SQLITE_OK, let handle else {
       // Even on failure SQLite usually returns a handle, which holds the message and must be closed.
@@ -81,6 +83,17 @@ final class Connection {
       throw SQLiteError(resultCode: SQLITE_ERROR, message: "expected one row", sql: sql)
     }
     return statement.int64(at: 0)
+  }
+
+  /// How the connection was opened, read back from SQLite: its memory map, its page cache (a
+  /// negative `cache_size` is KiB) and whether SQLite keeps a mutex of its own (`FULLMUTEX`).
+  func opening() throws(SQLiteError) -> (memoryMapBytes: Int, pageCacheKibibytes: Int, mutex: SQLiteNormalizedCache.MutexMode) {
+    let cacheSize = Int(try integer("PRAGMA cache_size"))
+    let pageSize = Int(try integer("PRAGMA page_size"))
+    return (
+      Int(try integer("PRAGMA mmap_size")), cacheSize < 0 ? -cacheSize : cacheSize * pageSize / 1_024,
+      sqlite3_db_mutex(handle) == nil ? .nomutex : .fullmutex
+    )
   }
 
   /// The single text a query returns, such as `PRAGMA journal_mode = wal`'s answer.

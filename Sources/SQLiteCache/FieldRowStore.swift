@@ -96,7 +96,7 @@ struct FieldRowStore {
   init(
     path: String, options: SQLiteNormalizedCache.Options, withoutRowid: Bool, format: RowFormat, extraSchema: String? = nil
   ) throws(SQLiteError) {
-    self.init(connection: try Connection(path: path), withoutRowid: withoutRowid, format: format)
+    self.init(connection: try Connection(path: path, mutex: options.mutex), withoutRowid: withoutRowid, format: format)
     let schema = Self.schema(withoutRowid: withoutRowid) + (format == .apollo ? "\n" + Self.apolloMetadataSchema : "")
     try connection.openRecords(options, schema: schema, extraSchema: extraSchema)
     accounting = try countStoredBytes()
@@ -109,7 +109,7 @@ struct FieldRowStore {
 
   /// A read connection to a database a writer has set up (``ReaderPool``).
   init(readerAt path: String, options: SQLiteNormalizedCache.Options, withoutRowid: Bool, format: RowFormat) throws(SQLiteError) {
-    self.init(connection: try Connection(path: path), withoutRowid: withoutRowid, format: format)
+    self.init(connection: try Connection(path: path, mutex: options.mutex), withoutRowid: withoutRowid, format: format)
     try connection.openReader(options)
   }
 

@@ -33,10 +33,13 @@ public final class LayoutFloorStore: NormalizedCache {
   /// - Throws: ``SQLiteError`` when SQLite cannot open the file or set it up.
   public init(path: String, floor: LayoutFloor) throws(SQLiteError) {
     self.floor = floor
-    let connection = try Connection(path: path)
     var options = SQLiteNormalizedCache.Options(layout: floor.layout)
     options.journalMode = floor.journal
     options.synchronous = floor.synchronous
+    options.memoryMapBytes = floor.memoryMapBytes
+    options.pageCacheKibibytes = floor.pageCacheKibibytes
+    options.mutex = floor.mutex
+    let connection = try Connection(path: path, mutex: options.mutex)
     try connection.configure(options)
     try connection.execute(floor.schema)
     self.connection = Mutex(connection)
@@ -298,17 +301,35 @@ public struct LayoutFloor: Sendable, Hashable {
   public var layout: SQLiteNormalizedCache.Layout
   public var journal: SQLiteNormalizedCache.JournalMode
   public var synchronous: SQLiteNormalizedCache.Synchronous
+  /// How the file is opened besides (memory map, page cache, mutex): its store's, so that a store
+  /// opened as Apollo opens it is measured against a floor opened alike.
+  public var memoryMapBytes: Int
+  public var pageCacheKibibytes: Int
+  public var mutex: SQLiteNormalizedCache.MutexMode
 
   public init(
-    layout: SQLiteNormalizedCache.Layout, journal: SQLiteNormalizedCache.JournalMode, synchronous: SQLiteNormalizedCache.Synchronous
+    layout: SQLiteNormalizedCache.Layout, journal: SQLiteNormalizedCache.JournalMode, synchronous: SQLiteNormalizedCache.Synchronous,
+    memoryMapBytes: Int = SQLiteNormalizedCache.Options().memoryMapBytes,
+    pageCacheKibibytes: Int = SQLiteNormalizedCache.Options().pageCacheKibibytes, mutex: SQLiteNormalizedCache.MutexMode = .nomutex
   ) {
     self.layout = layout
     self.journal = journal
     self.synchronous = synchronous
+    self.memoryMapBytes = memoryMapBytes
+    self.pageCacheKibibytes = pageCacheKibibytes
+    self.mutex = mutex
   }
 
-  /// The floor's store label: `limit-apollo-delete-full`.
-  public var label: String { "limit-\(layout)-\(journal.rawValue)-\(synchronous.rawValue)" }
+  /// The floor's store label: `limit-apollo-delete-full`, followed by what is opened otherwise
+  /// than by default: `limit-apollo-delete-full-mmap0-fullmutex`.
+  public var label: String {
+    let defaults = SQLiteNormalizedCache.Options()
+    var label = "limit-\(layout)-\(journal.rawValue)-\(synchronous.rawValue)"
+    if memoryMapBytes != defaults.memoryMapBytes { label += "-mmap\(memoryMapBytes)" }
+    if pageCacheKibibytes != defaults.pageCacheKibibytes { label += "-cache\(pageCacheKibibytes)" }
+    if mutex != defaults.mutex { label += "-\(mutex.rawValue)" }
+    return label
+  }
 
   /// Whether the layout keeps a row a field (``LayoutDescriptor/rowPerField``).
   var rowPerField: Bool { layout.descriptor.rowPerField }

@@ -20,7 +20,7 @@ struct RecordRowStore {
   /// format keeps in memory, and counts the stored bytes.
   /// - Throws: ``SQLiteError`` when SQLite fails, or the file holds another layout.
   init(path: String, options: SQLiteNormalizedCache.Options, format: some RecordFormat, extraSchema: String? = nil) throws(SQLiteError) {
-    let connection = try Connection(path: path)
+    let connection = try Connection(path: path, mutex: options.mutex)
     self.connection = connection
     recordOverhead = format.layout.recordOverheadBytes
     var format = format
@@ -35,7 +35,7 @@ struct RecordRowStore {
   /// names), without creating anything or counting the store's bytes.
   /// - Throws: ``SQLiteError`` when SQLite fails, or the file holds another layout.
   init(readerAt path: String, options: SQLiteNormalizedCache.Options, format: some RecordFormat) throws(SQLiteError) {
-    let connection = try Connection(path: path)
+    let connection = try Connection(path: path, mutex: options.mutex)
     self.connection = connection
     recordOverhead = format.layout.recordOverheadBytes
     var format = format

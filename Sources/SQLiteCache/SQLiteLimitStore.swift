@@ -22,7 +22,7 @@ public final class SQLiteLimitStore: NormalizedCache {
   /// - Throws: ``SQLiteError`` when SQLite cannot open the file or set it up.
   public init(path: String, options: SQLiteNormalizedCache.Options = .init()) throws(SQLiteError) {
     self.path = path
-    let connection = try Connection(path: path)
+    let connection = try Connection(path: path, mutex: options.mutex)
     try connection.configure(options)
     try connection.execute("CREATE TABLE IF NOT EXISTS records (key TEXT PRIMARY KEY, fields BLOB NOT NULL)")
     self.connection = Mutex(connection)

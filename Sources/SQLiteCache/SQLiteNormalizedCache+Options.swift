@@ -56,6 +56,17 @@ extension SQLiteNormalizedCache {
     case incremental
   }
 
+  /// How SQLite serializes calls on a connection
+  /// ([threading modes](https://www.sqlite.org/threadsafe.html)), the flag `sqlite3_open_v2` is given.
+  public enum MutexMode: String, Sendable, Hashable, CaseIterable {
+    /// `SQLITE_OPEN_NOMUTEX` (multi-thread): no lock inside SQLite; the store's own lock keeps a
+    /// connection to one thread at a time. Ours.
+    case nomutex
+    /// `SQLITE_OPEN_FULLMUTEX` (serialized): SQLite takes a lock of its own on every call, as Apollo
+    /// iOS's `ApolloSQLiteDatabase` opens its file (in 2.x and 3.0).
+    case fullmutex
+  }
+
   /// How a store opens its database.
   ///
   /// ```swift
@@ -82,6 +93,8 @@ extension SQLiteNormalizedCache {
     /// ([cache_size](https://www.sqlite.org/pragma.html#pragma_cache_size)); SQLite's default,
     /// 2,000, unless set.
     public var pageCacheKibibytes: Int
+    /// `.nomutex` by default; `.fullmutex` opens as Apollo iOS does (``MutexMode``).
+    public var mutex: MutexMode
     /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
     public var busyTimeoutMilliseconds: Int32
     /// `.none` by default. Only a new file takes it.
@@ -96,8 +109,9 @@ extension SQLiteNormalizedCache {
     public init(
       layout: Layout = .compact, journalMode: JournalMode = .wal, synchronous: Synchronous = .normal,
       memoryMapBytes: Int = 268_435_456, pageCacheKibibytes: Int = 2_000, busyTimeoutMilliseconds: Int32 = 5_000,
-      autoVacuum: AutoVacuum = .none, budget: CacheBudget? = nil, readConnections: Int = 4
+      autoVacuum: AutoVacuum = .none, budget: CacheBudget? = nil, readConnections: Int = 4, mutex: MutexMode = .nomutex
     ) {
+      self.mutex = mutex
       self.readConnections = readConnections
       self.autoVacuum = autoVacuum
       self.budget = budget
@@ -107,6 +121,17 @@ extension SQLiteNormalizedCache {
       self.journalMode = journalMode
       self.synchronous = synchronous
       self.busyTimeoutMilliseconds = busyTimeoutMilliseconds
+    }
+
+    /// SQLite's own defaults as Apollo iOS's `ApolloSQLiteDatabase` leaves them (it sets no
+    /// pragma but the journal mode): no memory map, a page cache of 2,000 KiB, `FULLMUTEX`. The
+    /// layout, journal, synchronous level and the rest are kept.
+    public var openedAsApollo: Options {
+      var options = self
+      options.memoryMapBytes = 0
+      options.pageCacheKibibytes = 2_000
+      options.mutex = .fullmutex
+      return options
     }
   }
 }

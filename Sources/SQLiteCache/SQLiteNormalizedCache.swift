@@ -285,6 +285,12 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
     }
   }
 
+  /// How the writer's connection was opened, as SQLite reports it (``Options/memoryMapBytes``,
+  /// ``Options/pageCacheKibibytes``, ``Options/mutex``).
+  package func opening() throws(SQLiteError) -> (memoryMapBytes: Int, pageCacheKibibytes: Int, mutex: MutexMode) {
+    try store.withLock { store throws(SQLiteError) in try store.layoutStore.connection.opening() }
+  }
+
   /// A database file's pages.
   public struct Pages: Sendable, Hashable {
     public var count: Int

@@ -154,7 +154,7 @@ struct RunCommandTests {
       ["validate"] + ["quick", "default", "large", "duplication-sweep", "calendar", "store-records", "apollo-tier2"].map { "Workloads/\($0).json" })
     #expect(run.status == 0, "\(run.stderr)")
     // Five stores, and their limit stores: the dictionary and the floors of the four SQLite layouts.
-    #expect(run.stdout.contains("Workloads/apollo-tier2.json: ok (apollo-tier2, apolloTier2, 6 configurations, and 6 of the limit stores)"))
+    #expect(run.stdout.contains("Workloads/apollo-tier2.json: ok (apollo-tier2, apolloTier2, 11 configurations, and 11 of the limit stores)"))
     // 4 levels of branching 2 x (0.6 + 0.4 x 3.5) = 4: 85 objects per root field, a list of 3.5 of them:
     // 297.5 objects of 40 + 6 x (14 + 0.4 x 15) = 160 bytes each.
     #expect(run.stdout.contains("Workloads/duplication-sweep.json: ok (duplication-sweep, generator, 30 configurations; about 298 objects and 48 KB per response"))

@@ -167,6 +167,31 @@ struct WorkloadFileTests {
     #expect(workload.measuredStores.prefix(5).map(\.limit) == [.dictionary, .floor(apollo), .floor(LayoutFloor(layout: .rowsRowid, journal: .delete, synchronous: .full)), .floor(apollo), .sqlite])
   }
 
+  @Test("a SQLite store opened as Apollo opens it: its floor opened alike, under a label of its own; each setting alone")
+  func openedAsApollo() throws {
+    let workload = try load(
+      #"""
+      {"name": "w", "seed": 1, "apolloTier2": {}, "limits": "layouts", "stores": [
+        {"kind": "sqlite", "layout": "compact", "journal": "delete", "synchronous": "full", "label": "c"},
+        {"kind": "sqlite", "layout": "compact", "journal": "delete", "synchronous": "full", "openedAs": "apollo", "label": "c-as-apollo"},
+        {"kind": "sqlite", "layout": "rows", "journal": "delete", "synchronous": "full", "mmapBytes": 4096, "pageCacheKiB": 100, "mutex": "fullmutex", "label": "r"}]}
+      """#)
+    #expect(
+      workload.measuredStores.map(\.label) == [
+        "c", "c-as-apollo", "r", "limit-compact-delete-full", "limit-compact-delete-full-mmap0-fullmutex",
+        "limit-rows-delete-full-mmap4096-cache100-fullmutex",
+      ])
+    let descriptions = workload.stores.map { store -> String in
+      guard case .cache(let maker) = store.role else { return "" }
+      return maker.description
+    }
+    #expect(
+      descriptions == [
+        "sqlite compact delete full none", "sqlite compact delete full none (mmap 0 cache 2000 KiB fullmutex)",
+        "sqlite rows delete full none (mmap 4096 cache 100 KiB fullmutex)",
+      ])
+  }
+
   @Test("a recorded workload resolves its files against its own directory")
   func recorded() throws {
     let workload = try load(
@@ -294,6 +319,22 @@ struct WorkloadFileTests {
       (
         #"{"name": "w", "seed": 1, "apolloTier2": {}, "read": {"watchers": 1}}"#,
         "w.json:1:54: read.watchers: Apollo's Tier-2 scenarios read no operations"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "stores": [{"kind": "sqlite", "openedAs": "ios"}]}"#,
+        #"w.json:1:73: stores[0].openedAs: must be one of cachebench, apollo, got "ios""#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "stores": [{"kind": "sqlite", "mutex": "serialized"}]}"#,
+        #"w.json:1:73: stores[0].mutex: must be one of nomutex, fullmutex, got "serialized""#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "stores": [{"kind": "sqlite", "mmapBytes": -1}]}"#,
+        "w.json:1:73: stores[0].mmapBytes: must be between 0 and 1099511627776, got -1"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "stores": [{"kind": "sqlite", "pageCacheKiB": 0}]}"#,
+        "w.json:1:73: stores[0].pageCacheKiB: must be between 1 and 1073741824, got 0"
       ),
       (
         "{\"name\": \"w\", \"seed\": 1, \"generator\": {},\n \"stores\": [{\"kind\": \"sqlite\", \"journal\": \"wall\"}]}",

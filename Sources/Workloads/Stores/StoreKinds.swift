@@ -92,14 +92,17 @@ public struct StoreKinds: Sendable {
   }
 
   /// `{"kind": "sqlite", "layout": "apollo", "journal": "wal", "synchronous": "normal",
-  /// "location": "file", "autoVacuum": "incremental"}`: SQLite's options straight into its
-  /// ``SQLiteNormalizedCache/Options``, with a budget if given.
+  /// "location": "file", "autoVacuum": "incremental", "mmapBytes": 0, "pageCacheKiB": 2000,
+  /// "mutex": "fullmutex"}`: SQLite's options straight into its ``SQLiteNormalizedCache/Options``,
+  /// with a budget if given. `"openedAs": "apollo"` stands for the last three as Apollo iOS opens
+  /// its file (``SQLiteNormalizedCache/Options/openedAsApollo``).
   static let decodeSQLite: Decode = { options throws(WorkloadError) in
     var sqlite = SQLiteNormalizedCache.Options()
     sqlite.layout = try options.choice("layout", of: SQLiteNormalizedCache.Layout.self) ?? sqlite.layout
     sqlite.journalMode = try options.choice("journal", of: SQLiteNormalizedCache.JournalMode.self) ?? sqlite.journalMode
     sqlite.synchronous = try options.choice("synchronous", of: SQLiteNormalizedCache.Synchronous.self) ?? sqlite.synchronous
     sqlite.autoVacuum = try options.choice("autoVacuum", of: SQLiteNormalizedCache.AutoVacuum.self) ?? sqlite.autoVacuum
+    try decodeOpening(&options, into: &sqlite)
     let layout = sqlite.layout.rawValue
     let location = try options.string("location") ?? "file"
     guard location == "file" || location == ":memory:" else {
@@ -108,17 +111,22 @@ public struct StoreKinds: Sendable {
     let inMemory = location == ":memory:"
     let budget = try options.budget(
       recordOverhead: sqlite.layout.recordOverheadBytes + SQLiteNormalizedCache.usageRowOverheadBytes)
+    let opening = "mmap \(sqlite.memoryMapBytes) cache \(sqlite.pageCacheKibibytes) KiB \(sqlite.mutex)"
     let description = "sqlite \(layout) \(sqlite.journalMode) \(sqlite.synchronous) \(sqlite.autoVacuum)\(inMemory ? " :memory:" : "")"
+      + (sqlite.memoryMapBytes == defaultOpening.memoryMapBytes && sqlite.pageCacheKibibytes == defaultOpening.pageCacheKibibytes
+        && sqlite.mutex == defaultOpening.mutex ? "" : " (\(opening))")
     let unboundedOptions = sqlite
     let identity = StoreMaker.Identity(
-      kind: "sqlite", settings: [layout, "\(sqlite.journalMode)", "\(sqlite.synchronous)", "\(sqlite.autoVacuum)", location])
+      kind: "sqlite", settings: [layout, "\(sqlite.journalMode)", "\(sqlite.synchronous)", "\(sqlite.autoVacuum)", location, opening])
     var unbounded = StoreMaker(description: description, identity: identity, limit: .sqlite) { environment in
       try SQLiteNormalizedCache(path: inMemory ? ":memory:" : environment.newFilePath(), options: unboundedOptions)
     }
     // On file only: a floor of a database in memory would be measured on a file.
     let floor = inMemory
       ? nil
-      : LayoutFloor(layout: sqlite.layout, journal: sqlite.journalMode, synchronous: sqlite.synchronous)
+      : LayoutFloor(
+        layout: sqlite.layout, journal: sqlite.journalMode, synchronous: sqlite.synchronous, memoryMapBytes: sqlite.memoryMapBytes,
+        pageCacheKibibytes: sqlite.pageCacheKibibytes, mutex: sqlite.mutex)
     unbounded.floor = floor
     guard let budget else { return unbounded }
     // A share is of what a bounded store counts once everything is written (its usage rows
@@ -137,6 +145,24 @@ public struct StoreKinds: Sendable {
     }
     bounded.floor = floor
     return bounded
+  }
+
+  private static let defaultOpening = SQLiteNormalizedCache.Options()
+
+  /// How the file is opened: `"openedAs": "apollo"` (Apollo iOS's way: no memory map, SQLite's
+  /// default page cache, `FULLMUTEX`) or `"openedAs": "cachebench"` (ours, the default), then any
+  /// of `mmapBytes`, `pageCacheKiB` and `mutex` on top (docs/workloads.md#stores).
+  private static func decodeOpening(
+    _ options: inout StoreOptions, into sqlite: inout SQLiteNormalizedCache.Options
+  ) throws(WorkloadError) {
+    switch try options.string("openedAs") {
+    case nil, "cachebench": break
+    case "apollo": sqlite = sqlite.openedAsApollo
+    case let other?: throw options.error("openedAs", "must be one of cachebench, apollo, got \"\(other)\"")
+    }
+    sqlite.memoryMapBytes = try options.int("mmapBytes", in: 0...(1 << 40)) ?? sqlite.memoryMapBytes
+    sqlite.pageCacheKibibytes = try options.int("pageCacheKiB", in: 1...(1 << 30)) ?? sqlite.pageCacheKibibytes
+    sqlite.mutex = try options.choice("mutex", of: SQLiteNormalizedCache.MutexMode.self) ?? sqlite.mutex
   }
 
   /// `{"kind": "chain", "front": {"kind": "memory", "maxSizeBytes": "10%"}, "back": {"kind": "sqlite"}}`:
