@@ -284,6 +284,7 @@ public final class LayoutFloorStore: NormalizedCache {
 
   /// One plain `DELETE ... LIKE`, `%`, `_` and `\` escaped as the layouts escape them.
   public func removeRecords(matching pattern: String) throws(SQLiteError) {
+    guard !pattern.isEmpty else { return }
     try connection.withLock { connection throws(SQLiteError) in
       let delete = try connection.cachedStatement(floor.deleteMatchingSQL)
       try delete.bind(Connection.like(containing: pattern), at: 1)

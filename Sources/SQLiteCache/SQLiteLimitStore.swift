@@ -95,6 +95,7 @@ public final class SQLiteLimitStore: NormalizedCache {
   }
 
   public func removeRecords(matching pattern: String) throws(SQLiteError) {
+    guard !pattern.isEmpty else { return }
     try connection.withLock { connection throws(SQLiteError) in try connection.removeRecords(matching: pattern) }
   }
 

@@ -189,9 +189,11 @@ public final class SQLiteNormalizedCache: BoundedNormalizedCache, KeyEnumerableC
   }
 
   /// Removes every record whose key contains `pattern`, ignoring ASCII case, as ``KeyPattern``
-  /// matches: `%` and `_` are ordinary characters (SQL `LIKE` with them escaped).
+  /// matches: `%` and `_` are ordinary characters (SQL `LIKE` with them escaped). An empty
+  /// pattern removes nothing, as Apollo's stores.
   /// - Complexity: O(n), a scan of every key.
   public func removeRecords(matching pattern: String) throws(SQLiteError) {
+    guard !pattern.isEmpty else { return }
     try write { store throws(SQLiteError) in try store.removeRecords(matching: pattern) }
   }
 

@@ -20,10 +20,11 @@ public struct KeyPattern: Sendable {
     KeyPattern(pattern).matches(key)
   }
 
-  /// Whether `key` contains the pattern, ignoring ASCII case; reads the key's bytes in place.
+  /// Whether `key` contains the pattern, ignoring ASCII case; reads the key's bytes in place. An
+  /// empty pattern matches no key: a removal by it removes nothing, as in Apollo's stores.
   /// - Complexity: O(k · p) for a key of k bytes and a pattern of p.
   public func matches(_ key: CacheKey) -> Bool {
-    if needle.isEmpty { return true }
+    if needle.isEmpty { return false }
     if let found = key.utf8.withContiguousStorageIfAvailable({ contains($0) }) { return found }
     return Array(key.utf8).withUnsafeBufferPointer { contains($0) }
   }

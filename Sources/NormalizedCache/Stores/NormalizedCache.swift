@@ -21,7 +21,8 @@ public protocol NormalizedCache: AnyObject, Sendable {
   func removeRecord(for key: CacheKey) throws
 
   /// Removes every record whose key contains `pattern`, ignoring ASCII case (SQLite's `LIKE`
-  /// rules). `%` and `_` are ordinary characters.
+  /// rules). `%` and `_` are ordinary characters. An empty pattern removes nothing, as Apollo
+  /// iOS's stores (`guard !pattern.isEmpty`).
   func removeRecords(matching pattern: String) throws
 
   /// Removes every record.
