@@ -114,4 +114,25 @@ struct GenerateCommandTests {
     #expect(replayed.count == 2, "\(knob)")
     #expect(replayed == (try figures(directory + "/generated.csv")), "\(knob)")
   }
+
+  @Test("a schema and operations estimated past the limit are refused (65) before anything is generated, unless --allow-large")
+  func heldMemoryLimit() async throws {
+    let directory = try temporaryDirectory()
+    // 5 objects of responses; 10,000 types of 500 fields peaked at 5.1 GB in 50 s.
+    try #"{"name":"w","seed":1,"generator":{"types":10000,"responses":2,"narrowReads":{"fields":3,"of":500}},"read":{"verify":false}}"#
+      .write(toFile: directory + "/w.json", atomically: true, encoding: .utf8)
+    let held = "about 3 GB (schema 2 GB, operations 1 GB, responses 28 KB, records 21 KB)"
+    for command in [["validate", "w.json"], ["generate", "w.json", "--out", "gen"]] {
+      let run = try await cachebench(command, in: directory)
+      // Required: were validate to pass, generate would take gigabytes.
+      try #require(run.status == 65, "\(command): \(run.stderr)")
+      #expect(
+        run.stderr.hasPrefix("Error: w.json: generator: a run would hold \(held); the limit is 2 GB: pass --allow-large to run it anyway\n"),
+        "\(run.stderr)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["w.json"])
+    let allowed = try await cachebench(["validate", "w.json", "--allow-large"], in: directory)
+    #expect(allowed.status == 0, "\(allowed.stderr)")
+    #expect(allowed.stdout.hasSuffix("in all; \(held.replacingOccurrences(of: " (", with: " held by a run (")))\n"), "\(allowed.stdout)")
+  }
 }
