@@ -1,7 +1,9 @@
 import Foundation
 
 /// What a generator's knobs make, estimated before anything is generated: a response grows as
-/// the branching raised to the depth, and `depth: 20` alone asked for 7.4 GB in a minute.
+/// the branching raised to the depth, and `depth: 20` alone asked for 7.4 GB in a minute; and what
+/// a run of them holds (``HeldMemory``): the schema and operations grow with `types` and the fields
+/// per type whatever the responses.
 extension GeneratorConfig {
   public struct Estimate: Sendable, Hashable, CustomStringConvertible {
     /// Objects in one response, on average.
@@ -9,13 +11,15 @@ extension GeneratorConfig {
     /// Bytes of JSON in one response, on average.
     public let bytesPerResponse: Double
     public let responses: Int
+    /// What a run holds at once: schema, operations, responses and records.
+    public var held: HeldMemory
 
     public var objects: Double { objectsPerResponse * Double(responses) }
     public var bytes: Double { bytesPerResponse * Double(responses) }
 
     public var description: String {
       "about \(Self.count(objectsPerResponse)) objects and \(Self.bytes(bytesPerResponse)) per response, "
-        + "\(Self.count(objects)) objects and \(Self.bytes(bytes)) in all"
+        + "\(Self.count(objects)) objects and \(Self.bytes(bytes)) in all; \(held)"
     }
 
     public static func count(_ value: Double) -> String {
@@ -42,15 +46,24 @@ extension GeneratorConfig {
   /// fields, `listShare` of them lists of the mean `listLength`; a root field is a list of that
   /// length; an object carries `fieldsPerType` scalars, `listShare`-ish of them strings of the
   /// mean `stringLength`.
-  /// With `narrowReads`, a response is a list of the mean `listLength` (a share `share` of them)
-  /// or one object, each of `of` scalars.
+  /// With `narrowReads`, a response is a list of the mean `listLength` objects of `fields` scalars
+  /// (a share `share` of them) or one object of `of` scalars.
   public var estimate: Estimate {
+    var estimate = responseEstimate
+    estimate.held = heldMemory(estimate)
+    return estimate
+  }
+
+  /// The responses' part of ``estimate``, its ``Estimate/held`` zero.
+  private var responseEstimate: Estimate {
     let meanList = Double(listLength.min + listLength.max) / 2
     let meanString = Double(stringLength.min + stringLength.max) / 2
     if let narrowReads {
-      let objects = max(1, narrowReads.share * meanList + (1 - narrowReads.share))
-      let bytesPerObject = 40 + Double(narrowReads.of) * (14 + 0.4 * meanString)
-      return Estimate(objectsPerResponse: objects, bytesPerResponse: objects * bytesPerObject, responses: responses)
+      let listObjects = narrowReads.share * meanList
+      let objects = max(1, listObjects + (1 - narrowReads.share))
+      func bytes(fields: Int) -> Double { 40 + Double(fields) * (14 + 0.4 * meanString) }
+      let bytes = listObjects * bytes(fields: narrowReads.fields) + (1 - narrowReads.share) * bytes(fields: narrowReads.of)
+      return Estimate(objectsPerResponse: objects, bytesPerResponse: max(bytes, objects * 40), responses: responses, held: .zero)
     }
     let branching = Double(fanOut) * ((1 - listShare) + listShare * meanList)
     var perRoot = 0.0
@@ -62,12 +75,13 @@ extension GeneratorConfig {
     }
     let objects = max(1, meanList) * perRoot
     let bytesPerObject = 40 + Double(fieldsPerType) * (14 + 0.4 * meanString)
-    return Estimate(objectsPerResponse: objects, bytesPerResponse: objects * bytesPerObject, responses: responses)
+    return Estimate(objectsPerResponse: objects, bytesPerResponse: objects * bytesPerObject, responses: responses, held: .zero)
   }
 
   /// The largest workload run without `--allow-large`: 2 GB of responses or 20 million objects in
-  /// all, 200 MB or 2 million objects in one response.
-  public static let largeLimits = (bytes: 2e9, objects: 2e7, bytesPerResponse: 2e8, objectsPerResponse: 2e6)
+  /// all, 200 MB or 2 million objects in one response, 2 GB held by a run (schema, operations,
+  /// responses and records).
+  public static let largeLimits = (bytes: 2e9, objects: 2e7, bytesPerResponse: 2e8, objectsPerResponse: 2e6, heldBytes: 2e9)
 
   /// Why the estimate is too large to run without `--allow-large`; nil when it is not.
   public var tooLarge: String? {
@@ -78,6 +92,9 @@ extension GeneratorConfig {
     }
     if estimate.bytes > limits.bytes || estimate.objects > limits.objects {
       return "the responses would hold \(Estimate.count(estimate.objects)) objects (\(Estimate.bytes(estimate.bytes))) in all; the limit is \(Estimate.count(limits.objects)) objects or \(Estimate.bytes(limits.bytes))"
+    }
+    if estimate.held.total > limits.heldBytes {
+      return "a run would hold about \(Estimate.bytes(estimate.held.total)) (\(estimate.held.parts)); the limit is \(Estimate.bytes(limits.heldBytes))"
     }
     return nil
   }

@@ -11,8 +11,12 @@ extension SyntheticWorkload {
   /// DIRECTORY/extensions.graphqls
   /// DIRECTORY/operations/NAME.graphql
   /// DIRECTORY/responses/00000.json ...
-  /// DIRECTORY/workload.json     {"name", "seed", "recorded": {"schema", "operations"}}
+  /// DIRECTORY/workload.json     {"name", "seed", "recorded": {"schema", "operations"}, "read"}
   /// ```
+  /// `workload.json` replays as the generated workload runs: with `narrowReads`, whose lists read
+  /// page 1 again with new elements, it says `"read": {"verify": false}`, as the generated
+  /// workload must (a replay that verified failed: `data.drivers: 3 elements in the response, 5
+  /// read back`).
   /// Each file is written whole or not at all (``AtomicFile``), and `workload.json` last,
   /// so an interrupted run never leaves a workload that names a missing or partial file.
   /// Responses are made and written one at a time.
@@ -38,12 +42,16 @@ extension SyntheticWorkload {
         "response": .string(generated.fileName),
       ])
     }
-    let workload: JSONValue = [
+    var workload: JSONValue = [
       "name": .string(name),
       // JSON integers past Int64 would read back as doubles; such a seed is written as a string.
       "seed": seed <= UInt64(Int.max) ? .int(Int(seed)) : .string(String(seed)),
       "recorded": ["schema": ["schema.graphqls", "extensions.graphqls"], "operations": .array(entries)],
     ]
+    if config.narrowReads != nil, case .object(var members) = workload {
+      members.append(key: "read", value: ["verify": false])
+      workload = .object(members)
+    }
     var bytes = JSONWriter.data(workload, style: .pretty(sortedKeys: false))
     bytes.append(0x0A)
     try AtomicFile.write(bytes: bytes, to: directory.appendingPathComponent("workload.json").path)

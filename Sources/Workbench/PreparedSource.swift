@@ -72,7 +72,7 @@ final class PreparedSource {
   /// Sources up to this many bytes of JSON keep their parsed responses for the whole run; larger
   /// ones make each response again when it is needed (a parsed response takes several times its
   /// JSON's size: `large.json` held 2.6 GB). Kept sources hold their JSON too, for the `parse` phase.
-  static let keptBytes = 64 << 20
+  static let keptBytes = GeneratorConfig.keptResponseBytes
 
   /// Keeps every response when they are small enough together.
   private func keepIfSmall(progress: Progress) throws {

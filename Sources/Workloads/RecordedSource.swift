@@ -42,6 +42,14 @@ public struct RecordedOperation: Sendable {
   /// The response file, resolved.
   public var response: String
 
+  /// The operation it runs, for telling operations apart: its document files and operation name.
+  public struct Document: Hashable, Sendable {
+    public let files: [String]
+    public let operationName: String?
+  }
+
+  public var document: Document { Document(files: documents, operationName: operationName) }
+
   public init(documents: [String], operationName: String? = nil, variables: JSONObject = [:], response: String) {
     self.documents = documents
     self.operationName = operationName

@@ -46,7 +46,7 @@ public enum WorkloadChecker {
   }
 
   /// Refuses, before anything runs, what is estimated too large to run without `--allow-large`:
-  /// generated responses (``GeneratorConfig/tooLarge``), store records
+  /// generated responses and what a run of them holds (``GeneratorConfig/tooLarge``), store records
   /// (``StoreRecordsConfig/tooLarge``) and a traffic session (``TrafficSettings/tooLarge(bytesPerResponse:)``).
   /// Check the workload as it will run (after ``Workload/quick()``).
   static func checkSize(_ workload: Workload) throws {

@@ -90,7 +90,7 @@ struct WorkloadDecoder {
       resolver: resolver, fieldPolicyProvider: provider, stores: stores, limits: limits, sweep: sweep, repetitions: repetitions,
       warmup: warmup, read: read, traffic: traffic, concurrency: concurrency)
     workload.layoutFloors = layoutFloors
-    workload.warnings = datelessClockSettings(stores: stores, sweep: sweep)
+    workload.warnings = warnings(source: source, stores: stores, traffic: traffic, sweep: sweep)
     return workload
   }
 
@@ -239,23 +239,6 @@ struct WorkloadDecoder {
     }
     if stores.isEmpty { throw root.error("stores", "must list at least one store") }
     return stores
-  }
-
-  /// `traffic.ttl`, `traffic.secondsPerStep`, `traffic.startAt` and `traffic.refreshOnExpiry`, given or swept, in a workload
-  /// without a store with dates: the session's clock dates writes and reads of such stores only
-  /// (docs/workloads.md#traffic), so they change nothing. One warning each, at its key.
-  func datelessClockSettings(stores: [StoreSpec], sweep: Workload.Sweep?) -> [String] {
-    guard !stores.contains(where: \.dates) else { return [] }
-    var keyPaths: [String] = []
-    if case .object(let traffic)? = root.object["traffic"] {
-      for key in ["secondsPerStep", "startAt", "ttl", "refreshOnExpiry"] where traffic[key].map({ $0 != .null }) ?? false { keyPaths.append("traffic.\(key)") }
-    }
-    if case .traffic(let knob)? = sweep?.knob { keyPaths.append("sweep.traffic.\(knob.rawValue)") }
-    let line = { (keyPath: String) in root.locations[keyPath].map { ($0.line, $0.column) } ?? (0, 0) }
-    return keyPaths.sorted { line($0) < line($1) }.map { keyPath in
-      let place = root.locations[keyPath].map(\.description) ?? root.file
-      return "\(place): \(keyPath): changes nothing here: it needs a store with \"dates\": true, and no store of this workload has dates"
-    }
   }
 
   /// `traffic`: an app session's steps (docs/bounded-and-concurrent.md).

@@ -10,7 +10,9 @@ import Foundation
 /// default), and the files it reads: two outputs that are one file, or an output that is an
 /// input, are a usage error (64), found before anything is read or run, since the second write
 /// would replace the first (`soak --out S --series S` kept the series and lost the growth table)
-/// and an output its input (`compare base.csv new.csv --out base.csv`).
+/// and an output its input (`compare base.csv new.csv --out base.csv`). An output directory
+/// (`generate --out DIR`) may hold no input, at any depth: `generate DIR/workload.json --out DIR`
+/// replaced its own input.
 ///
 /// ```swift
 /// var outputs = OutputFiles()
@@ -21,10 +23,16 @@ import Foundation
 struct OutputFiles {
   private var files: [(name: String, path: String)] = []
   private var inputs: [(name: String, path: String)] = []
+  private var directories: [(name: String, path: String)] = []
 
   /// Adds an output; nil (an option not given) adds nothing.
   mutating func add(_ name: String, _ path: String?) {
     if let path { files.append((name, path)) }
+  }
+
+  /// Adds a directory the command writes files into, which may hold no input; nil adds nothing.
+  mutating func addDirectory(_ name: String, _ path: String?) {
+    if let path { directories.append((name, path)) }
   }
 
   /// Adds a file the command reads (inputs may name one file between them); nil adds nothing.
@@ -33,7 +41,7 @@ struct OutputFiles {
   }
 
   /// - Throws: ``UsageError`` naming the first two outputs that are one file, or the first output
-  ///   that is an input, and the file.
+  ///   that is an input, and the file; or the first output directory that holds an input.
   func checkDistinct(usage: String) throws(UsageError) {
     var seen: [String: String] = [:]
     for file in files {
@@ -47,6 +55,16 @@ struct OutputFiles {
       guard let identity = Self.identity(of: input.path), let output = seen[identity] else { continue }
       throw UsageError(
         message: "\(output) names \(input.name), '\(input.path)': an output may not replace a file the command reads.", usage: usage)
+    }
+    for directory in directories {
+      guard let folder = Self.identity(of: directory.path) else { continue }
+      let prefix = folder.hasSuffix("/") ? folder : folder + "/"
+      for input in inputs {
+        guard let identity = Self.identity(of: input.path), identity.hasPrefix(prefix) else { continue }
+        throw UsageError(
+          message: "\(directory.name) '\(directory.path)' holds \(input.name), '\(input.path)': the files written there may not replace a file the command reads; write into another directory.",
+          usage: usage)
+      }
     }
   }
 

@@ -24,6 +24,14 @@ enum GenerateCommand: Command {
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
     let out = try arguments[Options.out]
+    // An empty path is no directory: the files went into the current one.
+    if out.isEmpty {
+      throw UsageError(message: "The value '' is invalid for '--out'; expected a directory.", usage: spec.usage)
+    }
+    var outputs = OutputFiles()
+    outputs.addDirectory("'--out'", out)
+    outputs.addInput("the workload", arguments.positionals[0])
+    try outputs.checkDistinct(usage: spec.usage)
     let workload = try Workload.load(arguments.positionals[0], registry: context.registry)
     guard case .generator(let config) = workload.source else {
       throw CommandError("\(workload.file): generate needs a workload with a \"generator\" section, not \"\(workload.source.kindName)\"", .dataError)
@@ -31,7 +39,18 @@ enum GenerateCommand: Command {
     try WorkloadChecker.check(workload, allowLarge: arguments[Flag.allowLarge])
     let synthetic = try Generator.make(seed: workload.seed, config: config)
     try synthetic.write(to: URL(fileURLWithPath: out), name: workload.name + "-recorded")
-    try writeStandardOutput("wrote \(synthetic.responseCount) responses of \(synthetic.operations.count) operations to \(out); replay with: cachebench run \(out)/workload.json\n")
+    let replay = shellWord((out as NSString).appendingPathComponent("workload.json"))
+    try writeStandardOutput("wrote \(synthetic.responseCount) responses of \(synthetic.operations.count) operations to \(out); replay with: cachebench run \(replay)\n")
     return .success
+  }
+
+  /// `path` as one shell word that `run` reads as a path: quoted when it holds anything but
+  /// letters, digits and `/._-+,:@%=`, and after `./` when it starts with `-` (an option otherwise).
+  private static let plainCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+,:@%=".unicodeScalars)
+
+  static func shellWord(_ path: String) -> String {
+    let word = path.hasPrefix("-") ? "./" + path : path
+    let plain = word.unicodeScalars.allSatisfy { plainCharacters.contains($0) }
+    return plain ? word : "'" + word.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
   }
 }
