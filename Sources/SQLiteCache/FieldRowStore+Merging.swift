@@ -133,12 +133,14 @@ extension FieldRowStore {
     return true
   }
 
-  /// Moves every field row's date of unchanged refetches (not a record row, nor nested lists'
-  /// sub-records, as a field at a time does not), records of one date ``Connection/batchRows``
-  /// to a statement: `UPDATE OR FAIL records SET written_at = ?1 WHERE cache_key IN (?2, ...)
-  /// AND field_name NOT IN ('', '$')`. A statement a record cost the calendar's refetch a step
-  /// later some 4,000 instructions a record more (its preparation found by text, its end).
+  /// Moves every field row's date of unchanged refetches (not a record row), records of one date
+  /// ``Connection/batchRows`` to a statement: `UPDATE OR FAIL records SET written_at = ?1 WHERE
+  /// cache_key IN (?2, ...) AND field_name NOT IN ('', '$')`, and, where the file may hold nested
+  /// lists, the rows of the sub-records the updated rows point to, and theirs, as Apollo's code
+  /// moves them by writing the list again (``redateSubRecords(_:to:)``). A statement a record cost
+  /// the calendar's refetch a step later much more than a statement a batch.
   private func updateDates(_ redated: [(key: CacheKey, date: Int)]) throws(SQLiteError) {
+    let nestedLists = hadSubRecords || batch.hasWrittenSubRecords
     var groups: [(date: Int, keys: [CacheKey])] = []
     for (key, date) in redated {
       if let group = groups.firstIndex(where: { $0.date == date }) {
@@ -152,14 +154,34 @@ extension FieldRowStore {
         group.keys,
         sql: { rows in
           "UPDATE OR FAIL records SET written_at = ?1 WHERE cache_key IN (\(Connection.placeholders(rows))) "
-            + "AND field_name NOT IN ('', '$')"
+            + "AND field_name NOT IN ('', '$')" + (nestedLists ? " RETURNING \(sql.pointer)" : "")
         }
       ) { statement, batch throws(SQLiteError) in
         defer { statement.clearBindings() }
         try statement.bind(Int64(group.date), at: 1)
         for (index, key) in batch.enumerated() { try statement.bind(key, at: Int32(index + 2)) }
-        try statement.execute()
+        guard nestedLists else { return try statement.execute() }
+        var nested: [CacheKey] = []
+        defer { statement.reset() }
+        while try statement.step() { if let child = try statement.optionalText(at: 0) { nested.append(child) } }
+        try redateSubRecords(nested, to: group.date)
       }
+    }
+  }
+
+  /// Moves the date of nested lists' sub-records (field `$`), and of the sub-records theirs point
+  /// to, to `date`: a list written again at a new date has every row at that date in Apollo's code.
+  private func redateSubRecords(_ keys: [CacheKey], to date: Int) throws(SQLiteError) {
+    guard !keys.isEmpty else { return }
+    var pending = keys
+    let statement = try connection.cachedStatement(
+      "UPDATE OR FAIL records SET written_at = ?1 WHERE cache_key = ?2 AND field_name = '$' RETURNING \(sql.pointer)")
+    defer { statement.clearBindings() }
+    try statement.bind(Int64(date), at: 1)
+    while let key = pending.popLast() {
+      defer { statement.reset() }
+      try statement.bind(key, at: 2)
+      while try statement.step() { if let child = try statement.optionalText(at: 0) { pending.append(child) } }
     }
   }
 
@@ -279,18 +301,26 @@ extension FieldRowStore {
     try batch.addField(key: key, recordKey: recordKey, name: name, value: value, writtenAt: date)
   }
 
-  /// A field's rows' date, its value unchanged: `UPDATE ... SET written_at`.
+  /// A field's rows' date, its value unchanged: `UPDATE ... SET written_at`; where the file may
+  /// hold nested lists, its sub-records' too (``redateSubRecords(_:to:)``).
   private func updateDate(of name: UnsafeRawBufferPointer, _ key: CacheKey, to date: Int) throws(SQLiteError) {
+    let nestedLists = hadSubRecords || batch.hasWrittenSubRecords
     let statement = try connection.cachedStatement(
-      "UPDATE OR FAIL records SET written_at = ?1 WHERE cache_key = ?2 AND field_name = ?3")
-    defer {
-      statement.reset()
-      statement.clearBindings()
+      "UPDATE OR FAIL records SET written_at = ?1 WHERE cache_key = ?2 AND field_name = ?3"
+        + (nestedLists ? " RETURNING \(sql.pointer)" : ""))
+    var nested: [CacheKey] = []
+    do {
+      defer {
+        statement.reset()
+        statement.clearBindings()
+      }
+      try statement.bind(Int64(date), at: 1)
+      try statement.bind(key, at: 2)
+      try statement.bindTextNoCopy(name, at: 3)
+      guard nestedLists else { return try statement.execute() }
+      while try statement.step() { if let child = try statement.optionalText(at: 0) { nested.append(child) } }
     }
-    try statement.bind(Int64(date), at: 1)
-    try statement.bind(key, at: 2)
-    try statement.bindTextNoCopy(name, at: 3)
-    try statement.execute()
+    try redateSubRecords(nested, to: date)
   }
 
   /// A field's rows, and its nested lists' sub-records, before its new rows are written.

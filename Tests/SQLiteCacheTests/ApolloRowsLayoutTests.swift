@@ -140,6 +140,65 @@ struct ApolloRowsLayoutTests {
     #expect(try cache.statistics().recordCount == 1)
   }
 
+  @Test(
+    "a refetch at a later date moves the dates of a nested list's sub-record rows too, as Apollo's code writes the list again",
+    arguments: [SQLiteNormalizedCache.Layout.rows, .rowsRowid, .rowsOrdered])
+  func refetchMovesSubRecordDates(layout: SQLiteNormalizedCache.Layout) throws {
+    let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
+    func book(_ date: Int, title: String = "Dune") -> Record {
+      Record(key: "Book:1", writtenAt: date, ["editions": [[1, 2], []], "grid": [[[3]]], "title": .string(title)])
+    }
+    func dates() throws -> Set<String> {
+      Set(try RowsLayoutTests.rows(cache).filter { !$0.hasPrefix("Book:1||") }.map { String($0.split(separator: "|").last!) })
+    }
+    try cache.merge(records: RecordSet(records: [book(5)]))
+    #expect(try dates() == ["5"])
+    // Unchanged but for the date: every row, the sub-records' and theirs included, at 9.
+    let unchanged = try cache.merge(records: RecordSet(records: [book(9)]))
+    #expect(unchanged.isEmpty)
+    #expect(try dates() == ["9"])
+    // One field changed: the unchanged nested lists' rows are dated field by field, sub-records too.
+    try cache.merge(records: RecordSet(records: [book(12, title: "Dune II")]))
+    #expect(try dates() == ["12"])
+    #expect(try cache.loadRecords(forKeys: ["Book:1"])["Book:1"]?.writtenAt("grid") == 12)
+  }
+
+  /// Rows Apollo's writer never makes but a file can hold (docs/stores.md#where-rows-still-differs-from-apollos-code):
+  /// Apollo's reader cuts a text at its first NUL (`String(cString:)`) and traps on a list whose
+  /// element rows have different dates (a `precondition`); it joins elements in position order
+  /// whatever the gaps.
+  @Test("rows Apollo's writer never makes: a NUL in a text is kept, a list of mixed dates takes its first element's, positions with gaps are refused")
+  func rowsApolloNeverWrites() throws {
+    let directory = try TemporaryDirectory()
+    let path = directory.path("odd.sqlite")
+    let connection = try Connection(path: path)
+    try connection.execute(FieldRowStore.schema(withoutRowid: true) + "\n" + FieldRowStore.apolloMetadataSchema)
+    try connection.execute(
+      """
+      INSERT INTO records(cache_key, field_name, position, int_value, string_value, child_key_value, written_at) VALUES
+        ('Hero:1', 'name', -1, NULL, CAST(X'4C7500006B65' AS TEXT), NULL, 7),
+        ('Hero:1', 'tags', 0, NULL, 'a', NULL, 9),
+        ('Hero:1', 'tags', 1, NULL, 'b', NULL, 5),
+        ('Gaps:1', 'ids', 0, 1, NULL, NULL, 7),
+        ('Gaps:1', 'ids', 2, 3, NULL, NULL, 7),
+        ('Gaps:1', 'ids', 7, 8, NULL, NULL, 7);
+      """)
+    let cache = try Self.cache(path)
+    let hero = try #require(try cache.loadRecords(forKeys: ["Hero:1"])["Hero:1"])
+    #expect(hero["name"] == .string("Lu\u{0}\u{0}ke"))
+    #expect(hero["tags"] == ["a", "b"])
+    // Apollo's reader traps on the two dates; ours takes the first element's.
+    #expect(hero.writtenAt("tags") == 9)
+    // Apollo's reader closes the gaps up ([1, 3, 8]); ours refuses the record as damaged.
+    #expect(throws: SQLiteError.self) { try cache.loadRecords(forKeys: ["Gaps:1"]) }
+    do {
+      _ = try cache.loadRecords(forKeys: ["Gaps:1"])
+    } catch {
+      #expect(error.resultCode == 11)
+      #expect(error.message.contains("rows of field \"ids\" out of order in the record of key \"Gaps:1\""), "\(error.message)")
+    }
+  }
+
   @Test("`.$[` is found wherever it is, and nothing else is taken for it", arguments: [
     (".$[", true), ("A.$[0]", true), ("Book:1.editions.$[12]", true), ("a$[1]", false), ("a.$", false), ("a.[$]", false),
     ("$[.$", false), ("a.$$[", false), ("", false), ("$", false), ("x.$x.$[", true), ("ü.$[", true),
