@@ -1,5 +1,5 @@
 /// The one grammar for a number that a person types (an option's value) or that a CSV field holds
-/// (docs/command-line.md#numbers): decimal digits, then for a real number an optional fraction and
+/// (docs/command-line.md, Conventions: Numbers; docs/csv.md#numbers): decimal digits, then for a real number an optional fraction and
 /// exponent,
 ///
 /// ```

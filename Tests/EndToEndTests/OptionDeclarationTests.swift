@@ -96,7 +96,7 @@ struct OptionDeclarationTests {
       (["merge", "a.csv", "--out", "o.csv"], "Error: Missing expected option '--workload <FILE.json>'.\nUsage: cachebench merge "),
       (["merge", "a.csv"], "Error: Missing expected options '--workload <FILE.json>' and '--out <FILE.csv>'.\nUsage: cachebench merge "),
       (["export", "a.csv"], "Error: Missing expected option '--format bmf|github-action-benchmark|apollo'.\nUsage: cachebench export "),
-      // One grammar for numbers (docs/command-line.md#numbers): decimal only, a sign only where a
+      // One grammar for numbers (docs/command-line.md, Conventions: Numbers): decimal only, a sign only where a
       // negative value means something.
       (
         ["compare", "a.csv", "b.csv", "--threshold", "0x10"],
