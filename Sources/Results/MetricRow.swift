@@ -5,6 +5,9 @@ package enum Phase: String, Sendable, Hashable, CaseIterable, Comparable {
   case parse, write, normalize, merge, read, fragment, watch, lookup, footprint, dedup, traffic, gc, disk, concurrency
   /// Apollo iOS's Tier-2 cache scenarios (docs/apollo.md), one metric each, named as their scenarios.
   case tier2
+  /// Apollo iOS's Tier-3 "SQLite raw operations" (docs/apollo.md#tier-3) on a large store, one
+  /// metric each, and the store's build.
+  case tier3
   /// Records with a list of N elements read, written and changed at one element (docs/metrics.md#lists).
   case lists
   /// What dates cost a store that keeps them (docs/ttl.md#what-dates-cost): reads with a clock

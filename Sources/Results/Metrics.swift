@@ -140,6 +140,38 @@ extension Metric {
     Metric(.tier2, scenario.name + "_writes", unit: .count, deterministic: true)
   }
 
+  // Apollo iOS's Tier-3 "SQLite raw operations" (docs/apollo.md#tier-3), on a store of
+  // `apolloTier3.records` records built once per layout: one sample per measured iteration.
+  /// One record of one Int field inserted in a transaction (removed after the clock).
+  package static let tier3Insert = Metric(.tier3, "insert_one_field", unit: .ns, deterministic: false)
+  /// `SELECT *` of one key (in a store: `loadRecords(forKeys:)` of it).
+  package static let tier3ExactKey = Metric(.tier3, "select_exact_key", unit: .ns, deterministic: false)
+  /// `LIKE` of a prefix, a middle and a suffix pattern on the key.
+  package static let tier3LikePrefix = Metric(.tier3, "select_like_prefix", unit: .ns, deterministic: false)
+  package static let tier3LikeMiddle = Metric(.tier3, "select_like_middle", unit: .ns, deterministic: false)
+  package static let tier3LikeSuffix = Metric(.tier3, "select_like_suffix", unit: .ns, deterministic: false)
+  /// The records of one type (a tenth of the store), a selection set's fields, `ORDER BY` key.
+  package static let tier3Selection = Metric(.tier3, "select_type_selection_set_ordered", unit: .ns, deterministic: false)
+  /// One field of one record set by its composite key (in the blob layouts' stores, a one-field merge).
+  package static let tier3Update = Metric(.tier3, "update_composite_key", unit: .ns, deterministic: false)
+  /// The records of one type sorted by `mass` through a CTE join.
+  package static let tier3Sort = Metric(.tier3, "sort_by_field_cte", unit: .ns, deterministic: false)
+  /// The scenarios, in the order they run and their rows come: the plan's table's order.
+  package static let tier3Scenarios = [
+    tier3Insert, tier3ExactKey, tier3LikePrefix, tier3LikeMiddle, tier3LikeSuffix, tier3Selection, tier3Update, tier3Sort,
+  ]
+  /// §7.4's gates (`cache-rewrite-phase1-plan.md`), which Apollo sets for an iPhone 16 Pro: the
+  /// most a scenario's p50 may take, in nanoseconds.
+  package static let tier3Gates: [Metric: Double] = [
+    tier3ExactKey: 200_000, tier3Selection: 50_000_000, tier3Update: 1_000_000, tier3Sort: 250_000_000, tier3Insert: 1_000_000,
+  ]
+  /// Building the store once, through the layout's own merges (one sample; a floor opens a copy).
+  package static let tier3Build = Metric(.tier3, "build_store", unit: .ns, deterministic: false)
+  /// The records the store holds once built (deterministic).
+  package static let tier3Records = Metric(.tier3, "store_records", unit: .count, deterministic: true)
+  /// The store's file once built (deterministic for a seed and a layout).
+  package static let tier3FileBytes = Metric(.tier3, "store_file_bytes", unit: .bytes, deterministic: true)
+
   // Lists (`lists` workloads, docs/metrics.md#lists): records with a list of N elements, under
   // names that carry the scenario, so that one row holds one operation on one kind and size.
   /// `lists/<operation>_<elements>_<size>` (`read_scalars_100`, `mutate_nested_10`): one iteration

@@ -16,6 +16,8 @@ enum ResultsTable {
       sections.append(storeRecordsTable(result.configurations).render())
     case .apolloTier2:
       sections.append(ApolloTier2Table.render(result.configurations))
+    case .apolloTier3:
+      sections.append(ApolloTier3Table.render(result.configurations))
     case .lists(let config):
       sections.append(ListsTable.render(result.configurations, lists: config))
     case .generator, .recorded:

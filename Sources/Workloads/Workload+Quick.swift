@@ -6,8 +6,9 @@ extension Workload {
   /// repetition, no warm-up, fewer lookups, a tenth of the concurrency phase's reads (at least 100).
   ///
   /// At least two generated responses, one recorded operation of each document and 100 store
-  /// records are kept;
-  /// Apollo's Tier-2 scenarios and the list scenarios keep their records, and run one iteration each.
+  /// records are kept; Apollo's Tier-2 scenarios and the list scenarios keep their records, and
+  /// run one iteration each; Apollo's Tier-3 scenarios build a store of at most
+  /// ``ApolloTier3Config/quickRecords``.
   public func quick() -> Workload {
     var copy = self
     switch source {
@@ -20,6 +21,9 @@ extension Workload {
     case .recorded(var recorded):
       recorded.operations = Self.quick(recorded.operations)
       copy.source = .recorded(recorded)
+    case .apolloTier3(var config):
+      config.records = min(config.records, ApolloTier3Config.quickRecords)
+      copy.source = .apolloTier3(config)
     case .apolloTier2, .lists:
       // Apollo's records and counts, and the list sizes, are the scenarios themselves: only the
       // iterations shrink.

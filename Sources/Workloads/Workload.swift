@@ -56,6 +56,9 @@ public struct Workload: Sendable {
     case storeRecords(StoreRecordsConfig)
     /// Apollo iOS's five Tier-2 cache scenarios (docs/apollo.md): their records, built directly.
     case apolloTier2
+    /// Apollo iOS's Tier-3 "SQLite raw operations" (docs/apollo.md#tier-3): a store of many
+    /// records built once per layout, six scenarios on it.
+    case apolloTier3(ApolloTier3Config)
     /// Records with list fields of N elements read, written and changed at one element
     /// (docs/workloads.md#lists): built directly, no normalizer.
     case lists(ListsConfig)
@@ -66,6 +69,7 @@ public struct Workload: Sendable {
       case .recorded: "recorded"
       case .storeRecords: "storeRecords"
       case .apolloTier2: "apolloTier2"
+      case .apolloTier3: "apolloTier3"
       case .lists: "lists"
       }
     }
@@ -78,6 +82,7 @@ public struct Workload: Sendable {
       case .generator, .recorded: nil
       case .storeRecords: "the store-level benchmark reads no operations"
       case .apolloTier2: "Apollo's Tier-2 scenarios read no operations"
+      case .apolloTier3: "Apollo's Tier-3 scenarios read no operations"
       case .lists: "the list scenarios read no operations"
       }
     }

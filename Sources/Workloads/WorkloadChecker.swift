@@ -65,6 +65,8 @@ public enum WorkloadChecker {
         if let problem = config.tooLarge { throw refuse("storeRecords.count", problem) }
       case .apolloTier2:
         continue
+      case .apolloTier3(let config):
+        if let problem = config.tooLarge { throw refuse("apolloTier3.records", problem) }
       case .lists(let config):
         if let problem = config.tooLarge(iterations: workload.warmup + workload.repetitions) { throw refuse("lists.sizes", problem) }
       case .recorded(let recorded):

@@ -65,6 +65,7 @@ struct WorkloadDecoder {
     let provider = try decodeFieldPolicyProvider()
     let storeObjects = try root.array("stores")
     let stores = try decodeStores(storeObjects)
+    if case .apolloTier3 = source { try checkTier3Stores(stores, listed: storeObjects != nil) }
     let (limits, layoutFloors) = try decodeLimits(source: source)
     if limits, let reserved = stores.first(where: { $0.label.hasPrefix("limit-") }) {
       let index = stores.firstIndex { $0.label == reserved.label }!
@@ -76,7 +77,7 @@ struct WorkloadDecoder {
     // (`BenchmarkHarness`'s defaults, docs/apollo.md), and so do the list scenarios, shaped like
     // them; every other source 3 after 1.
     let perIteration = switch source {
-    case .apolloTier2, .lists: true
+    case .apolloTier2, .apolloTier3, .lists: true
     case .generator, .recorded, .storeRecords: false
     }
     let repetitions = try root.int("repetitions", in: 1...1000) ?? (perIteration ? 50 : 3)
@@ -101,8 +102,11 @@ struct WorkloadDecoder {
     case nil, .null: return (false, false)
     case .bool(let flag): return (flag, false)
     case .string("layouts"):
-      guard case .apolloTier2 = source else {
-        throw root.error("limits", "\"layouts\" measures the SQLite layouts' floors on Apollo's Tier-2 scenarios: it needs \"apolloTier2\"")
+      switch source {
+      case .apolloTier2, .apolloTier3: break
+      default:
+        throw root.error(
+          "limits", "\"layouts\" measures the SQLite layouts' floors on Apollo's Tier-2 or Tier-3 scenarios: it needs \"apolloTier2\" or \"apolloTier3\"")
       }
       return (true, true)
     case .string(let text):
@@ -112,14 +116,26 @@ struct WorkloadDecoder {
     }
   }
 
-  /// `generator`, `recorded`, `storeRecords`, `apolloTier2` or `lists`: exactly one.
+  /// Apollo's Tier-3 scenarios are SQL on a layout's file: every store a SQLite store with a
+  /// layout's floor (``StoreMaker/floor``), listed.
+  private func checkTier3Stores(_ stores: [StoreSpec], listed: Bool) throws(WorkloadError) {
+    guard listed else { throw root.error("stores", "is required by \"apolloTier3\": its scenarios run on SQLite stores") }
+    for (index, store) in stores.enumerated() {
+      guard case .cache(let maker) = store.role, maker.floor != nil, maker.budget == nil else {
+        throw root.error(
+          "stores[\(index)]", "\"\(store.label)\" is not an unbounded SQLite store on file; Apollo's Tier-3 scenarios are SQL on one")
+      }
+    }
+  }
+
+  /// `generator`, `recorded`, `storeRecords`, `apolloTier2`, `apolloTier3` or `lists`: exactly one.
   mutating func decodeSource() throws(WorkloadError) -> Workload.Source {
-    let sources = ["generator", "recorded", "storeRecords", "apolloTier2", "lists"].filter { root.has($0) }
+    let sources = ["generator", "recorded", "storeRecords", "apolloTier2", "apolloTier3", "lists"].filter { root.has($0) }
     guard sources.count == 1 else {
       throw root.error(
         nil,
         sources.isEmpty
-          ? "needs one of \"generator\", \"recorded\", \"storeRecords\", \"apolloTier2\" or \"lists\""
+          ? "needs one of \"generator\", \"recorded\", \"storeRecords\", \"apolloTier2\", \"apolloTier3\" or \"lists\""
           : "has both \"\(sources[0])\" and \"\(sources[1])\"; give one")
     }
     switch sources[0] {
@@ -139,6 +155,12 @@ struct WorkloadDecoder {
       guard let scenarios = try root.object("apolloTier2") else { throw root.error("apolloTier2", "must be an object") }
       try scenarios.finish()
       return .apolloTier2
+    case "apolloTier3":
+      guard var scenarios = try root.object("apolloTier3") else { throw root.error("apolloTier3", "must be an object") }
+      var config = ApolloTier3Config()
+      config.records = try scenarios.int("records", in: ApolloTier3Config.recordRange) ?? config.records
+      try scenarios.finish()
+      return .apolloTier3(config)
     case "lists":
       guard var lists = try root.object("lists") else { throw root.error("lists", "must be an object") }
       return .lists(try decodeLists(&lists))
@@ -333,7 +355,7 @@ struct WorkloadDecoder {
         }
       case .recorded(let recorded):
         operations = recorded.operations.count
-      case .storeRecords, .apolloTier2, .lists:
+      case .storeRecords, .apolloTier2, .apolloTier3, .lists:
         operations = 0
       }
       if read.watchers > operations {

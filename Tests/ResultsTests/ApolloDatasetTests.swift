@@ -89,6 +89,17 @@ struct ApolloDatasetTests {
     #expect(dataset.results[1].stdMs == 0 && dataset.results[1].p95Ms == 0.0006)
   }
 
+  @Test("Tier-3 rows are tier 3, named tier3.<backend>.<scenario>, floors by their label")
+  func tier3Rows() throws {
+    let store = Self.timing("select_exact_key", phase: .tier3, store: "sqlite-rows", samples: [20_000, 40_000])
+    let floor = Self.timing("select_exact_key", phase: .tier3, store: "limit-rows-delete-full", samples: [10_000])
+    let dataset = try ApolloDataset.of(
+      [store.row, floor.row], samples: store.samples + floor.samples, version: "v", device: "M1", sources: Self.sources)
+    #expect(dataset.results.map(\.tier) == [3, 3])
+    #expect(dataset.results.map(\.scenario) == ["tier3.sqlite_rows.select_exact_key", "tier3.limit_rows_delete_full.select_exact_key"])
+    #expect(dataset.results[0].meanMs == 0.03)
+  }
+
   @Test("other timing rows are tier 0, named workload[variant]/store/keys/phase/metric")
   func otherRows() throws {
     let write = Self.timing("latency", phase: .write, store: "memory", samples: [1_000_000, 3_000_000])

@@ -212,7 +212,7 @@ struct WorkloadFileTests {
       (#"{"name": "w", "seed": 1, "generator": {}, "store": []}"#, #"w.json:1:43: store: unknown key; did you mean "stores"?"#),
       (#"{"name": "w", "seed": "one", "generator": {}}"#, "w.json:1:15: seed: must be an integer, not a string"),
       (#"{"seed": 1, "generator": {}}"#, "w.json: name: is required"),
-      (#"{"name": "w", "seed": 1}"#, #"w.json: needs one of "generator", "recorded", "storeRecords", "apolloTier2" or "lists""#),
+      (#"{"name": "w", "seed": 1}"#, #"w.json: needs one of "generator", "recorded", "storeRecords", "apolloTier2", "apolloTier3" or "lists""#),
       (#"{"name": "w", "seed": 1, "apolloTier2": {}, "lists": {}}"#, #"w.json: has both "apolloTier2" and "lists"; give one"#),
       (#"{"name": "w", "seed": 1, "lists": []}"#, "w.json:1:26: lists: must be an object, not an array"),
       (#"{"name": "w", "seed": 1, "lists": {"size": [10]}}"#, #"w.json:1:36: lists.size: unknown key; did you mean "sizes"?"#),
@@ -370,7 +370,7 @@ struct WorkloadFileTests {
       ),
       (
         #"{"name": "w", "seed": 1, "generator": {}, "limits": "layouts"}"#,
-        #"w.json:1:43: limits: "layouts" measures the SQLite layouts' floors on Apollo's Tier-2 scenarios: it needs "apolloTier2""#
+        #"w.json:1:43: limits: "layouts" measures the SQLite layouts' floors on Apollo's Tier-2 or Tier-3 scenarios: it needs "apolloTier2" or "apolloTier3""#
       ),
       (
         #"{"name": "w", "seed": 1, "generator": {}, "limits": true, "stores": [{"kind": "memory", "label": "limit-x"}]}"#,

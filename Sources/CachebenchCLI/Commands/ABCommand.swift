@@ -70,7 +70,7 @@ enum ABCommand: Command {
       and named. Whatever ends ab (SIGINT, SIGTERM and SIGHUP included) ends its sides first.
 
       Exit codes: 0 no regression, 2 a regression, 1 a run or worker that failed or timed out,
-      64 wrong usage, 65 a workload --paired cannot step (storeRecords, apolloTier2, lists) or
+      64 wrong usage, 65 a workload --paired cannot step (storeRecords, apolloTier2, apolloTier3, lists) or
       cannot load, 66 a workload file missing, 74 an --out or --markdown that cannot be written.
 
       EXAMPLE:

@@ -73,12 +73,17 @@ extension ApolloDataset {
 
   /// The tier and scenario name of a row: Apollo's `tier2.<backend>.<scenario>` for the rows of
   /// their Tier-2 scenarios (phase `tier2`, the variant in brackets after the backend if there is
-  /// one), and tier 0 (none of Apollo's tiers) with `workload[variant]/store/keys/phase/metric`
-  /// for every other.
+  /// one), `tier3.<backend>.<scenario>` for their Tier-3 scenarios' (phase `tier3`), and tier 0
+  /// (none of Apollo's tiers) with `workload[variant]/store/keys/phase/metric` for every other.
   package static func scenario(of key: MetricKey) -> (tier: Int, name: String) {
-    guard key.phase == .tier2 else { return (0, key.description) }
+    let tier: Int
+    switch key.phase {
+    case .tier2: tier = 2
+    case .tier3: tier = 3
+    default: return (0, key.description)
+    }
     let variant = key.variantColumn.isEmpty ? "" : "[\(key.variantColumn)]"
-    return (2, "tier2.\(backend(ofStore: key.store))\(variant).\(key.metric)")
+    return (tier, "tier\(tier).\(backend(ofStore: key.store))\(variant).\(key.metric)")
   }
 
   /// Apollo's backend label of a store (docs/apollo.md#backends): the label in lower case, its

@@ -22,6 +22,7 @@ struct Executor {
   static var benchmarks: [(type: any Benchmark.Type, phase: String)] {
     [
       (StoreRecordsBenchmark.self, "store-level benchmark"), (ApolloTier2Benchmark.self, "Apollo's Tier-2 scenarios"),
+      (ApolloTier3Benchmark.self, "Apollo's Tier-3 scenarios"),
       (ListsBenchmark.self, "list scenarios"),
       (LimitBenchmark.self, "limit store"), (CacheBenchmark.self, "write and read"),
       (TrafficBenchmark.self, "traffic"), (ConcurrencyBenchmark.self, "concurrency"),

@@ -8,6 +8,8 @@ enum PreparedVariant {
   case storeRecords(StoreRecordsConfig)
   /// Apollo iOS's Tier-2 scenarios, whose records each scenario builds as theirs does.
   case apolloTier2
+  /// Apollo iOS's Tier-3 scenarios, whose store each layout builds once.
+  case apolloTier3(ApolloTier3Config)
   /// The list scenarios, whose records each scenario builds.
   case lists(ListsConfig)
 
@@ -17,6 +19,7 @@ enum PreparedVariant {
     switch source {
     case .storeRecords(let config): self = .storeRecords(config)
     case .apolloTier2: self = .apolloTier2
+    case .apolloTier3(let config): self = .apolloTier3(config)
     case .lists(let config): self = .lists(config)
     case .generator(let config): self = .responses(try PreparedSource.generated(seed: workload.seed, config: config, progress: progress))
     case .recorded(let recorded): self = .responses(try PreparedSource.recorded(recorded, progress: progress))

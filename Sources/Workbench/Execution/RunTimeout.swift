@@ -30,6 +30,8 @@ package enum RunTimeout {
     case .storeRecords(let config): Double(config.count * StoreRecordsConfig.payloadBytesPerRecord)
     // The largest scenario's records: the pattern delete's 11,000, about 100 bytes each.
     case .apolloTier2: Double(ApolloTier2Records.patternDeleteRecords * 100)
+    // The store each layout builds, about 300 bytes a record in a file.
+    case .apolloTier3(let config): Double(config.records * 300)
     // Every size's records of the three kinds, and the footprint's ten thousand elements each.
     case .lists(let config):
       Double((config.sizes.reduce(0, +) + config.sizes.count * ListsBenchmark.footprintElements) * 3 * ListsConfig.bytesPerElement)
@@ -46,6 +48,7 @@ package enum RunTimeout {
     case .generator(let config): config.responses
     case .storeRecords(let config): config.count
     case .apolloTier2: ApolloTier2Records.patternDeleteRecords
+    case .apolloTier3(let config): config.records
     case .lists(let config): config.sizes.count * ListScenario.Elements.allCases.count
     case .recorded(let recorded): recorded.operations.count
     }

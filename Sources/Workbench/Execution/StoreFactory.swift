@@ -108,9 +108,23 @@ final class StoreFactory {
     return String(repeating: "0", count: max(0, 6 - digits.count)) + digits + ".sqlite"
   }
 
-  /// Deletes the files of every store made so far (the stores must be released first).
+  /// Deletes the files of every store made so far (the stores must be released first), but for
+  /// the kept ones (``keptPath(_:)``).
   func removeFiles() {
     let files = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-    for file in files { try? FileManager.default.removeItem(at: directory.appendingPathComponent(file)) }
+    for file in files where file != Self.keptDirectory {
+      try? FileManager.default.removeItem(at: directory.appendingPathComponent(file))
+    }
+  }
+
+  /// The subdirectory of files kept from configuration to configuration until the run ends.
+  static let keptDirectory = "kept"
+
+  /// A file kept between configurations under `name` (Apollo's Tier-3 store a layout built, which
+  /// its floor copies): removed with the directory when the run ends, not by ``removeFiles()``.
+  func keptPath(_ name: String) -> String {
+    let kept = directory.appendingPathComponent(Self.keptDirectory)
+    try? FileManager.default.createDirectory(at: kept, withIntermediateDirectories: true)
+    return kept.appendingPathComponent(name + ".sqlite").path
   }
 }

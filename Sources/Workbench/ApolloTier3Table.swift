@@ -1,0 +1,54 @@
+import Foundation
+import Results
+
+/// Apollo's Tier-3 scenarios' lines (docs/apollo.md#tier-3), one per store × scenario: the
+/// iterations, mean, standard deviation, p50, p95 and p99 in milliseconds, and, beside the five
+/// scenarios §7.4 gates, the gate and whether the p50 keeps to it. Then each store's build.
+///
+/// ```
+/// Apollo iOS's Tier-3 scenarios (ms per iteration; §7.4's gates are Apollo's, for an iPhone 16 Pro, on the p50)
+/// store        scenario          n   mean   std    p50    p95    p99    gate      verdict
+/// sqlite-rows  select_exact_key  50  0.031  0.004  0.030  0.038  0.041  < 0.2 ms  pass
+/// ```
+enum ApolloTier3Table {
+  static func render(_ configurations: [MeasuredConfiguration]) -> String {
+    let columns: [TextTable.Column] = ["store", "scenario", "n", "mean", "std", "p50", "p95", "p99", "gate", "verdict"]
+    var rows: [[String]] = []
+    var builds: [String] = []
+    for result in configurations {
+      for metric in Metric.tier3Scenarios {
+        let samples = result.samples[metric]
+        guard !samples.isEmpty else { continue }
+        let sorted = samples.sorted()
+        let mean = Statistics.mean(sorted)
+        let std = sorted.count > 1 ? Statistics.sampleStandardDeviation(sorted) : 0
+        let p50 = Statistics.percentile(50, ofSorted: sorted)
+        var row = [result.scope.store, metric.name, String(sorted.count)]
+        row += [mean, std, p50, Statistics.percentile(95, ofSorted: sorted), Statistics.percentile(99, ofSorted: sorted)].map(milliseconds)
+        if let gate = Metric.tier3Gates[metric] {
+          row += ["< \(milliseconds(gate)) ms", p50 < gate ? "pass" : "FAIL"]
+        } else {
+          row += ["", ""]
+        }
+        rows.append(row)
+      }
+      if let build = result.samples[.tier3Build].first {
+        let records = result.samples[.tier3Records].first.map { String(Int($0)) } ?? "?"
+        let bytes = result.samples[.tier3FileBytes].first.map(HumanFormat.bytes) ?? "?"
+        builds.append("\(result.scope.store): built \(records) records in \(HumanFormat.nanoseconds(build)), file \(bytes)")
+      }
+    }
+    guard !rows.isEmpty else { return "" }
+    return "Apollo iOS's Tier-3 scenarios (ms per iteration; the gates are §7.4's, which Apollo sets for an iPhone 16 Pro, on the p50)\n"
+      + TextTable(columns: columns, rows: rows).render() + builds.map { $0 + "\n" }.joined()
+  }
+
+  /// Nanoseconds as milliseconds to three significant places at least: `0.031`, `12.4`, `250`.
+  static func milliseconds(_ ns: Double) -> String {
+    let ms = ns / 1_000_000
+    if ms >= 100 { return String(format: "%.0f", ms) }
+    if ms >= 10 { return String(format: "%.1f", ms) }
+    if ms >= 1 { return String(format: "%.2f", ms) }
+    return String(format: "%.3f", ms)
+  }
+}

@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+@testable import Workloads
+
+/// Writes a workload file into a fresh directory and loads it.
+private func load(_ text: String) throws -> Workload {
+  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("workload-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: directory) }
+  let path = directory.appendingPathComponent("w.json").path
+  try text.write(toFile: path, atomically: true, encoding: .utf8)
+  return try Workload.load(path)
+}
+
+/// `"apolloTier3"` (docs/workloads.md): its one knob, its stores, its `--quick` form.
+@Suite("The apolloTier3 section")
+struct ApolloTier3WorkloadTests {
+  @Test("--quick builds at most 10,000 records; the file's errors name their key")
+  func decoding() throws {
+    let workload = try load(#"{"name": "w", "seed": 1, "apolloTier3": {}, "stores": [{"kind": "sqlite"}]}"#)
+    guard case .apolloTier3(let config) = workload.source, case .apolloTier3(let quick) = workload.quick().source else {
+      Issue.record("not apolloTier3")
+      return
+    }
+    #expect(config.records == 500_000 && quick.records == 10_000)
+    #expect(workload.repetitions == 50 && workload.warmup == 5)
+    let errors: [(String, String)] = [
+      (#"{"name": "w", "seed": 1, "apolloTier3": {"records": 5}, "stores": [{"kind": "sqlite"}]}"#, "apolloTier3.records"),
+      (#"{"name": "w", "seed": 1, "apolloTier3": {"rows": 5}, "stores": [{"kind": "sqlite"}]}"#, "apolloTier3.rows: unknown key"),
+      (#"{"name": "w", "seed": 1, "apolloTier3": {"records": "many"}, "stores": [{"kind": "sqlite"}]}"#, "apolloTier3.records"),
+      (#"{"name": "w", "seed": 1, "apolloTier3": 3, "stores": [{"kind": "sqlite"}]}"#, "apolloTier3: must be an object"),
+      (#"{"name": "w", "seed": 1, "apolloTier3": {}}"#, #"stores: is required by "apolloTier3""#),
+      (#"{"name": "w", "seed": 1, "apolloTier3": {}, "stores": [{"kind": "sqlite"}, {"kind": "memory"}]}"#, #"stores[1]: "memory" is not"#),
+    ]
+    for (text, message) in errors {
+      #expect(throws: WorkloadError.self) { try load(text) }
+      do { _ = try load(text) } catch { #expect("\(error)".contains(message), "\(error)") }
+    }
+  }
+}
