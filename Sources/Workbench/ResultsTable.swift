@@ -14,8 +14,8 @@ enum ResultsTable {
     switch workload.source {
     case .storeRecords:
       sections.append(storeRecordsTable(result.configurations).render())
-    case .apolloTier2:
-      sections.append(ApolloTier2Table.render(result.configurations))
+    case .apolloTier2(let config):
+      sections.append(ApolloTier2Table.render(result.configurations, sizes: config.sizes))
     case .lists(let config):
       sections.append(ListsTable.render(result.configurations, lists: config))
     case .generator, .recorded:

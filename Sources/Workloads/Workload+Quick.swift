@@ -6,7 +6,8 @@ extension Workload {
   /// repetition, no warm-up, fewer lookups, a tenth of the concurrency phase's reads (at least 100).
   ///
   /// At least two generated responses, one recorded operation and 100 store records are kept;
-  /// Apollo's Tier-2 scenarios and the list scenarios keep their records, and run one iteration each.
+  /// Apollo's Tier-2 scenarios and the list scenarios keep their records, and run one iteration each;
+  /// the Tier-2 scenarios' store sizes keep those of 10,000 records or fewer.
   public func quick() -> Workload {
     var copy = self
     switch source {
@@ -19,9 +20,12 @@ extension Workload {
     case .recorded(var recorded):
       recorded.operations = Array(recorded.operations.prefix(max(1, recorded.operations.count / 10)))
       copy.source = .recorded(recorded)
-    case .apolloTier2, .lists:
-      // Apollo's records and counts, and the list sizes, are the scenarios themselves: only the
-      // iterations shrink.
+    case .apolloTier2(let config):
+      // Apollo's records and counts are the scenarios themselves: the iterations shrink, and the
+      // store sizes to the small ones.
+      copy.source = .apolloTier2(config.quick())
+    case .lists:
+      // The list sizes are the scenarios themselves: only the iterations shrink.
       break
     }
     copy.traffic = traffic.map(Self.quick)

@@ -55,7 +55,7 @@ public struct Workload: Sendable {
     /// The store-level benchmark: records built directly, no normalizer.
     case storeRecords(StoreRecordsConfig)
     /// Apollo iOS's five Tier-2 cache scenarios (docs/apollo.md): their records, built directly.
-    case apolloTier2
+    case apolloTier2(ApolloTier2Config)
     /// Records with list fields of N elements read, written and changed at one element
     /// (docs/workloads.md#lists): built directly, no normalizer.
     case lists(ListsConfig)
