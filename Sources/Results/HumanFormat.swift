@@ -41,7 +41,15 @@ package enum HumanFormat {
     case .count: count(value)
     case .ratio: ratio(value)
     case .perSecond: perSecond(value)
+    case .exponent: exponent(value)
     }
+  }
+
+  /// A growth's exponent, two decimals: `0.02`, `1.00`, `-0.05`.
+  package static func exponent(_ value: Double) -> String {
+    if let text = unshowable(value) { return text }
+    let text = String(format: "%.2f", value)
+    return text == "-0.00" ? "0.00" : text
   }
 
   /// A rate: `812/s`, `45.3 k/s`, `1.2 M/s`.

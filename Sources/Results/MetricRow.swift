@@ -30,6 +30,8 @@ package enum MetricUnit: String, Sendable, Hashable, CaseIterable {
   case ns, bytes, count, ratio
   /// Events per second: a throughput (`reads_per_second`).
   case perSecond = "per_s"
+  /// A dimensionless power k of cost ∝ nᵏ: a growth (`growth_…` rows, docs/metrics.md#growth).
+  case exponent
 }
 
 /// Which direction of change is an improvement (the CSV's `better` column).

@@ -130,6 +130,11 @@ extension Metric {
     Metric(.tier2, scenario.name + instructionsSuffix, unit: .count, deterministic: true)
   }
   static let instructionsSuffix = "_instructions"
+  /// `tier2/<scenario>_at_<records>x<fields>`: one iteration of a Tier-2 scenario in a store that
+  /// also holds `records` background records of `fields` fields (docs/metrics.md#growth).
+  package static func tier2(_ scenario: Metric, atRecords records: Int, fields: Int) -> Metric {
+    Metric(.tier2, "\(scenario.name)_at_\(records)x\(fields)", unit: .ns, deterministic: false)
+  }
   /// `tier2/<scenario>_fsyncs`: the syncs SQLite asked for in one iteration of a Tier-2 scenario
   /// (each an fsync: the floor of a durable write); 0 for a store that is not SQLite's.
   package static func tier2Fsyncs(_ scenario: Metric) -> Metric {
@@ -184,6 +189,24 @@ extension Metric {
   /// steady state, per record holding such a list.
   package static func listBytesPerRecord(_ elements: ListScenario.Elements, size: Int) -> Metric {
     Metric(.lists, "bytes_per_record_\(elements.rawValue)_\(size)", unit: .bytes, deterministic: true)
+  }
+
+  /// `lists/growth_<operation>_<elements>` (`growth_mutate_references`): k of the scenario's
+  /// p50 ∝ Nᵏ over the run's list sizes (``growth(_:phase:)``).
+  package static func listGrowth(_ operation: ListScenario.Operation, _ elements: ListScenario.Elements) -> Metric {
+    growth("\(operation.rawValue)_\(elements.rawValue)", phase: .lists)
+  }
+
+  // Growth (docs/metrics.md#growth): how a scenario's cost grows with a size, fitted over the
+  // run's sizes, one value each.
+  /// `<phase>/growth_<name>`: k of cost ∝ nᵏ (``Growth/exponent``), fitted to the p50s.
+  package static func growth(_ name: String, phase: Phase) -> Metric {
+    Metric(phase, "growth_" + name, unit: .exponent, deterministic: false)
+  }
+  /// `<phase>/growth_ratio_<name>`: the p50 at the largest size over the p50 at 1,000 (or the
+  /// smallest size) (``Growth/ratio``).
+  package static func growthRatio(_ name: String, phase: Phase) -> Metric {
+    Metric(phase, "growth_ratio_" + name, unit: .ratio, deterministic: false)
   }
 
   // Traffic (docs/bounded-and-concurrent.md): an app session's steps.

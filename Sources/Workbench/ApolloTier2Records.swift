@@ -76,6 +76,32 @@ enum ApolloTier2Records {
     }
     return RecordSet(records: records)
   }
+  // MARK: Background records, for the scenarios at a store size (issue 54's growth)
+
+  /// Background record `index` of `fields` fields: `Background_<index>`, whose even fields hold
+  /// the string `value_<index>_<f>` and odd fields the Int `index * 100 + f`, as
+  /// ``synthetic(count:)``'s. No key contains ``pattern``: the pattern delete leaves them alone.
+  static func background(index: Int, fields: Int) -> Record {
+    var builder = Record.Builder(key: backgroundKey(index), capacity: 16 * fields)
+    for field in 0..<fields {
+      builder.append("field_\(field)", field % 2 == 0 ? .string("value_\(index)_\(field)") : .int(index * 100 + field))
+    }
+    return builder.build()
+  }
+
+  static func backgroundKey(_ index: Int) -> CacheKey { "Background_\(index)" }
+
+  /// The background records a merge writes at once: batches keep memory flat at 500,000 records.
+  static let backgroundBatch = 10_000
+
+  /// Merges `records` background records of `fields` fields into `store`, in batches.
+  static func mergeBackground(records: Int, fields: Int, into store: any NormalizedCache) throws {
+    for start in stride(from: 0, to: records, by: backgroundBatch) {
+      let batch = (start..<min(records, start + backgroundBatch)).map { background(index: $0, fields: fields) }
+      try store.merge(records: RecordSet(records: batch))
+    }
+  }
+
   // MARK: The projected loads of the perf plan's 2026-07-13 amendment
 
   /// The projected loads' fields: `field_0`, `field_1` and `field_2`, "3 of 10 fields" of

@@ -14,8 +14,8 @@ enum ResultsTable {
     switch workload.source {
     case .storeRecords:
       sections.append(storeRecordsTable(result.configurations).render())
-    case .apolloTier2:
-      sections.append(ApolloTier2Table.render(result.configurations))
+    case .apolloTier2(let config):
+      sections.append(ApolloTier2Table.render(result.configurations, sizes: config.sizes))
     case .apolloTier3:
       sections.append(ApolloTier3Table.render(result.configurations))
     case .lists(let config):

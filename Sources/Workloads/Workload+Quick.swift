@@ -7,8 +7,8 @@ extension Workload {
   ///
   /// At least two generated responses, one recorded operation of each document and 100 store
   /// records are kept; Apollo's Tier-2 scenarios and the list scenarios keep their records, and
-  /// run one iteration each; Apollo's Tier-3 scenarios build a store of at most
-  /// ``ApolloTier3Config/quickRecords``.
+  /// run one iteration each; the Tier-2 scenarios' store sizes keep those of 10,000 records or
+  /// fewer; Apollo's Tier-3 scenarios build a store of at most ``ApolloTier3Config/quickRecords``.
   public func quick() -> Workload {
     var copy = self
     switch source {
@@ -24,9 +24,12 @@ extension Workload {
     case .apolloTier3(var config):
       config.records = min(config.records, ApolloTier3Config.quickRecords)
       copy.source = .apolloTier3(config)
-    case .apolloTier2, .lists:
-      // Apollo's records and counts, and the list sizes, are the scenarios themselves: only the
-      // iterations shrink.
+    case .apolloTier2(let config):
+      // Apollo's records and counts are the scenarios themselves: the iterations shrink, and the
+      // store sizes to the small ones.
+      copy.source = .apolloTier2(config.quick())
+    case .lists:
+      // The list sizes are the scenarios themselves: only the iterations shrink.
       break
     }
     copy.traffic = traffic.map(Self.quick)

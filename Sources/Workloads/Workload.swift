@@ -55,7 +55,7 @@ public struct Workload: Sendable {
     /// The store-level benchmark: records built directly, no normalizer.
     case storeRecords(StoreRecordsConfig)
     /// Apollo iOS's five Tier-2 cache scenarios (docs/apollo.md): their records, built directly.
-    case apolloTier2
+    case apolloTier2(ApolloTier2Config)
     /// Apollo iOS's Tier-3 "SQLite raw operations" (docs/apollo.md#tier-3): a store of many
     /// records built once per layout, six scenarios on it.
     case apolloTier3(ApolloTier3Config)

@@ -151,10 +151,10 @@ struct WorkloadDecoder {
       guard var recorded = try root.object("recorded") else { throw root.error("recorded", "must be an object") }
       return .recorded(try decodeRecorded(&recorded))
     case "apolloTier2":
-      // Their scenarios have no knobs: the record shapes and counts are theirs (docs/apollo.md).
-      guard let scenarios = try root.object("apolloTier2") else { throw root.error("apolloTier2", "must be an object") }
-      try scenarios.finish()
-      return .apolloTier2
+      // Their record shapes and counts are theirs (docs/apollo.md); the one setting is the store
+      // size they run at.
+      guard var scenarios = try root.object("apolloTier2") else { throw root.error("apolloTier2", "must be an object") }
+      return .apolloTier2(try decodeApolloTier2(&scenarios))
     case "apolloTier3":
       guard var scenarios = try root.object("apolloTier3") else { throw root.error("apolloTier3", "must be an object") }
       var config = ApolloTier3Config()
@@ -173,6 +173,36 @@ struct WorkloadDecoder {
       try records.finish()
       return .storeRecords(config)
     }
+  }
+
+  /// `apolloTier2`: `sizes`, pairs `[records, fields]` (records 1 to
+  /// ``ApolloTier2Config/largestRecords``, fields 1 to ``ApolloTier2Config/largestFields``), none
+  /// twice, at least two when given (a growth needs two sizes).
+  func decodeApolloTier2(_ scenarios: inout ConfigObject) throws(WorkloadError) -> ApolloTier2Config {
+    var config = ApolloTier2Config()
+    if let sizes = try scenarios.array("sizes") {
+      for (index, value) in sizes.enumerated() {
+        guard case .array(let pair) = value, pair.count == 2, case .int(let records) = pair[0], case .int(let fields) = pair[1] else {
+          throw scenarios.error("sizes", "element \(index) must be a pair [records, fields] of whole numbers, got \(FieldKey.render(json: value))")
+        }
+        guard (1...ApolloTier2Config.largestRecords).contains(records) else {
+          throw scenarios.error("sizes", "element \(index): records must be from 1 to \(ApolloTier2Config.largestRecords), got \(records)")
+        }
+        guard (1...ApolloTier2Config.largestFields).contains(fields) else {
+          throw scenarios.error("sizes", "element \(index): fields must be from 1 to \(ApolloTier2Config.largestFields), got \(fields)")
+        }
+        let size = ApolloTier2Config.Size(records: records, fields: fields)
+        guard !config.sizes.contains(where: { $0.records == records }) else {
+          throw scenarios.error("sizes", "element \(index): a size of \(records) records is there already")
+        }
+        config.sizes.append(size)
+      }
+      guard config.sizes.count >= 2 else {
+        throw scenarios.error("sizes", "must name two sizes at least, to fit a growth over them; got \(config.sizes.count)")
+      }
+    }
+    try scenarios.finish()
+    return config
   }
 
   /// `lists`: the list sizes (each 1 to ``ListsConfig/largestSize``, none twice, at least one)

@@ -187,7 +187,7 @@ struct CSVErrorTests {
         "phase", "wirte",
         "bad.csv:2: column 'phase': expected one of parse, write, normalize, merge, read, fragment, watch, lookup, footprint, dedup, traffic, gc, disk, concurrency, tier2, tier3, lists, ttl, refresh, shard, found 'wirte'"
       ),
-      ("unit", "s", "bad.csv:2: column 'unit': expected one of ns, bytes, count, ratio, per_s, found 's'"),
+      ("unit", "s", "bad.csv:2: column 'unit': expected one of ns, bytes, count, ratio, per_s, exponent, found 's'"),
       ("better", "up", "bad.csv:2: column 'better': expected one of lower, higher, found 'up'"),
       (
         // Any name: `programmatic:sku` names a registered resolver; an empty field is an error.

@@ -42,6 +42,26 @@ struct HTMLReportTests {
       better: .lower, deterministic: false, baseline: 1_000, current: 900, status: .improved, ciLow: 0.85, ciHigh: 0.95, pValue: 0.01),
   ]
 
+  @Test("growth rows: a Growth section, a line per scenario, a column per store, k and the ratio")
+  func growth() throws {
+    let rows = ["memory", "<odd> & store"].flatMap { store in
+      [
+        Self.row(store, "typePolicy", .tier2, "single_key_load_10_fields_at_1000x10", 150),
+        Self.row(store, "typePolicy", .tier2, "growth_single_key_load_10_fields", store == "memory" ? 0.0213 : -0.004, unit: .exponent),
+        Self.row(store, "typePolicy", .tier2, "growth_ratio_single_key_load_10_fields", 1.14, unit: .ratio),
+        Self.row(store, "typePolicy", .lists, "growth_mutate_references", 1.09, unit: .exponent),
+      ]
+    }
+    let report = HTMLReport(rows: rows, generator: "t")
+    #expect(report.sectionIDs == ["run", "growth"])
+    let html = report.render()
+    #expect(html.contains("<th>scenario</th><th>memory</th><th>&lt;odd&gt; &amp; store</th>"))
+    #expect(html.contains("<tr><td>tier2/single_key_load_10_fields</td><td class=\"number\">0.02 (1.140×)</td><td class=\"number\">0.00 (1.140×)</td></tr>"))
+    // No ratio row: k alone.
+    #expect(html.contains("<tr><td>lists/mutate_references</td><td class=\"number\">1.09</td><td class=\"number\">1.09</td></tr>"))
+    #expect(!HTMLReport(rows: Self.rows, generator: "t").sectionIDs.contains("growth"))
+  }
+
   @Test("a page of its own: every section the data allows, each chart inline SVG, no script and nothing fetched")
   func structure() throws {
     let report = HTMLReport(rows: Self.rows, samples: Self.samples, verdicts: Self.verdicts, generator: "cachebench test")

@@ -68,8 +68,18 @@ struct ListsTests {
     for store in ["memory", "sqlite-apollo", "sqlite-compact"] {
       let rows = result.rows.filter { $0.key.store == store }
       #expect(Set(rows.map(\.key.keys)) == ["typePolicy"] && Set(rows.map(\.key.phase)) == [.lists])
-      #expect(rows.map(\.key.metric) == timings + bytes, "\(store)")
+      // Then how each operation's p50 grows from N = 3 to 20 (docs/metrics.md#growth).
+      let growth = ["scalars", "references", "nested"].flatMap { elements in
+        ["read", "write", "mutate"].flatMap { ["growth_\($0)_\(elements)", "growth_ratio_\($0)_\(elements)"] }
+      }
+      #expect(rows.map(\.key.metric) == timings + bytes + growth, "\(store)")
+      let exponents = rows.filter { $0.unit == .exponent }
+      #expect(exponents.count == 9 && exponents.allSatisfy { $0.summary.n == 1 && !$0.deterministic && $0.summary.p50.isFinite }, "\(store)")
       let timed = rows.filter { $0.unit == .ns }
+      // The ratio of the growth: p50 at N = 20 over p50 at N = 3, from the rows themselves.
+      let p50 = { (metric: String) in rows.first { $0.key.metric == metric }?.summary.p50 }
+      let ratio = try #require(p50("growth_ratio_mutate_nested"))
+      #expect(abs(ratio - (try #require(p50("mutate_nested_20"))) / (try #require(p50("mutate_nested_3")))) < 1e-9 * ratio, "\(store)")
       #expect(timed.allSatisfy { $0.summary.n == 3 && $0.summary.min > 0 && !$0.deterministic }, "\(store)")
       let sized = rows.filter { $0.unit == .bytes }
       #expect(sized.count == 6 && sized.allSatisfy { $0.summary.n == 1 && $0.deterministic }, "\(store)")
@@ -80,7 +90,7 @@ struct ListsTests {
     // "item_0" (8): 500 records of 20 references take more pages than 500 of 20 strings.
     let apollo = Dictionary(uniqueKeysWithValues: result.rows.filter { $0.key.store == "sqlite-apollo" }.map { ($0.key.metric, $0.summary.p50) })
     #expect(try #require(apollo["bytes_per_record_references_20"]) > 2 * (try #require(apollo["bytes_per_record_scalars_20"])))
-    #expect(result.table.contains("store           list         N   K  read p50  write p50  mutate p50  mutate p99  bytes/record"))
+    #expect(result.table.contains("store           list         N   K  read p50  write p50  mutate p50  mutate p99  bytes/record  k read/write/mutate"))
     #expect(result.table.contains("sqlite-compact  nested      20  19  "))
   }
 

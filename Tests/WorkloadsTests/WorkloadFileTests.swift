@@ -94,6 +94,22 @@ struct WorkloadFileTests {
     let chosen = try load(#"{"name": "w", "seed": 1, "apolloTier2": {}, "repetitions": 20, "warmup": 0}"#)
     #expect(chosen.repetitions == 20)
     #expect(chosen.warmup == 0)
+    guard case .apolloTier2(let config) = workload.source else { return }
+    #expect(config.sizes.isEmpty)
+  }
+
+  @Test("Apollo's Tier-2 scenarios at store sizes: in the file's order; --quick keeps those of 10,000 records or fewer")
+  func apolloTier2Sizes() throws {
+    func sizes(_ workload: Workload) -> [[Int]] {
+      guard case .apolloTier2(let config) = workload.source else { return [] }
+      return config.sizes.map { [$0.records, $0.fields] }
+    }
+    let workload = try load(#"{"name": "w", "seed": 1, "apolloTier2": {"sizes": [[100, 5], [1000, 10], [10000, 10], [500000, 10]]}}"#)
+    #expect(sizes(workload) == [[100, 5], [1_000, 10], [10_000, 10], [500_000, 10]])
+    #expect(sizes(workload.quick()) == [[100, 5], [1_000, 10], [10_000, 10]])
+    // Only large sizes: --quick keeps the smallest, and so cannot fit a growth.
+    let large = try load(#"{"name": "w", "seed": 1, "apolloTier2": {"sizes": [[500000, 10], [20000, 10]]}}"#)
+    #expect(sizes(large.quick()) == [[20_000, 10]])
   }
 
   @Test("the list scenarios default to sizes 10, 100 and 1,000 at position 0.5, iterations as Apollo's; --quick keeps the sizes")
@@ -240,6 +256,28 @@ struct WorkloadFileTests {
       (#"{"name": "w", "seed": 1, "storeRecords": {}, "apolloTier2": {}}"#, #"w.json: has both "storeRecords" and "apolloTier2"; give one"#),
       (#"{"name": "w", "seed": 1, "apolloTier2": {"count": 5}}"#, "w.json:1:42: apolloTier2.count: unknown key"),
       (#"{"name": "w", "seed": 1, "apolloTier2": []}"#, "w.json:1:26: apolloTier2: must be an object, not an array"),
+      (#"{"name": "w", "seed": 1, "apolloTier2": {"size": []}}"#, #"w.json:1:42: apolloTier2.size: unknown key; did you mean "sizes"?"#),
+      (#"{"name": "w", "seed": 1, "apolloTier2": {"sizes": 5}}"#, "w.json:1:42: apolloTier2.sizes: must be an array, not an integer"),
+      (
+        #"{"name": "w", "seed": 1, "apolloTier2": {"sizes": [[10, 5], [100]]}}"#,
+        "w.json:1:42: apolloTier2.sizes: element 1 must be a pair [records, fields] of whole numbers, got [100]"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "apolloTier2": {"sizes": [[0, 5], [100, 5]]}}"#,
+        "w.json:1:42: apolloTier2.sizes: element 0: records must be from 1 to 10000000, got 0"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "apolloTier2": {"sizes": [[10, 5], [100, 1001]]}}"#,
+        "w.json:1:42: apolloTier2.sizes: element 1: fields must be from 1 to 1000, got 1001"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "apolloTier2": {"sizes": [[10, 5], [10, 10]]}}"#,
+        "w.json:1:42: apolloTier2.sizes: element 1: a size of 10 records is there already"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "apolloTier2": {"sizes": [[10, 5]]}}"#,
+        "w.json:1:42: apolloTier2.sizes: must name two sizes at least, to fit a growth over them; got 1"
+      ),
       (
         "{\"name\": \"w\", \"seed\": 1,\n \"generator\": {\"duplication\": 1.5}}",
         "w.json:2:16: generator.duplication: must be in 0...1, got 1.5"
@@ -496,7 +534,7 @@ struct WorkloadFileTests {
       "quick", "gate", "default", "large", "duplication-sweep", "calendar", "store-records", "concurrency", "hot-records", "soak",
       "ttl-default", "ttl-small", "ttl-calendar", "ttl-watchers", "layouts", "layouts-projected", "lists",
       "layouts-narrow", "layouts-narrow-projected", "narrow-reads", "narrow-reads-projected", "narrow-lists",
-      "narrow-lists-projected",
+      "narrow-lists-projected", "apollo-tier2-growth",
     ]
     for name in names {
       let workload = try Workload.load(root.appendingPathComponent("Workloads/\(name).json").path)

@@ -72,6 +72,9 @@ package struct HTMLReport {
     if main.contains(where: { $0.key.phase == .traffic }) {
       sections.append(Section(id: "traffic", title: "Traffic", body: traffic(main)))
     }
+    if main.contains(where: { $0.unit == .exponent }) {
+      sections.append(Section(id: "growth", title: "Growth", body: growth(main)))
+    }
     let concurrent = rows.filter { $0.key.phase == .concurrency }
     if !concurrent.isEmpty { sections.append(Section(id: "concurrency", title: "Reads on several threads", body: concurrency(concurrent))) }
     if !verdicts.isEmpty { sections.append(Section(id: "comparison", title: "Comparison", body: comparison())) }
@@ -245,6 +248,35 @@ package struct HTMLReport {
       html += "<td>\(SVGChart.escape(place.store))</td><td>\(SVGChart.escape(place.keys))</td>"
       html += columns.map { column in
         "<td class=\"number\">" + (index.row(place, column.1).map { column.2($0.summary.p50) } ?? "-") + "</td>"
+      }.joined() + "</tr>"
+    }
+    return html + "</tbody></table>"
+  }
+
+  /// Each scenario's growth (docs/metrics.md#growth): a line per phase and scenario, a column per
+  /// store (with its variant, if any), each cell k and, in brackets, its `growth_ratio_` row.
+  private func growth(_ rows: [MetricRow]) -> String {
+    let prefix = "growth_"
+    let exponents = rows.filter { $0.unit == .exponent && $0.key.metric.hasPrefix(prefix) }
+    let column = { (row: MetricRow) in row.key.variant.isEmpty ? row.key.store : "\(row.key.store) [\(row.key.variant)]" }
+    let name = { (row: MetricRow) in "\(row.key.phase.rawValue)/\(row.key.metric.dropFirst(prefix.count))" }
+    let stores = exponents.map(column).uniqued()
+    let scenarios = exponents.map(name).uniqued()
+    var k: [String: Double] = [:]
+    var ratio: [String: Double] = [:]
+    for row in exponents { k[column(row) + "\u{0}" + name(row)] = row.summary.p50 }
+    for row in rows where row.unit == .ratio && row.key.metric.hasPrefix(prefix + "ratio_") {
+      let scenario = "\(row.key.phase.rawValue)/\(row.key.metric.dropFirst((prefix + "ratio_").count))"
+      ratio[column(row) + "\u{0}" + scenario] = row.summary.p50
+    }
+    var html = "<p>k of p50 ∝ nᵏ over the run's sizes; in brackets, the p50 at the largest size over the p50 at 1,000 (or the smallest).</p>"
+    html += "<table><thead><tr><th>scenario</th>" + stores.map { "<th>\(SVGChart.escape($0))</th>" }.joined() + "</tr></thead><tbody>"
+    for scenario in scenarios {
+      html += "<tr><td>\(SVGChart.escape(scenario))</td>"
+      html += stores.map { store in
+        let key = store + "\u{0}" + scenario
+        guard let exponent = k[key] else { return "<td class=\"number\">-</td>" }
+        return "<td class=\"number\">" + HumanFormat.exponent(exponent) + (ratio[key].map { " (\(HumanFormat.ratio($0))×)" } ?? "") + "</td>"
       }.joined() + "</tr>"
     }
     return html + "</tbody></table>"

@@ -40,13 +40,18 @@ struct ApolloTier2Benchmark: IteratedBenchmark {
   let configuration: Configuration
   let context: ExecutionContext
 
+  let config: ApolloTier2Config
+
   init?(_ configuration: Configuration, _ context: ExecutionContext) {
-    guard case .apolloTier2 = configuration.source else { return nil }
+    guard case .apolloTier2(let config) = configuration.source else { return nil }
     self.configuration = configuration
     self.context = context
+    self.config = config
   }
 
   func measure(into sink: inout MetricSamples) throws {
+    // With store sizes, each scenario at each size (ApolloTier2Benchmark+Sizes.swift) instead.
+    guard config.sizes.isEmpty else { return try measureSizes(into: &sink) }
     // SQLite's syncs and writes are counted from here on (tier2/<scenario>_fsyncs, _writes).
     SQLiteIO.install()
     try measureLoad(.tier2SingleKeyLoad, records: 1, into: &sink)
@@ -242,7 +247,7 @@ struct ApolloTier2Benchmark: IteratedBenchmark {
 
 /// One of the projected loads (``ApolloTier2Benchmark``): its records, the keys it loads, and the
 /// fields it asks of each.
-private struct ProjectedScenario {
+struct ProjectedScenario {
   let metric: Metric
   let records: RecordSet
   let keys: [CacheKey]

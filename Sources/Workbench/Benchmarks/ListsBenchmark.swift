@@ -17,7 +17,9 @@ import Workloads
 ///
 /// Every record is built before the clock starts: the clock times the store alone. Then, in a
 /// pass of its own, `bytes_per_record_<elements>_<N>`: a fresh store holding ⌈10,000 / N⌉ such
-/// records (deterministic). Its rows carry the key strategy `typePolicy`.
+/// records (deterministic). Last, with two sizes or more, `growth_<operation>_<elements>` and
+/// `growth_ratio_<operation>_<elements>`: how each scenario's p50 grows with N (``Growth``). Its
+/// rows carry the key strategy `typePolicy`.
 struct ListsBenchmark: IteratedBenchmark {
   let configuration: Configuration
   let context: ExecutionContext
@@ -43,6 +45,14 @@ struct ListsBenchmark: IteratedBenchmark {
     }
     for elements in ListScenario.Elements.allCases {
       for size in lists.sizes { try measureFootprint(elements, size: size, into: &sink) }
+    }
+    // How each operation's p50 grows with N, over the run's sizes (docs/metrics.md#growth).
+    for elements in ListScenario.Elements.allCases {
+      for operation in ListScenario.Operation.allCases {
+        sink.appendGrowth(
+          "\(operation.rawValue)_\(elements.rawValue)", phase: .lists,
+          over: lists.sizes.map { ($0, ListScenario(operation, elements, size: $0).metric) })
+      }
     }
   }
 

@@ -28,8 +28,10 @@ package enum RunTimeout {
     switch source {
     case .generator(let config): config.estimate.bytes
     case .storeRecords(let config): Double(config.count * StoreRecordsConfig.payloadBytesPerRecord)
-    // The largest scenario's records: the pattern delete's 11,000, about 100 bytes each.
-    case .apolloTier2: Double(ApolloTier2Records.patternDeleteRecords * 100)
+    // The largest scenario's records, the pattern delete's 11,000, about 100 bytes each, and
+    // the largest store size's background records, about 12 bytes a field.
+    case .apolloTier2(let config):
+      Double(ApolloTier2Records.patternDeleteRecords * 100 + (config.sizes.map { $0.records * $0.fields * 12 }.max() ?? 0))
     // The store each layout builds, about 300 bytes a record in a file.
     case .apolloTier3(let config): Double(config.records * 300)
     // Every size's records of the three kinds, and the footprint's ten thousand elements each.
