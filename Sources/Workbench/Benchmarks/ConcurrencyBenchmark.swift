@@ -18,7 +18,9 @@ import Support
 /// prepared plans' recipes, and reads each of its operations once before the clock starts. Every
 /// thread waits at one start line; a run's reads per second are its reads over the wall time from
 /// the start until its last reader finished. The writers normalize a refetch outside the clock
-/// and time the merge alone; they stop when the readers have finished, each after one merge at least.
+/// and time the merge alone; each stops when the readers have finished or when it has merged
+/// `operations` times, whichever comes first, after one merge at least: a run ends even over a
+/// store whose merges hold its reads off.
 struct ConcurrencyBenchmark: Benchmark {
   let configuration: Configuration
   let source: PreparedSource
@@ -256,7 +258,8 @@ private struct RunPlan: Sendable {
     return latencies
   }
 
-  /// A writer: refetches of the popular operations, normalized outside the clock, each merge timed.
+  /// A writer: refetches of the popular operations, normalized outside the clock, each merge timed;
+  /// until the readers are done, at most ``operations`` merges (at least one).
   private func write(store: any NormalizedCache, thread: Int, round: Int, start: StartLine, stop: Flag) throws -> [Double] {
     let normalizer = Normalizer(strategy: strategy)
     var plans: [Int: OperationPlan] = [:]
@@ -274,15 +277,17 @@ private struct RunPlan: Sendable {
     }
     var records = try next()
     guard start.arrive() else { return [] }
-    // At least one merge, so that a run's rows do not depend on whether the readers were quicker.
-    repeat {
+    // At least one merge, so that a run's rows do not depend on whether the readers were quicker;
+    // at most `operations`, so that a store that lets no read in while merges come still ends.
+    latencies.reserveCapacity(min(operations, 4_096))
+    while true {
       let begin = MonotonicClock.now()
       try store.merge(records: records)
       latencies.append(Double(MonotonicClock.now() - begin))
+      if latencies.count >= operations || stop.isSet { return latencies }
       records = try next()
       if writePause > 0 { usleep(UInt32(writePause)) }
-    } while !stop.isSet
-    return latencies
+    }
   }
 
 }
