@@ -19,12 +19,13 @@
 # transactions and the `exec` calls (BEGIN, COMMIT) are unchanged. The plan's second half (one
 # seed builder for the three cascade walks) changes no statement and is not done.
 set -eu
-[ $# -eq 1 ] || { echo "usage: scripts/apollo3-opt001.sh DIR (a copy of the apollo3 harness after setup3.sh)" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "usage: scripts/apollo3-opt001.sh DIR (a copy of the apollo3 harness after setup3.sh)" >&2; exit 64; }
+case "$1" in -*) echo "apollo3-opt001.sh: unknown option '$1' (usage: scripts/apollo3-opt001.sh DIR)" >&2; exit 64 ;; esac
 DIR=$1
 f=$DIR/Sources/ApolloSQLite/ApolloSQLiteDatabase.swift
 [ -f "$f" ] && [ -f "$DIR/Sources/tier2rows/main.swift" ] && [ -f "$DIR/Package.swift" ] \
-  || { echo "apollo3-opt001.sh: $DIR is no apollo3 harness copy after setup3.sh (no $f)" >&2; exit 2; }
-command -v python3 >/dev/null || { echo "apollo3-opt001.sh: python3 is not on the PATH" >&2; exit 2; }
+  || { echo "apollo3-opt001.sh: $DIR is no apollo3 harness copy after setup3.sh (no $f)" >&2; exit 64; }
+command -v python3 >/dev/null || { echo "apollo3-opt001.sh: python3 is not on the PATH" >&2; exit 64; }
 rm -rf "$DIR/Sources/ApolloSQLiteCached" "$DIR/Sources/tier2rows-cached"
 cp -R "$DIR/Sources/ApolloSQLite" "$DIR/Sources/ApolloSQLiteCached"
 mkdir -p "$DIR/Sources/tier2rows-cached"
