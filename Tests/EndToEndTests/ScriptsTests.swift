@@ -12,7 +12,7 @@ struct ScriptsTests {
   static func allScripts() throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: scripts).filter { name in
       var isDirectory: ObjCBool = false
-      FileManager.default.fileExists(atPath: scripts + "/" + name, isDirectory: &isDirectory)
+      _ = FileManager.default.fileExists(atPath: scripts + "/" + name, isDirectory: &isDirectory)
       return !name.hasSuffix(".c") && !isDirectory.boolValue
     }.sorted()
   }
