@@ -103,9 +103,7 @@ extension ApolloTier2Benchmark {
       try store.merge(records: seed)
       let ns = try MonotonicClock.time { try store.removeRecords(matching: ApolloTier2Records.pattern) }
       let left = try store.loadRecords(forKeys: keys)
-      try expect(
-        left.count == ApolloTier2Records.otherRecords && left.keys.allSatisfy { $0.hasPrefix("Other_") },
-        "kept \(left.count) records after removing \"\(ApolloTier2Records.pattern)\"; expected the \(ApolloTier2Records.otherRecords) Other_ records")
+      try expectOnlyOthers(left)
       try store.removeRecords(forKeys: Array(left.keys))
       return ns
     }

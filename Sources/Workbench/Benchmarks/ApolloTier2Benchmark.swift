@@ -193,12 +193,17 @@ struct ApolloTier2Benchmark: IteratedBenchmark {
       try store.merge(records: seed)
       let ns = try io.time { try store.removeRecords(matching: ApolloTier2Records.pattern) }
       let left = try store.loadRecords(forKeys: keys)
-      try expect(
-        left.count == ApolloTier2Records.otherRecords && left.keys.allSatisfy { $0.hasPrefix("Other_") },
-        "kept \(left.count) records after removing \"\(ApolloTier2Records.pattern)\"; expected the \(ApolloTier2Records.otherRecords) Other_ records")
+      try expectOnlyOthers(left)
       return ns
     }
     io.append(.tier2PatternDelete, repetitions: workload.repetitions, to: &sink)
+  }
+
+  /// What a pattern delete of `User_` must leave of its seed: exactly the `Other_` records.
+  func expectOnlyOthers(_ left: [CacheKey: Record]) throws {
+    try expect(
+      left.count == ApolloTier2Records.otherRecords && left.keys.allSatisfy { $0.hasPrefix("Other_") },
+      "kept \(left.count) records after removing \"\(ApolloTier2Records.pattern)\"; expected the \(ApolloTier2Records.otherRecords) Other_ records")
   }
 
   /// The monotonic clock around an iteration's body, and what SQLite asked of the file system in
