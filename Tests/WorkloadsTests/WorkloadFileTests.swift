@@ -534,7 +534,7 @@ struct WorkloadFileTests {
       "quick", "gate", "default", "large", "duplication-sweep", "calendar", "store-records", "concurrency", "hot-records", "soak",
       "ttl-default", "ttl-small", "ttl-calendar", "ttl-watchers", "layouts", "layouts-projected", "lists",
       "layouts-narrow", "layouts-narrow-projected", "narrow-reads", "narrow-reads-projected", "narrow-lists",
-      "narrow-lists-projected", "apollo-tier2-growth", "apollo-tier2", "apollo-tier3", "apollo-tier3-as-apollo",
+      "narrow-lists-projected", "apollo-tier2-growth", "apollo-tier2", "apollo-tier3", "apollo-tier3-both",
     ]
     for name in names {
       let workload = try Workload.load(root.appendingPathComponent("Workloads/\(name).json").path)
