@@ -132,7 +132,7 @@ struct ReadWriteLockTests {
   }
 
   @Test("readers waiting behind a writer go in when it is done, before a writer that waits with them")
-  func phasesAlternate() {
+  func phasesAlternate() async throws {
     let lock = ReadWriteLock([String]())
     let group = DispatchGroup()
     let seen = Lock([[String]]())
@@ -156,7 +156,7 @@ struct ReadWriteLockTests {
     var queued = false
     for _ in 0..<12_000 where !queued {
       queued = lock.queued == (readers: 2, writers: 2)
-      if !queued { usleep(10_000) }
+      if !queued { try await Task.sleep(for: .milliseconds(10)) }
     }
     #expect(queued, "\(lock.queued)")
     _ = lock.waits.take()
