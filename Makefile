@@ -54,7 +54,7 @@ quick: release
 
 # The CI gate: the deterministic rows of Workloads/gate.json (allocations, bytes, records, and
 # instructions under valgrind) from a release build against Baselines/gate.csv; exits 2 when one
-# got worse. About a minute after the build.
+# got worse. Three to four minutes after the build (docs/gate.md).
 gate: release
 	scripts/gate check
 

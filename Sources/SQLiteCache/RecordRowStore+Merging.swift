@@ -162,48 +162,10 @@ extension RecordRowStore {
   private mutating func redate<Log: MergeLog>(
     _ redated: [(record: Record, existing: [UInt8], stored: Int)], log: inout Log
   ) throws(SQLiteError) {
-    // The dates met last and their stored forms: a merge's records mostly carry one date, and
-    // were mostly stored at one.
-    var old: (field: [UInt8], stored: Int) = ([], 0)
-    var new: (field: [UInt8], stored: [UInt8]) = ([], [])
-    var groups: [(oldStored: Int, newStored: [UInt8], members: [Int])] = []
-    var group = 0
-    for (index, (record, existing, stored)) in redated.enumerated() {
-      var moved = groups.isEmpty
-      if !Self.startsWithDates(existing, old.field) {
-        let field = Self.datesField(of: existing)
-        old = (field, try format.storedDates(field, connection: connection).count)
-        moved = true
-      }
-      if !Self.startsWithDates(record.encodedFields, new.field) {
-        let field = Self.datesField(of: record.encodedFields)
-        new = (field, try format.storedDates(field, connection: connection))
-        moved = true
-      }
-      if moved {
-        if let found = groups.firstIndex(where: { $0.oldStored == old.stored && $0.newStored == new.stored }) {
-          group = found
-        } else {
-          groups.append((old.stored, new.stored, []))
-          group = groups.count - 1
-        }
-      }
-      groups[group].members.append(index)
-      accounting.storedBytes += new.stored.count - old.stored
-      log.wrote(record.key, storedBytes: stored + new.stored.count - old.stored)
-    }
+    let groups = try redateGroups(redated, log: &log)
     let column = format.dataColumn
     let storesText = format.storesText
-    let sql = { (rows: Int) in
-      "INSERT OR FAIL INTO records(key, \(column)) VALUES "
-        + (0..<rows).map { "(?\($0 + 3), \(storesText ? "''" : "X''"))" }.joined(separator: ", ")
-        // `||` makes TEXT of two BLOBs: the compact layout's record cast back to a BLOB. The apollo
-        // layout's TEXT is cut as a BLOB: `substr` of TEXT counts characters, and without a length
-        // walks the whole record a character at a time to find its end (some 1,900 instructions a
-        // record on the calendar, 8% of the refresh); of a BLOB it counts bytes.
-        + " ON CONFLICT(key) DO UPDATE SET \(column) = "
-        + (storesText ? "?1 || substr(CAST(\(column) AS BLOB), ?2)" : "CAST(?1 || substr(\(column), ?2) AS BLOB)")
-    }
+    let sql = { (rows: Int) in Self.redateSQL(rows: rows, column: column, storesText: storesText) }
     // The keys of a batch, copied into one buffer and bound from it without copies.
     var keys: [UInt8] = []
     var spans: [Range<Int>] = []
@@ -235,6 +197,57 @@ extension RecordRowStore {
         }.get()
       }
     }
+  }
+
+  /// The refetches of ``redate(_:log:)`` grouped by their old dates' stored length and their new
+  /// dates' stored form (members are indices into `redated`), each counted in the accounting and
+  /// the log as written.
+  private mutating func redateGroups<Log: MergeLog>(
+    _ redated: [(record: Record, existing: [UInt8], stored: Int)], log: inout Log
+  ) throws(SQLiteError) -> [(oldStored: Int, newStored: [UInt8], members: [Int])] {
+    // The dates met last and their stored forms: a merge's records mostly carry one date, and
+    // were mostly stored at one.
+    var old: (field: [UInt8], stored: Int) = ([], 0)
+    var new: (field: [UInt8], stored: [UInt8]) = ([], [])
+    var groups: [(oldStored: Int, newStored: [UInt8], members: [Int])] = []
+    var group = 0
+    for (index, (record, existing, stored)) in redated.enumerated() {
+      var moved = groups.isEmpty
+      if !Self.startsWithDates(existing, old.field) {
+        let field = Self.datesField(of: existing)
+        old = (field, try format.storedDates(field, connection: connection).count)
+        moved = true
+      }
+      if !Self.startsWithDates(record.encodedFields, new.field) {
+        let field = Self.datesField(of: record.encodedFields)
+        new = (field, try format.storedDates(field, connection: connection))
+        moved = true
+      }
+      if moved {
+        if let found = groups.firstIndex(where: { $0.oldStored == old.stored && $0.newStored == new.stored }) {
+          group = found
+        } else {
+          groups.append((old.stored, new.stored, []))
+          group = groups.count - 1
+        }
+      }
+      groups[group].members.append(index)
+      accounting.storedBytes += new.stored.count - old.stored
+      log.wrote(record.key, storedBytes: stored + new.stored.count - old.stored)
+    }
+    return groups
+  }
+
+  /// ``redate(_:log:)``'s statement for `rows` keys.
+  private static func redateSQL(rows: Int, column: String, storesText: Bool) -> String {
+    "INSERT OR FAIL INTO records(key, \(column)) VALUES "
+      + (0..<rows).map { "(?\($0 + 3), \(storesText ? "''" : "X''"))" }.joined(separator: ", ")
+      // `||` makes TEXT of two BLOBs: the compact layout's record cast back to a BLOB. The apollo
+      // layout's TEXT is cut as a BLOB: `substr` of TEXT counts characters, and without a length
+      // walks the whole record a character at a time to find its end (some 1,900 instructions a
+      // record on the calendar, 8% of the refresh); of a BLOB it counts bytes.
+      + " ON CONFLICT(key) DO UPDATE SET \(column) = "
+      + (storesText ? "?1 || substr(CAST(\(column) AS BLOB), ?2)" : "CAST(?1 || substr(\(column), ?2) AS BLOB)")
   }
 
   /// The dates field of a dated record's fields (``RecordDates``), its bytes in ``RecordCodec``'s encoding.

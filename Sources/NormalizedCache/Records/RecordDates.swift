@@ -258,10 +258,6 @@ extension RecordDates {
 }
 
 extension RecordCodec {
-  /// ``merge(existing:new:)`` where either side has dates (docs/records.md#dates): each field of
-  /// `new` takes its value and its date from `new` (a field rewritten with its value unchanged
-  /// gets the new date, and is not a changed field), the others keep theirs, new fields go at the
-  /// end; the merged record's dates field is written in its canonical form.
   /// A record's dates for ``mergeDated(existing:new:)``: the date of every field, and each
   /// field's where they differ (nil where every field has the first; 0 without dates).
   private static func dates(_ bytes: UnsafeRawBufferPointer) -> (every: Int, each: [Int]?) {
@@ -269,6 +265,10 @@ extension RecordCodec {
     return view.isUniform ? (view.base, nil) : (view.base, RecordDates.dates(bytes))
   }
 
+  /// ``merge(existing:new:)`` where either side has dates (docs/records.md#dates): each field of
+  /// `new` takes its value and its date from `new` (a field rewritten with its value unchanged
+  /// gets the new date, and is not a changed field), the others keep theirs, new fields go at the
+  /// end; the merged record's dates field is written in its canonical form.
   static func mergeDated(
     existing old: UnsafeRawBufferPointer, new incoming: UnsafeRawBufferPointer
   ) -> (merged: [UInt8], changed: [String])? {
@@ -279,34 +279,7 @@ extension RecordCodec {
     oldSpans.reserveCapacity(16)
     var offset = RecordDates.fieldsStart(old)
     while offset < old.count { oldSpans.append(readField(old, &offset)) }
-    // Each old field's replacement in `new` (its index there, -1 for none), and the new fields.
-    var replacement = [Int](repeating: -1, count: oldSpans.count)
-    var appended: [Int] = []
-    var newSpans: [FieldSpan] = []
-    newSpans.reserveCapacity(16)
-    var changed: [String] = []
-    offset = RecordDates.fieldsStart(incoming)
-    // Records of one selection list their fields in one order: the place after the last match first.
-    var hint = 0
-    while offset < incoming.count {
-      let span = readField(incoming, &offset)
-      let index = newSpans.count
-      newSpans.append(span)
-      let name = UnsafeRawBufferPointer(rebasing: incoming[span.name])
-      let position =
-        hint < oldSpans.count && bytes(old, oldSpans[hint].name, equal: name)
-        ? hint : oldSpans.firstIndex { bytes(old, $0.name, equal: name) }
-      if let position {
-        replacement[position] = index
-        hint = position + 1
-        if !ranges(old, oldSpans[position].value, incoming, span.value) {
-          changed.append(String(decoding: name, as: UTF8.self))
-        }
-      } else {
-        appended.append(index)
-        changed.append(String(decoding: name, as: UTF8.self))
-      }
-    }
+    let (replacement, appended, newSpans, changed) = matchFields(old, oldSpans, incoming)
     let writer = RecordWriter(capacity: old.count + incoming.count + 16)
     var dates: [Int] = []
     dates.reserveCapacity(oldSpans.count + appended.count)
@@ -330,5 +303,42 @@ extension RecordCodec {
       return nil
     }
     return (merged, changed)
+  }
+
+  /// ``mergeDated(existing:new:)``'s match of `incoming`'s fields with `old`'s: each old field's
+  /// replacement in `incoming` (its index there, -1 for none), the indices of the new fields, the
+  /// spans of `incoming`'s fields, and the names of the fields changed or added.
+  @inline(__always)
+  private static func matchFields(
+    _ old: UnsafeRawBufferPointer, _ oldSpans: [FieldSpan], _ incoming: UnsafeRawBufferPointer
+  ) -> (replacement: [Int], appended: [Int], newSpans: [FieldSpan], changed: [String]) {
+    var replacement = [Int](repeating: -1, count: oldSpans.count)
+    var appended: [Int] = []
+    var newSpans: [FieldSpan] = []
+    newSpans.reserveCapacity(16)
+    var changed: [String] = []
+    var offset = RecordDates.fieldsStart(incoming)
+    // Records of one selection list their fields in one order: the place after the last match first.
+    var hint = 0
+    while offset < incoming.count {
+      let span = readField(incoming, &offset)
+      let index = newSpans.count
+      newSpans.append(span)
+      let name = UnsafeRawBufferPointer(rebasing: incoming[span.name])
+      let position =
+        hint < oldSpans.count && bytes(old, oldSpans[hint].name, equal: name)
+        ? hint : oldSpans.firstIndex { bytes(old, $0.name, equal: name) }
+      if let position {
+        replacement[position] = index
+        hint = position + 1
+        if !ranges(old, oldSpans[position].value, incoming, span.value) {
+          changed.append(String(decoding: name, as: UTF8.self))
+        }
+      } else {
+        appended.append(index)
+        changed.append(String(decoding: name, as: UTF8.self))
+      }
+    }
+    return (replacement, appended, newSpans, changed)
   }
 }
