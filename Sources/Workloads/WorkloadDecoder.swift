@@ -236,7 +236,10 @@ struct WorkloadDecoder {
   /// that one run compares several.
   mutating func decodeKeys() throws(WorkloadError) -> ([NamedStrategy], String) {
     var names = ["path", "typePolicy", "programmatic"]
-    if let array = try root.array("keys") {
+    if case .string(let text) = root.value("keys") {
+      // Every built-in strategy, the programmatic one with `resolver` (docs/workloads.md#keys).
+      guard text == "all" else { throw root.error("keys", "must be \"all\" or an array of strategies, not \"\(text)\"") }
+    } else if let array = try root.array("keys") {
       names = []
       for (index, element) in array.enumerated() {
         guard case .string(let text) = element,
@@ -282,15 +285,32 @@ struct WorkloadDecoder {
     var stores: [StoreSpec] = []
     for (index, element) in array.enumerated() {
       guard case .object(let object) = element else { throw root.error("stores", "element \(index) must be an object") }
-      let store = ConfigObject(object, path: "stores[\(index)]", file: root.file, locations: root.locations)
-      let spec = try registry.stores.decode(store)
-      if stores.contains(where: { $0.label == spec.label }) {
-        throw store.error("label", "\"\(spec.label)\" names two stores; give each a label")
+      for object in Self.everyLayout(object) {
+        let store = ConfigObject(object, path: "stores[\(index)]", file: root.file, locations: root.locations)
+        let spec = try registry.stores.decode(store)
+        if stores.contains(where: { $0.label == spec.label }) {
+          throw store.error("label", "\"\(spec.label)\" names two stores; give each a label")
+        }
+        stores.append(spec)
       }
-      stores.append(spec)
     }
     if stores.isEmpty { throw root.error("stores", "must list at least one store") }
     return stores
+  }
+
+  /// A SQLite store of `"layout": "all"` as one store a layout, in ``SQLiteNormalizedCache/Layout``'s
+  /// order, each labelled `<label>-<layout>` (`sqlite-compact`, …; docs/workloads.md#sqlite), so
+  /// that a workload covers every layout, including one added later, without listing them.
+  static func everyLayout(_ object: JSONObject) -> [JSONObject] {
+    guard object["kind"] == .string("sqlite"), object["layout"] == .string("all") else { return [object] }
+    let label: String
+    if case .string(let text) = object["label"] { label = text } else { label = "sqlite" }
+    return SQLiteNormalizedCache.Layout.allCases.map { layout in
+      var one = object
+      one["layout"] = .string(layout.rawValue)
+      one["label"] = .string("\(label)-\(layout.rawValue)")
+      return one
+    }
   }
 
   /// `traffic`: an app session's steps (docs/bounded-and-concurrent.md).

@@ -26,7 +26,7 @@ struct RunCommandTests {
 
   static var runs: [QuickRun] { get async throws { try await quickRuns.value } }
 
-  static let stores = ["memory", "sqlite", "sqlite-apollo", "sqlite-rows", "sqlite-memory"]
+  static let stores = ["memory", "sqlite", "sqlite-apollo", "sqlite-rows", "sqlite-rows-rowid", "sqlite-rows-ordered", "sqlite-memory"]
   static let strategies = ["path", "typePolicy", "programmatic"]
 
   @Test("quick.json writes rows for every store × key strategy, with every metric of docs/csv.md")
@@ -35,7 +35,7 @@ struct RunCommandTests {
     let (run, path) = (quick.run, quick.csv)
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout.hasPrefix("quick (generator, seed 7, 2 repetitions)"))
-    #expect(run.stdout.contains("store          keys          records  dedup  parse p50  write p50  write p99  read p50  read p99  loads/read  bytes/record  fragment p50  wakes/write  re-read p50"))
+    #expect(run.stdout.contains("store                keys          records  dedup  parse p50  write p50  write p99  read p50  read p99  loads/read  bytes/record  fragment p50  wakes/write  re-read p50"))
     #expect(run.stdout.contains("Key strategies against path (ratios of p50; wakes: watchers woken per write, mean)\nmemory:\n  typePolicy vs path: "))
     let csv = try CSVFile(path: path)
     #expect(csv.header.joined(separator: ",") == metricColumns)

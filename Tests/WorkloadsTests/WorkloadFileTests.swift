@@ -545,6 +545,85 @@ struct WorkloadFileTests {
   }
 }
 
+/// What the shipped workloads cover, computed from the files rather than claimed in their prose
+/// (docs/gate.md#what-the-gate-covers).
+@Suite("Workload files: coverage")
+struct WorkloadCoverageTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent()
+
+  static func shipped(_ name: String) throws -> Workload {
+    try Workload.load(root.appendingPathComponent("Workloads/\(name).json").path)
+  }
+
+  /// The SQLite layouts of a workload's stores, a chain's back among them.
+  static func layouts(_ workload: Workload) -> Set<String> {
+    Set(
+      workload.stores.compactMap { spec -> String? in
+        guard case .cache(let maker) = spec.role, maker.identity.kind == "sqlite" else { return nil }
+        return maker.identity.settings.first
+      })
+  }
+
+  static let everyLayout = Set(SQLiteNormalizedCache.Layout.allCases.map(\.rawValue))
+  static let everyKind = Set(StoreKinds.builtIn.names)
+  static let everyStrategy: Set<String> = ["path", "typePolicy", "programmatic"]
+
+  @Test("the gate and quick.json run every SQLite layout, every store kind, a bounded store and every key strategy", arguments: ["gate", "quick"])
+  func gateAndQuick(name: String) throws {
+    let workload = try Self.shipped(name)
+    #expect(Self.layouts(workload) == Self.everyLayout, "\(name) lacks \(Self.everyLayout.subtracting(Self.layouts(workload)).sorted())")
+    #expect(Set(workload.stores.map(\.kind)) == Self.everyKind, "\(name): \(workload.stores.map(\.kind))")
+    #expect(Set(workload.keys.map(\.name)).isSuperset(of: Self.everyStrategy))
+    let bounded = workload.stores.contains { spec in
+      guard case .cache(let maker) = spec.role else { return false }
+      return maker.budget != nil
+    }
+    #expect(bounded, "\(name) has no store with a budget")
+  }
+
+  @Test("a shipped workload whose description says \"every SQLite layout\" or \"every store\" runs them")
+  func descriptionsThatSayEvery() throws {
+    let names = try FileManager.default.contentsOfDirectory(atPath: Self.root.appendingPathComponent("Workloads").path)
+      .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
+    #expect(names.count >= 29)
+    var checked = 0
+    for name in names {
+      let workload = try Self.shipped(name)
+      let description = workload.description ?? ""
+      if description.range(of: "every (store(,| and) )?(SQLite )?layout", options: .regularExpression) != nil {
+        checked += 1
+        #expect(Self.layouts(workload) == Self.everyLayout, "\(name) says every layout and runs \(Self.layouts(workload).sorted())")
+      }
+      if description.contains("every store") {
+        #expect(Set(workload.stores.map(\.kind)) == Self.everyKind, "\(name) says every store and runs \(workload.stores.map(\.kind))")
+      }
+      if description.contains("three key strategies") || description.contains("every key strategy") {
+        #expect(Set(workload.keys.map(\.name)).isSuperset(of: Self.everyStrategy), "\(name)")
+      }
+    }
+    #expect(checked >= 5)
+  }
+
+  @Test("\"layout\": \"all\" is one store a layout labelled <label>-<layout>; \"keys\": \"all\" the three strategies")
+  func all() throws {
+    let workload = try load(
+      #"{"name": "w", "seed": 1, "generator": {}, "keys": "all", "stores": [{"kind": "sqlite", "layout": "all", "journal": "delete"}, {"kind": "sqlite", "layout": "all", "label": "s"}]}"#)
+    #expect(workload.stores.map(\.label) == [
+      "sqlite-compact", "sqlite-apollo", "sqlite-rows", "sqlite-rows-rowid", "sqlite-rows-ordered",
+      "s-compact", "s-apollo", "s-rows", "s-rows-rowid", "s-rows-ordered",
+    ])
+    #expect(workload.stores.prefix(5).map(WorkloadFileTests.description) == SQLiteNormalizedCache.Layout.allCases.map { "sqlite \($0) delete normal none" })
+    #expect(workload.keys.map(\.name) == ["path", "typePolicy", "programmatic"])
+    #expect(throws: WorkloadError.self) { try load(#"{"name": "w", "seed": 1, "generator": {}, "keys": "every"}"#) }
+    do {
+      _ = try load(#"{"name": "w", "seed": 1, "generator": {}, "keys": "every"}"#)
+    } catch {
+      #expect(message(of: error) == #"w.json:1:43: keys: must be "all" or an array of strategies, not "every""#)
+    }
+  }
+}
+
 /// A library user's resolvers and field-policy providers, registered in a ``Registry``.
 @Suite("Workload files: a registry of one's own")
 struct WorkloadRegistryTests {
