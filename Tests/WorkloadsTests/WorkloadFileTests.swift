@@ -308,7 +308,7 @@ struct WorkloadFileTests {
       ),
       (
         #"{"name": "w", "seed": 1, "apolloTier3": {"sizes": [[100, 5.5], [1000, 10]]}, "stores": [{"kind": "sqlite"}]}"#,
-        #"w.json:1:42: apolloTier3.sizes: element 0 must be a pair [records, fields] of whole numbers, got [100, 5.5]"#
+        #"w.json:1:42: apolloTier3.sizes: element 0 must be a pair [records, fields] of whole numbers, got [100,5.5]"#
       ),
       (
         #"{"name": "w", "seed": 1, "apolloTier3": {"sizes": [[100, 5], [1000, 10]], "records": 1000}, "stores": [{"kind": "sqlite"}]}"#,
