@@ -3,9 +3,10 @@
 
 Usage: scripts/growth_plot.py results/runs/apollo-tier2-growth.csv [--out results/growth.png]
 
-Reads the timings of a results CSV whose scenarios run at several sizes: Apollo's Tier-2 scenarios
-at store sizes (`tier2/<scenario>_at_<records>x<fields>`, against the records) and the list
-scenarios (`lists/<operation>_<kind>_<N>`, against N). One panel per scenario, a line per store,
+Reads the timings of a results CSV whose scenarios run at several sizes: Apollo's Tier-2 and Tier-3
+scenarios at store sizes (`tier2/<scenario>_at_<records>x<fields>`,
+`tier3/<scenario>_at_<records>x<fields>`, against the records) and the list scenarios
+(`lists/<operation>_<kind>_<N>`, against N). One panel per scenario, a line per store,
 each line's label carrying its growth row's k (`growth_<scenario>`), the fit cachebench wrote.
 Needs matplotlib (`python3 -m pip install matplotlib`).
 """
@@ -27,6 +28,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 COLUMNS = ["store", "phase", "metric", "unit", "p50"]
 SIZED = {
     "tier2": re.compile(r"^(?P<name>.+)_at_(?P<size>\d+)x\d+$"),
+    "tier3": re.compile(r"^(?P<name>.+)_at_(?P<size>\d+)x\d+$"),
     "lists": re.compile(r"^(?P<name>(read|write|mutate)_[a-z]+)_(?P<size>\d+)$"),
 }
 
@@ -69,7 +71,7 @@ def main():
             series.append((int(match["size"]), value))
     scenarios = [key for key, stores in points.items() if any(len(series) >= 2 for series in stores.values())]
     if not scenarios:
-        sys.exit(f"Error: {args.results} has no scenario at two sizes or more (tier2 ..._at_RxF, lists OP_KIND_N)")
+        sys.exit(f"Error: {args.results} has no scenario at two sizes or more (tier2 or tier3 ..._at_RxF, lists OP_KIND_N)")
     columns = 3
     lines = math.ceil(len(scenarios) / columns)
     figure, axes = plt.subplots(lines, columns, figsize=(5 * columns, 3.6 * lines), squeeze=False)
@@ -83,7 +85,7 @@ def main():
         axis.set_xscale("log")
         axis.set_yscale("log")
         axis.set_title(f"{phase}: {name}", fontsize=9)
-        axis.set_xlabel("records in the store" if phase == "tier2" else "list length N", fontsize=8)
+        axis.set_xlabel("list length N" if phase == "lists" else "records in the store", fontsize=8)
         axis.set_ylabel("p50 (µs)", fontsize=8)
         axis.legend(fontsize=6)
         axis.grid(True, which="both", alpha=0.3)

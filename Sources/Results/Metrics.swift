@@ -176,6 +176,12 @@ extension Metric {
   package static let tier3Records = Metric(.tier3, "store_records", unit: .count, deterministic: true)
   /// The store's file once built (deterministic for a seed and a layout).
   package static let tier3FileBytes = Metric(.tier3, "store_file_bytes", unit: .bytes, deterministic: true)
+  /// `tier3/<metric>_at_<records>x<fields>`: a Tier-3 row (a scenario, the build, the records or
+  /// the file) of the store of `records` records of `fields` fields (`apolloTier3.sizes`,
+  /// docs/metrics.md#growth), its unit and direction the metric's own.
+  package static func tier3(_ metric: Metric, atRecords records: Int, fields: Int) -> Metric {
+    Metric(.tier3, "\(metric.name)_at_\(records)x\(fields)", unit: metric.unit, better: metric.better, deterministic: metric.deterministic)
+  }
 
   // Lists (`lists` workloads, docs/metrics.md#lists): records with a list of N elements, under
   // names that carry the scenario, so that one row holds one operation on one kind and size.

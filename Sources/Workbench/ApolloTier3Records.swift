@@ -33,28 +33,29 @@ enum ApolloTier3Records {
   }
 
   /// Record `index`: its values drawn from its own stream of the seed, so that any chunk is built
-  /// alone, and one seed gives one store.
-  static func record(_ index: Int, seed: UInt64) -> Record {
+  /// alone, and one seed gives one store. With `fields` below ten, the first `fields` of
+  /// ``fields`` (the store sizes of a growth: 100 records of 5 fields), the values the same.
+  static func record(_ index: Int, seed: UInt64, fields count: Int = fields.count) -> Record {
+    precondition((4...fields.count).contains(count), "a Tier-3 record holds the selection set's four fields to ten, not \(count)")
     var random = SplitMix64(seed: SplitMix64.mix(seed ^ UInt64(index)))
     let type = types[index % types.count]
     let number = index / types.count
+    // Every value drawn, whatever the count, so that a field's value does not depend on it.
+    let values: [RecordValue] = [
+      .string(type), .string(String(number)), .string("\(type) \(number)"),
+      .int(random.int(below: 1_000_000)), .int(random.int(below: 10_000)), .int(random.int(below: 100)),
+      .double(Double(random.int(below: 1_000_000)) / 1_000), .bool(random.int(below: 2) == 1),
+      .string("2026-\(1 + random.int(below: 12))-\(1 + random.int(below: 28))"),
+      .reference(CacheReference("Planet:\(random.int(below: max(1, number + 1)))")),
+    ]
     var builder = Record.Builder(key: "\(type):\(number)", capacity: 200)
-    builder.append("__typename", .string(type))
-    builder.append("id", .string(String(number)))
-    builder.append("name", .string("\(type) \(number)"))
-    builder.append("mass", .int(random.int(below: 1_000_000)))
-    builder.append("height", .int(random.int(below: 10_000)))
-    builder.append("rank", .int(random.int(below: 100)))
-    builder.append("score", .double(Double(random.int(below: 1_000_000)) / 1_000))
-    builder.append("active", .bool(random.int(below: 2) == 1))
-    builder.append("created", .string("2026-\(1 + random.int(below: 12))-\(1 + random.int(below: 28))"))
-    builder.append("homeworld", .reference(CacheReference("Planet:\(random.int(below: max(1, number + 1)))")))
+    for (field, value) in zip(fields, values).prefix(count) { builder.append(field, value) }
     return builder.build()
   }
 
-  /// The records of `indices`, as one merge of a build takes them.
-  static func chunk(_ indices: Range<Int>, seed: UInt64) -> RecordSet {
-    RecordSet(records: indices.map { record($0, seed: seed) })
+  /// The records of `indices`, as one merge of a build takes them, of `fields` fields each.
+  static func chunk(_ indices: Range<Int>, seed: UInt64, fields: Int = fields.count) -> RecordSet {
+    RecordSet(records: indices.map { record($0, seed: seed, fields: fields) })
   }
 
   /// The keys of `type`'s records in a store of `count` records, in key order (as text sorts:

@@ -16,8 +16,8 @@ enum ResultsTable {
       sections.append(storeRecordsTable(result.configurations).render())
     case .apolloTier2(let config):
       sections.append(ApolloTier2Table.render(result.configurations, sizes: config.sizes))
-    case .apolloTier3:
-      sections.append(ApolloTier3Table.render(result.configurations))
+    case .apolloTier3(let config):
+      sections.append(ApolloTier3Table.render(result.configurations, sizes: config.sizes))
     case .lists(let config):
       sections.append(ListsTable.render(result.configurations, lists: config))
     case .generator, .recorded:

@@ -8,7 +8,8 @@ extension Workload {
   /// At least two generated responses, one recorded operation of each document and 100 store
   /// records are kept; Apollo's Tier-2 scenarios and the list scenarios keep their records, and
   /// run one iteration each; the Tier-2 scenarios' store sizes keep those of 10,000 records or
-  /// fewer; Apollo's Tier-3 scenarios build a store of at most ``ApolloTier3Config/quickRecords``.
+  /// fewer; Apollo's Tier-3 scenarios build a store of at most ``ApolloTier3Config/quickRecords``
+  /// records, and keep the sizes of that many or fewer.
   public func quick() -> Workload {
     var copy = self
     switch source {
@@ -21,9 +22,8 @@ extension Workload {
     case .recorded(var recorded):
       recorded.operations = Self.quick(recorded.operations)
       copy.source = .recorded(recorded)
-    case .apolloTier3(var config):
-      config.records = min(config.records, ApolloTier3Config.quickRecords)
-      copy.source = .apolloTier3(config)
+    case .apolloTier3(let config):
+      copy.source = .apolloTier3(config.quick())
     case .apolloTier2(let config):
       // Apollo's records and counts are the scenarios themselves: the iterations shrink, and the
       // store sizes to the small ones.

@@ -66,7 +66,7 @@ public enum WorkloadChecker {
       case .apolloTier2:
         continue
       case .apolloTier3(let config):
-        if let problem = config.tooLarge { throw refuse("apolloTier3.records", problem) }
+        if let problem = config.tooLarge { throw refuse(config.sizes.isEmpty ? "apolloTier3.records" : "apolloTier3.sizes", problem) }
       case .lists(let config):
         if let problem = config.tooLarge(iterations: workload.warmup + workload.repetitions) { throw refuse("lists.sizes", problem) }
       case .recorded(let recorded):

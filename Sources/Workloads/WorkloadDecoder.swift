@@ -157,10 +157,7 @@ struct WorkloadDecoder {
       return .apolloTier2(try decodeApolloTier2(&scenarios))
     case "apolloTier3":
       guard var scenarios = try root.object("apolloTier3") else { throw root.error("apolloTier3", "must be an object") }
-      var config = ApolloTier3Config()
-      config.records = try scenarios.int("records", in: ApolloTier3Config.recordRange) ?? config.records
-      try scenarios.finish()
-      return .apolloTier3(config)
+      return .apolloTier3(try decodeApolloTier3(&scenarios))
     case "lists":
       guard var lists = try root.object("lists") else { throw root.error("lists", "must be an object") }
       return .lists(try decodeLists(&lists))
@@ -175,34 +172,56 @@ struct WorkloadDecoder {
     }
   }
 
-  /// `apolloTier2`: `sizes`, pairs `[records, fields]` (records 1 to
-  /// ``ApolloTier2Config/largestRecords``, fields 1 to ``ApolloTier2Config/largestFields``), none
-  /// twice, at least two when given (a growth needs two sizes).
+  /// `apolloTier2`: `sizes` (``decodeSizes(_:records:fields:)``), records 1 to
+  /// ``ApolloTier2Config/largestRecords``, fields 1 to ``ApolloTier2Config/largestFields``.
   func decodeApolloTier2(_ scenarios: inout ConfigObject) throws(WorkloadError) -> ApolloTier2Config {
     var config = ApolloTier2Config()
-    if let sizes = try scenarios.array("sizes") {
-      for (index, value) in sizes.enumerated() {
-        guard case .array(let pair) = value, pair.count == 2, case .int(let records) = pair[0], case .int(let fields) = pair[1] else {
-          throw scenarios.error("sizes", "element \(index) must be a pair [records, fields] of whole numbers, got \(FieldKey.render(json: value))")
-        }
-        guard (1...ApolloTier2Config.largestRecords).contains(records) else {
-          throw scenarios.error("sizes", "element \(index): records must be from 1 to \(ApolloTier2Config.largestRecords), got \(records)")
-        }
-        guard (1...ApolloTier2Config.largestFields).contains(fields) else {
-          throw scenarios.error("sizes", "element \(index): fields must be from 1 to \(ApolloTier2Config.largestFields), got \(fields)")
-        }
-        let size = ApolloTier2Config.Size(records: records, fields: fields)
-        guard !config.sizes.contains(where: { $0.records == records }) else {
-          throw scenarios.error("sizes", "element \(index): a size of \(records) records is there already")
-        }
-        config.sizes.append(size)
-      }
-      guard config.sizes.count >= 2 else {
-        throw scenarios.error("sizes", "must name two sizes at least, to fit a growth over them; got \(config.sizes.count)")
-      }
-    }
+    config.sizes =
+      try decodeSizes(&scenarios, records: 1...ApolloTier2Config.largestRecords, fields: 1...ApolloTier2Config.largestFields) ?? []
     try scenarios.finish()
     return config
+  }
+
+  /// `apolloTier3`: `records` (one store of ten fields) or `sizes` (``decodeSizes(_:records:fields:)``,
+  /// records in ``ApolloTier3Config/recordRange``, fields in ``ApolloTier3Config/fieldRange``),
+  /// not both.
+  func decodeApolloTier3(_ scenarios: inout ConfigObject) throws(WorkloadError) -> ApolloTier3Config {
+    var config = ApolloTier3Config()
+    if scenarios.has("records") && scenarios.has("sizes") {
+      throw scenarios.error("sizes", "give \"records\" (one store) or \"sizes\" (several), not both")
+    }
+    config.records = try scenarios.int("records", in: ApolloTier3Config.recordRange) ?? config.records
+    config.sizes = try decodeSizes(&scenarios, records: ApolloTier3Config.recordRange, fields: ApolloTier3Config.fieldRange) ?? []
+    try scenarios.finish()
+    return config
+  }
+
+  /// `sizes`: pairs `[records, fields]` within `records` and `fields`, no record count twice, at
+  /// least two (a growth needs two sizes); nil when the key is absent.
+  func decodeSizes(
+    _ object: inout ConfigObject, records recordRange: ClosedRange<Int>, fields fieldRange: ClosedRange<Int>
+  ) throws(WorkloadError) -> [ApolloTier2Config.Size]? {
+    guard let values = try object.array("sizes") else { return nil }
+    var sizes: [ApolloTier2Config.Size] = []
+    for (index, value) in values.enumerated() {
+      guard case .array(let pair) = value, pair.count == 2, case .int(let records) = pair[0], case .int(let fields) = pair[1] else {
+        throw object.error("sizes", "element \(index) must be a pair [records, fields] of whole numbers, got \(FieldKey.render(json: value))")
+      }
+      guard recordRange.contains(records) else {
+        throw object.error("sizes", "element \(index): records must be from \(recordRange.lowerBound) to \(recordRange.upperBound), got \(records)")
+      }
+      guard fieldRange.contains(fields) else {
+        throw object.error("sizes", "element \(index): fields must be from \(fieldRange.lowerBound) to \(fieldRange.upperBound), got \(fields)")
+      }
+      guard !sizes.contains(where: { $0.records == records }) else {
+        throw object.error("sizes", "element \(index): a size of \(records) records is there already")
+      }
+      sizes.append(ApolloTier2Config.Size(records: records, fields: fields))
+    }
+    guard sizes.count >= 2 else {
+      throw object.error("sizes", "must name two sizes at least, to fit a growth over them; got \(sizes.count)")
+    }
+    return sizes
   }
 
   /// `lists`: the list sizes (each 1 to ``ListsConfig/largestSize``, none twice, at least one)

@@ -32,4 +32,27 @@ struct ApolloTier3RunTests {
     #expect(run.stdout.contains("which Apollo sets for an iPhone 16 Pro"))
     #expect(run.stdout.contains("sqlite-rows: built 10000 records in"))
   }
+
+  @Test("the growth workload --quick: each scenario at the sizes up to 10,000 records, a growth row of each in every store and floor")
+  func quickGrowthRun() async throws {
+    let directory = try temporaryDirectory()
+    let out = directory + "/t3g.csv"
+    let run = try await cachebench(["run", "Workloads/apollo-tier3-growth.json", "--quick", "--out", out, "--no-progress"])
+    #expect(run.status == 0, "\(run.stderr)")
+    let rows = try CSVFile(path: out).rows.filter { $0["phase"] == "tier3" }
+    let sizes = ["100x5", "1000x10", "10000x10"]
+    for layout in ["apollo", "compact", "rows", "rows-rowid", "rows-ordered"] {
+      let floor = layout == "compact"
+        ? ["select_exact_key", "select_type_selection_set_ordered"]
+        : ["insert_one_field", "select_exact_key", "select_type_selection_set_ordered", "update_composite_key"]
+      for (store, scenarios) in [("sqlite-" + layout, Self.scenarios), ("limit-\(layout)-wal-normal", floor)] {
+        let timed = rows.filter { $0["store"] == store && $0["unit"] == "ns" && !$0["metric"]!.hasPrefix("build_store") }.map { $0["metric"]! }
+        #expect(timed == sizes.flatMap { size in scenarios.map { "\($0)_at_\(size)" } }, "\(store)")
+        let growth = rows.filter { $0["store"] == store && $0["unit"] == "exponent" }
+        #expect(growth.map { $0["metric"]! }.filter { !$0.hasSuffix("build_store") } == scenarios.map { "growth_" + $0 }, "\(store)")
+        #expect(growth.allSatisfy { $0["n"] == "1" && $0["deterministic"] == "false" }, "\(store)")
+      }
+    }
+    #expect(run.stdout.contains("Apollo iOS's Tier-3 scenarios at store sizes"))
+  }
 }

@@ -71,3 +71,44 @@ struct GrowthTests {
     #expect("\(GrowthError.tooFewSizes(1))" == "a growth needs costs at two sizes at least, got 1")
   }
 }
+
+/// ``MetricSamples/appendGrowth(_:phase:over:)``: the rows a sized run appends, from made-up samples.
+@Suite("growth rows")
+struct GrowthRowsTests {
+  @Test("a Tier-3 scenario's p50s at three sizes give k and the ratio worked out by hand")
+  func tier3() throws {
+    var samples = MetricSamples()
+    // p50s 2, 4 and 8 µs at 100, 1,000 and 10,000 records (each the median of its three samples):
+    // x = ln 10 · (2, 3, 4), y = ln 2 · (1, 2, 3), so k = ln 2 / ln 10 = 0.30103; the ratio is
+    // p50(10,000) / p50(1,000) = 2.
+    let p50s = [(100, 2_000.0), (1_000, 4_000.0), (10_000, 8_000.0)]
+    for (records, p50) in p50s {
+      for sample in [p50 / 2, p50, p50 * 3] { samples.append(sample, to: .tier3(.tier3ExactKey, atRecords: records, fields: 10)) }
+    }
+    let growth = samples.appendGrowth(
+      Metric.tier3ExactKey.name, phase: .tier3, over: p50s.map { ($0.0, Metric.tier3(.tier3ExactKey, atRecords: $0.0, fields: 10)) })
+    #expect(growth.map { close($0.exponent, log(2.0) / log(10.0)) } == true)
+    let k = samples[.growth("select_exact_key", phase: .tier3)]
+    let ratio = samples[.growthRatio("select_exact_key", phase: .tier3)]
+    #expect(k.count == 1 && abs(k[0] - 0.30103) < 1e-5 && ratio == [2])
+    #expect(Metric.growth("select_exact_key", phase: .tier3).description == "tier3/growth_select_exact_key")
+    #expect(Metric.growth("select_exact_key", phase: .tier3).unit == .exponent)
+  }
+
+  @Test("one size with samples fits nothing: no rows")
+  func oneSize() {
+    var samples = MetricSamples()
+    samples.append(5, to: .tier3(.tier3Sort, atRecords: 100, fields: 5))
+    let metrics = [100, 1_000].map { (size: $0, metric: Metric.tier3(.tier3Sort, atRecords: $0, fields: 5)) }
+    #expect(samples.appendGrowth("sort_by_field_cte", phase: .tier3, over: metrics) == nil)
+    #expect(samples[.growth("sort_by_field_cte", phase: .tier3)].isEmpty)
+  }
+
+  @Test("a sized Tier-3 row keeps its metric's unit, direction and determinism")
+  func sizedMetric() {
+    let bytes = Metric.tier3(.tier3FileBytes, atRecords: 500_000, fields: 10)
+    #expect(bytes.description == "tier3/store_file_bytes_at_500000x10" && bytes.unit == .bytes && bytes.deterministic)
+    let insert = Metric.tier3(.tier3Insert, atRecords: 100, fields: 5)
+    #expect(insert.description == "tier3/insert_one_field_at_100x5" && insert.unit == .ns && !insert.deterministic)
+  }
+}

@@ -38,4 +38,35 @@ struct ApolloTier3WorkloadTests {
       do { _ = try load(text) } catch { #expect("\(error)".contains(message), "\(error)") }
     }
   }
+
+  @Test("sizes: the stores in the file's order, rows named by size; --quick keeps those of 10,000 records or fewer")
+  func sizes() throws {
+    func stores(_ workload: Workload) -> [[Int]] {
+      guard case .apolloTier3(let config) = workload.source else { return [] }
+      return config.stores.map { [$0.records, $0.fields] }
+    }
+    let plan = try load(
+      #"{"name": "w", "seed": 1, "apolloTier3": {"sizes": [[100, 5], [1000, 10], [10000, 10], [500000, 10]]}, "stores": [{"kind": "sqlite"}]}"#)
+    #expect(stores(plan) == [[100, 5], [1_000, 10], [10_000, 10], [500_000, 10]])
+    #expect(stores(plan.quick()) == [[100, 5], [1_000, 10], [10_000, 10]])
+    guard case .apolloTier3(let config) = plan.quick().source else { return }
+    #expect(config.sizes.count == 3, "sizes stay sizes: their rows keep the size in their names")
+    // Only large sizes: --quick keeps the smallest, and so fits no growth.
+    let large = try load(#"{"name": "w", "seed": 1, "apolloTier3": {"sizes": [[500000, 10], [20000, 4]]}, "stores": [{"kind": "sqlite"}]}"#)
+    #expect(stores(large.quick()) == [[20_000, 4]])
+    // records: one store of ten fields, as before.
+    let one = try load(#"{"name": "w", "seed": 1, "apolloTier3": {"records": 2000}, "stores": [{"kind": "sqlite"}]}"#)
+    #expect(stores(one) == [[2_000, 10]] && stores(one.quick()) == [[2_000, 10]])
+    // The size limit looks at the largest size, and names sizes.
+    let huge = #"{"name": "w", "seed": 1, "apolloTier3": {"sizes": [[100, 5], [3000000, 10]]}, "stores": [{"kind": "sqlite"}]}"#
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("workload-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("w.json").path
+    try huge.write(toFile: path, atomically: true, encoding: .utf8)
+    #expect(throws: WorkloadError.self) { try WorkloadChecker.check(try Workload.load(path)) }
+    do { try WorkloadChecker.check(try Workload.load(path)) } catch {
+      #expect("\(error)".contains("apolloTier3.sizes: builds a store of 3000000 records"), "\(error)")
+    }
+  }
 }

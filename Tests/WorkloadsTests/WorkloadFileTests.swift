@@ -279,6 +279,46 @@ struct WorkloadFileTests {
         "w.json:1:42: apolloTier2.sizes: must name two sizes at least, to fit a growth over them; got 1"
       ),
       (
+        #"{"name": "w", "seed": 1, "apolloTier3": {"sizes": []}, "stores": [{"kind": "sqlite"}]}"#,
+        #"w.json:1:42: apolloTier3.sizes: must name two sizes at least, to fit a growth over them; got 0"#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "apolloTier3": {"sizes": [[1000, 10]]}, "stores": [{"kind": "sqlite"}]}"#,
+        #"w.json:1:42: apolloTier3.sizes: must name two sizes at least, to fit a growth over them; got 1"#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "apolloTier3": {"sizes": [[1000, 10], [1000, 5]]}, "stores": [{"kind": "sqlite"}]}"#,
+        #"w.json:1:42: apolloTier3.sizes: element 1: a size of 1000 records is there already"#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "apolloTier3": {"sizes": [[0, 5], [1000, 10]]}, "stores": [{"kind": "sqlite"}]}"#,
+        #"w.json:1:42: apolloTier3.sizes: element 0: records must be from 10 to 10000000, got 0"#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "apolloTier3": {"sizes": [[100, 5], [1000, 11]]}, "stores": [{"kind": "sqlite"}]}"#,
+        #"w.json:1:42: apolloTier3.sizes: element 1: fields must be from 4 to 10, got 11"#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "apolloTier3": {"sizes": [[100, 3], [1000, 10]]}, "stores": [{"kind": "sqlite"}]}"#,
+        #"w.json:1:42: apolloTier3.sizes: element 0: fields must be from 4 to 10, got 3"#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "apolloTier3": {"sizes": [[100, 5], [1000]]}, "stores": [{"kind": "sqlite"}]}"#,
+        #"w.json:1:42: apolloTier3.sizes: element 1 must be a pair [records, fields] of whole numbers, got [1000]"#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "apolloTier3": {"sizes": [[100, 5.5], [1000, 10]]}, "stores": [{"kind": "sqlite"}]}"#,
+        #"w.json:1:42: apolloTier3.sizes: element 0 must be a pair [records, fields] of whole numbers, got [100,5.5]"#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "apolloTier3": {"sizes": [[100, 5], [1000, 10]], "records": 1000}, "stores": [{"kind": "sqlite"}]}"#,
+        #"w.json:1:42: apolloTier3.sizes: give "records" (one store) or "sizes" (several), not both"#
+      ),
+      (
+        #"{"name": "w", "seed": 1, "apolloTier3": {"sizes": 500000}, "stores": [{"kind": "sqlite"}]}"#,
+        #"w.json:1:42: apolloTier3.sizes: must be an array, not an integer"#
+      ),
+      (
         "{\"name\": \"w\", \"seed\": 1,\n \"generator\": {\"duplication\": 1.5}}",
         "w.json:2:16: generator.duplication: must be in 0...1, got 1.5"
       ),
@@ -534,7 +574,7 @@ struct WorkloadFileTests {
       "quick", "gate", "default", "large", "duplication-sweep", "calendar", "store-records", "concurrency", "hot-records", "soak",
       "ttl-default", "ttl-small", "ttl-calendar", "ttl-watchers", "layouts", "layouts-projected", "lists",
       "layouts-narrow", "layouts-narrow-projected", "narrow-reads", "narrow-reads-projected", "narrow-lists",
-      "narrow-lists-projected", "apollo-tier2-growth", "apollo-tier2", "apollo-tier3", "apollo-tier3-both",
+      "narrow-lists-projected", "apollo-tier2-growth", "apollo-tier2", "apollo-tier3", "apollo-tier3-both", "apollo-tier3-growth",
     ]
     for name in names {
       let workload = try Workload.load(root.appendingPathComponent("Workloads/\(name).json").path)

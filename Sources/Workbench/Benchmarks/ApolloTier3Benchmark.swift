@@ -7,7 +7,11 @@ import Workloads
 
 /// Apollo iOS's Tier-3 "SQLite raw operations" (docs/apollo.md#tier-3), the six scenarios of the
 /// perf plan (`cache-rewrite-phase1-perf.md`, §7.4 of `cache-rewrite-phase1-plan.md`), on a store
-/// of `apolloTier3.records` records (``ApolloTier3Records``) built once per layout.
+/// of `apolloTier3.records` records (``ApolloTier3Records``) built once per layout; with
+/// `apolloTier3.sizes`, on a store of each size in turn, built once per layout and size, every row
+/// named `<metric>_at_<records>x<fields>`, and after the sizes a growth row per scenario and the
+/// build, `tier3/growth_<scenario>` and `tier3/growth_ratio_<scenario>` (``Growth``,
+/// docs/metrics.md#growth).
 ///
 /// A SQLite store builds its file through its own merges, 10,000 records a transaction, the
 /// build timed (`tier3/build_store`, one sample: the merges alone, the records made outside the
@@ -57,41 +61,51 @@ struct ApolloTier3Benchmark: IteratedBenchmark {
     self.config = config
   }
 
-  var count: Int { config.records }
-  var typeKeys: [CacheKey] { ApolloTier3Records.keys(ofType: ApolloTier3Records.scenarioType, count: count) }
+  /// The stores the layout builds, in order: each size, or the one of `records`.
+  var sizes: [ApolloTier3Size] {
+    config.stores.map { ApolloTier3Size(records: $0.records, fields: $0.fields, named: !config.sizes.isEmpty) }
+  }
 
   func measure(into sink: inout MetricSamples) throws {
-    defer { factory.removeFiles() }
-    if isFloor {
-      let built = try builtFile()
-      let path = factory.newFilePath()
-      try FileManager.default.copyItem(atPath: built, toPath: path)
-      let operations = try Tier3Operations(path: path, layout: floor.layout, journal: floor.journal, synchronous: floor.synchronous)
-      try measureFloor(operations, into: &sink)
-    } else {
-      let path = try measureStore(into: &sink)
-      // The store and its connections closed: the file is whole, for the floor to copy.
-      try keep(path)
+    for size in sizes {
+      defer { factory.removeFiles() }
+      if isFloor {
+        let built = try builtFile(size)
+        let path = factory.newFilePath()
+        try FileManager.default.copyItem(atPath: built, toPath: path)
+        let operations = try Tier3Operations(path: path, layout: floor.layout, journal: floor.journal, synchronous: floor.synchronous)
+        try measureFloor(operations, size, into: &sink)
+      } else {
+        let path = try measureStore(size, into: &sink)
+        // The store and its connections closed: the file is whole, for the floor to copy.
+        try keep(path, size)
+      }
+    }
+    guard !config.sizes.isEmpty else { return }
+    // How each scenario's p50, and the build, grow with the records (a floor's where it has them).
+    for metric in Metric.tier3Scenarios + [.tier3Build] {
+      sink.appendGrowth(metric.name, phase: .tier3, over: sizes.map { ($0.records, $0.metric(metric)) })
     }
   }
 
   // MARK: Building
 
-  /// Builds the store's file through its own merges, timed; returns its path.
-  private func build(_ store: any NormalizedCache, into sink: inout MetricSamples) throws {
+  /// Builds the store's file of `size` through its own merges, timed.
+  private func build(_ store: any NormalizedCache, _ size: ApolloTier3Size, into sink: inout MetricSamples) throws {
+    let count = size.records
     var ns: UInt64 = 0
     for start in stride(from: 0, to: count, by: Self.buildChunk) {
-      context.progress.update("building \(count) records, \(start)/\(count)")
-      let records = ApolloTier3Records.chunk(start..<min(count, start + Self.buildChunk), seed: workload.seed)
+      context.progress.update("building \(size), \(start)/\(count)")
+      let records = ApolloTier3Records.chunk(start..<min(count, start + Self.buildChunk), seed: workload.seed, fields: size.fields)
       ns += try MonotonicClock.time { try store.merge(records: records) }
     }
-    sink.append(Double(ns), to: .tier3Build)
+    sink.append(Double(ns), to: size.metric(.tier3Build))
   }
 
-  /// The layout's built file, kept between configurations: the one its store built, or (when the
-  /// floor runs without it, in a shard) one built now by a store of the layout.
-  private func builtFile() throws -> String {
-    let kept = factory.keptPath(floor.label)
+  /// The layout's built file of `size`, kept between configurations: the one its store built, or
+  /// (when the floor runs without it, in a shard) one built now by a store of the layout.
+  private func builtFile(_ size: ApolloTier3Size) throws -> String {
+    let kept = factory.keptPath(size.keptName(floor.label))
     if FileManager.default.fileExists(atPath: kept) { return kept }
     do {
       var options = SQLiteNormalizedCache.Options(layout: floor.layout)
@@ -99,14 +113,14 @@ struct ApolloTier3Benchmark: IteratedBenchmark {
       options.synchronous = floor.synchronous
       let store = try SQLiteNormalizedCache(path: kept, options: options)
       var unreported = MetricSamples()
-      try build(store, into: &unreported)
+      try build(store, size, into: &unreported)
     }
     return kept
   }
 
-  /// Copies the store's closed file to where the layout's floor finds it.
-  private func keep(_ path: String) throws {
-    let kept = factory.keptPath(floor.label)
+  /// Copies the store's closed file of `size` to where the layout's floor finds it.
+  private func keep(_ path: String, _ size: ApolloTier3Size) throws {
+    let kept = factory.keptPath(size.keptName(floor.label))
     guard !FileManager.default.fileExists(atPath: kept) else { return }
     try FileManager.default.copyItem(atPath: path, toPath: kept)
   }
@@ -115,32 +129,33 @@ struct ApolloTier3Benchmark: IteratedBenchmark {
 
   /// Builds the store, then runs the six scenarios through it (and its file's SQL where a store has
   /// no such read); returns its file's path once the store is closed.
-  private func measureStore(into sink: inout MetricSamples) throws -> String {
+  private func measureStore(_ size: ApolloTier3Size, into sink: inout MetricSamples) throws -> String {
     guard let store = try factory.make(configuration) as? SQLiteNormalizedCache else {
       throw RunError("\(label): Apollo's Tier-3 scenarios need a SQLite store")
     }
-    try build(store, into: &sink)
+    let count = size.records
+    try build(store, size, into: &sink)
     let operations = try Tier3Operations(path: store.path, layout: floor.layout, journal: floor.journal, synchronous: floor.synchronous)
-    try measureSize(operations, path: store.path, into: &sink)
+    try measureSize(operations, size, path: store.path, into: &sink)
 
-    try iterate(.tier3Insert, into: &sink) { iteration in
+    try iterate(size.metric(.tier3Insert), into: &sink) { iteration in
       let key = ApolloTier3Records.insertKey(iteration: iteration)
       let record = RecordSet(records: [Self.oneField(key, value: iteration)])
       let ns = try MonotonicClock.time { try store.merge(records: record) }
       try store.removeRecords(forKeys: [key])
       return ns
     }
-    try iterate(.tier3ExactKey, into: &sink) { iteration in
+    try iterate(size.metric(.tier3ExactKey), into: &sink) { iteration in
       let key = ApolloTier3Records.exactKey(iteration: iteration, count: count)
       var found = 0
       let ns = try MonotonicClock.time { found = try store.loadRecords(forKeys: [key]).count }
       try expect(found == 1, "found no record \(key)")
       return ns
     }
-    try measureLikes(operations, into: &sink)
-    let keys = typeKeys
+    try measureLikes(operations, size, into: &sink)
+    let keys = size.typeKeys
     let projection = FieldProjection(sets: [FieldSet(ApolloTier3Records.selection)], setIndices: Array(repeating: 0, count: keys.count))
-    try iterate(.tier3Selection, into: &sink) { _ in
+    try iterate(size.metric(.tier3Selection), into: &sink) { _ in
       var found = 0
       let ns = try MonotonicClock.time {
         found = try store.withConsistentRead { snapshot in
@@ -152,12 +167,12 @@ struct ApolloTier3Benchmark: IteratedBenchmark {
       try expect(found == keys.count, "lent \(found) of the \(keys.count) records of \(ApolloTier3Records.scenarioType)")
       return ns
     }
-    try iterate(.tier3Update, into: &sink) { iteration in
+    try iterate(size.metric(.tier3Update), into: &sink) { iteration in
       let key = ApolloTier3Records.updateKey(iteration: iteration, count: count)
       let record = RecordSet(records: [Self.oneField(key, value: Self.updatedMass(iteration, floor: false))])
       return try MonotonicClock.time { try store.merge(records: record) }
     }
-    try iterate(.tier3Sort, into: &sink) { _ in
+    try iterate(size.metric(.tier3Sort), into: &sink) { _ in
       var sorted = 0
       let ns = try MonotonicClock.time {
         if let keys = try operations.sortedByField(type: ApolloTier3Records.scenarioType, field: ApolloTier3Records.sortField) {
@@ -192,9 +207,10 @@ struct ApolloTier3Benchmark: IteratedBenchmark {
   /// code: insert, exact key, selection set, update (in `compact` the exact key and the selection
   /// set: SQL cannot write its blob). The `LIKE`s and the CTE sort are the store's rows already:
   /// the store runs that same SQL on the same file, and a floor would time it twice.
-  private func measureFloor(_ operations: Tier3Operations, into sink: inout MetricSamples) throws {
+  private func measureFloor(_ operations: Tier3Operations, _ size: ApolloTier3Size, into sink: inout MetricSamples) throws {
+    let count = size.records
     if operations.readsFields {
-      try iterate(.tier3Insert, into: &sink) { iteration in
+      try iterate(size.metric(.tier3Insert), into: &sink) { iteration in
         let key = ApolloTier3Records.insertKey(iteration: iteration)
         var inserted = false
         let ns = try MonotonicClock.time {
@@ -205,22 +221,22 @@ struct ApolloTier3Benchmark: IteratedBenchmark {
         return ns
       }
     }
-    try iterate(.tier3ExactKey, into: &sink) { iteration in
+    try iterate(size.metric(.tier3ExactKey), into: &sink) { iteration in
       let key = ApolloTier3Records.exactKey(iteration: iteration, count: count)
       var rows = 0
       let ns = try MonotonicClock.time { rows = try operations.selectByKey(key) }
       try expect(rows > 0, "read no row of \(key)")
       return ns
     }
-    let keys = typeKeys
-    try iterate(.tier3Selection, into: &sink) { _ in
+    let keys = size.typeKeys
+    try iterate(size.metric(.tier3Selection), into: &sink) { _ in
       var read: [CacheKey] = []
       let ns = try MonotonicClock.time { read = try operations.selection(keys: keys, fields: ApolloTier3Records.selection).keys }
       try expect(read.count == keys.count, "read \(read.count) of the \(keys.count) records of \(ApolloTier3Records.scenarioType)")
       return ns
     }
     guard operations.readsFields else { return }
-    try iterate(.tier3Update, into: &sink) { iteration in
+    try iterate(size.metric(.tier3Update), into: &sink) { iteration in
       let key = ApolloTier3Records.updateKey(iteration: iteration, count: count)
       var changed: Int?
       let ns = try MonotonicClock.time {
@@ -235,11 +251,11 @@ struct ApolloTier3Benchmark: IteratedBenchmark {
 
   /// The three `LIKE` patterns (the SQL alone: a store has no such read), each iteration's keys
   /// counted, the same every time.
-  private func measureLikes(_ operations: Tier3Operations, into sink: inout MetricSamples) throws {
+  private func measureLikes(_ operations: Tier3Operations, _ size: ApolloTier3Size, into sink: inout MetricSamples) throws {
     let metrics: [Metric] = [.tier3LikePrefix, .tier3LikeMiddle, .tier3LikeSuffix]
     for (metric, like) in zip(metrics, ApolloTier3Records.likePatterns) {
       var matched: Int?
-      try iterate(metric, into: &sink) { _ in
+      try iterate(size.metric(metric), into: &sink) { _ in
         var keys = 0
         let ns = try MonotonicClock.time { keys = try operations.keys(like: like.pattern).count }
         try expect(matched == nil || matched == keys, "matched \(keys) keys with \(like.pattern), then \(matched ?? 0)")
@@ -249,13 +265,16 @@ struct ApolloTier3Benchmark: IteratedBenchmark {
     }
   }
 
-  /// The records and file bytes of the built store.
-  private func measureSize(_ operations: Tier3Operations, path: String, into sink: inout MetricSamples) throws {
+  /// The records and file bytes (with its WAL's) of the built store.
+  private func measureSize(_ operations: Tier3Operations, _ size: ApolloTier3Size, path: String, into sink: inout MetricSamples) throws {
     let records = try operations.recordCount()
-    try expect(records == count, "holds \(records) records after building \(count)")
-    sink.append(Double(records), to: .tier3Records)
-    let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-    sink.append(Double(bytes), to: .tier3FileBytes)
+    try expect(records == size.records, "holds \(records) records after building \(size)")
+    sink.append(Double(records), to: size.metric(.tier3Records))
+    // The file and, in WAL, the log its pages are still in: what the store holds on disk.
+    let bytes = [path, path + "-wal"].reduce(0) { total, file in
+      total + ((try? FileManager.default.attributesOfItem(atPath: file)[.size] as? Int) ?? 0)
+    }
+    sink.append(Double(bytes), to: size.metric(.tier3FileBytes))
   }
 
   /// A record of one Int field, `mass`: what an insert adds and an update merges.

@@ -32,8 +32,8 @@ package enum RunTimeout {
     // the largest store size's background records, about 12 bytes a field.
     case .apolloTier2(let config):
       Double(ApolloTier2Records.patternDeleteRecords * 100 + (config.sizes.map { $0.records * $0.fields * 12 }.max() ?? 0))
-    // The store each layout builds, about 300 bytes a record in a file.
-    case .apolloTier3(let config): Double(config.records * 300)
+    // The stores each layout builds, about 300 bytes a record in a file.
+    case .apolloTier3(let config): Double(config.stores.reduce(0) { $0 + $1.records } * 300)
     // Every size's records of the three kinds, and the footprint's ten thousand elements each.
     case .lists(let config):
       Double((config.sizes.reduce(0, +) + config.sizes.count * ListsBenchmark.footprintElements) * 3 * ListsConfig.bytesPerElement)
@@ -50,7 +50,7 @@ package enum RunTimeout {
     case .generator(let config): config.responses
     case .storeRecords(let config): config.count
     case .apolloTier2: ApolloTier2Records.patternDeleteRecords
-    case .apolloTier3(let config): config.records
+    case .apolloTier3(let config): config.stores.reduce(0) { $0 + $1.records }
     case .lists(let config): config.sizes.count * ListScenario.Elements.allCases.count
     case .recorded(let recorded): recorded.operations.count
     }
