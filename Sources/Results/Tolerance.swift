@@ -14,27 +14,30 @@
 /// tolerance.bound(baseline: 10_000)  // 100
 /// ```
 package struct Tolerance: Sendable, Hashable {
-  /// A fraction of the baseline's value (0.005 for 0.5%).
-  package let relative: Double
+  /// A percentage of the baseline's value (`0.5` for 0.5%), as the file writes it: kept as given,
+  /// so that a file written reads `14.9`, not the `14.899999999999999` of a fraction times 100.
+  package let relativePercent: Double
   /// In the metric's unit (nanoseconds, bytes, a count, a ratio).
   package let absolute: Double
 
   /// - Parameters:
-  ///   - relative: a fraction, 0 or more (`0.005` for 0.5%).
+  ///   - relativePercent: a percentage, 0 or more (`0.5` for 0.5%).
   ///   - absolute: in the metric's unit, 0 or more.
-  package init(relative: Double, absolute: Double) {
-    precondition(relative >= 0 && relative.isFinite && absolute >= 0 && absolute.isFinite, "a tolerance is a finite number, 0 or more")
-    self.relative = relative
+  package init(relativePercent: Double, absolute: Double) {
+    precondition(
+      relativePercent >= 0 && relativePercent.isFinite && absolute >= 0 && absolute.isFinite,
+      "a tolerance is a finite number, 0 or more")
+    self.relativePercent = relativePercent
     self.absolute = absolute
   }
 
-  /// A relative tolerance given in percent, as a thresholds file gives it.
-  package init(relativePercent: Double, absolute: Double) {
-    self.init(relative: relativePercent / 100, absolute: absolute)
+  /// A relative tolerance given as a fraction (`0.005` for 0.5%).
+  package init(relative: Double, absolute: Double) {
+    self.init(relativePercent: relative * 100, absolute: absolute)
   }
 
-  /// The relative tolerance in percent (`0.5` for 0.5%).
-  package var relativePercent: Double { relative * 100 }
+  /// The relative tolerance as a fraction (`0.005` for 0.5%).
+  package var relative: Double { relativePercent / 100 }
 
   /// The largest change from `baseline` that passes.
   package func bound(baseline: Double) -> Double {
