@@ -1,8 +1,9 @@
 import Results
 import Support
 
-/// `cachebench export`: a results CSV as the JSON a continuous-benchmarking service reads, or as
-/// Apollo iOS's performance dataset.
+/// `cachebench export`: a results CSV as the JSON a continuous-benchmarking service reads, as
+/// Apollo iOS's performance dataset, or as a results CSV again (the gate's filter of deterministic
+/// rows, docs/gate.md#the-gate-script).
 enum ExportCommand: Command {
   /// The options, each declared once: usage, help, validation and parsing come from here.
   enum Options {
