@@ -85,21 +85,19 @@ package struct Comparison: Sendable, Hashable {
       return (.p50, status(baseline: old, current: new, better: current.better, deterministic: false, bound: bound))
     }
     if baseline.summary.n != current.summary.n { return (.n, .regressed) }
-    var options = options
     let judged = current.key.isInstructions ? [.mean] : Summary.Statistic.judged
-    if current.key.isInstructions {
-      options.deterministicTolerance = Swift.max(options.deterministicTolerance, ComparisonOptions.instructionTolerance)
+    var relative = Swift.max(options.deterministicTolerance, ComparisonOptions.floatingPointNoise)
+    if current.key.isInstructions { relative = Swift.max(relative, ComparisonOptions.instructionTolerance) }
+    /// The largest change of a statistic whose baseline is `old` that passes: the file's tolerance,
+    /// never below the floating-point noise; else the default relative tolerance.
+    func bound(_ old: Double) -> Double {
+      guard let tolerance else { return relative * abs(old) }
+      return Swift.max(tolerance.bound(baseline: old), ComparisonOptions.floatingPointNoise * abs(old))
     }
     let statuses = judged.map { statistic in
-      let (old, new) = (baseline.summary[statistic], current.summary[statistic])
-      let status =
-        if let tolerance {
-          status(
-            baseline: old, current: new, better: current.better, deterministic: true,
-            bound: Swift.max(tolerance.bound(baseline: old), ComparisonOptions.floatingPointNoise * abs(old)))
-        } else {
-          status(baseline: old, current: new, better: current.better, deterministic: true, options: options)
-        }
+      let old = baseline.summary[statistic]
+      let status = status(
+        baseline: old, current: current.summary[statistic], better: current.better, deterministic: true, bound: bound(old))
       return (statistic, status)
     }
     return statuses.first { $0.1 == .regressed } ?? statuses.first { $0.1 == .improved } ?? (.p50, .unchanged)
