@@ -57,7 +57,8 @@ struct CommandEntry {
 
 @MainActor let commands = [
   CommandEntry(RunCommand.self), CommandEntry(GenerateCommand.self), CommandEntry(NormalizeCommand.self),
-  CommandEntry(CompareCommand.self), CommandEntry(ABCommand.self), CommandEntry(ValidateCommand.self),
+  CommandEntry(CompareCommand.self), CommandEntry(ThresholdsCommand.self), CommandEntry(ABCommand.self),
+  CommandEntry(ValidateCommand.self),
   CommandEntry(ExportCommand.self), CommandEntry(MergeCommand.self), CommandEntry(ReportCommand.self),
   CommandEntry(WorkerCommand.self), CommandEntry(SoakCommand.self),
 ]

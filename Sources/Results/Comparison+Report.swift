@@ -29,13 +29,19 @@ extension Comparison {
     return text
   }
 
-  /// `deterministic metrics on every statistic, tolerance 0 (instructions 0.5%); timings advisory beyond 10%`.
+  /// `deterministic metrics on every statistic, tolerance 0 (instructions 0.5%); timings advisory beyond 10%`,
+  /// then `; 250 metrics by Baselines/gate.thresholds.csv` when a thresholds file gave some their own.
   var thresholdDescription: String {
     let tolerance =
       options.deterministicTolerance == 0 ? "0" : "\(HumanFormat.count(options.deterministicTolerance * 100))%"
     let instructions = HumanFormat.count(Swift.max(options.deterministicTolerance, ComparisonOptions.instructionTolerance) * 100)
-    return "deterministic metrics on every statistic, tolerance \(tolerance) (instructions \(instructions)%); "
+    var text = "deterministic metrics on every statistic, tolerance \(tolerance) (instructions \(instructions)%); "
       + "timings advisory beyond \(HumanFormat.count(options.threshold * 100))%"
+    if let file = options.thresholdsFile {
+      let count = verdicts.reduce(0) { $0 + (options.tolerances[$1.key] == nil ? 0 : 1) }
+      text += "; \(count) metric\(count == 1 ? "" : "s") by \(file)"
+    }
+    return text
   }
 
   /// One line per verdict; the variant column only when some metric has a variant.

@@ -23,6 +23,9 @@
 ///   failing, and a smaller one `unchanged`. Its statistic is `p50`.
 /// - A metric in the current run only is `added`, in the baseline only `removed`; neither fails
 ///   the gate.
+/// - A metric a thresholds file gives a tolerance (``ComparisonOptions/tolerances``) is judged as
+///   above, on the same statistics, but passes when each moved by `max(absolute, relative ×
+///   |baseline|)` or less, in place of the default tolerance or threshold (docs/gate.md#thresholds).
 ///
 /// Verdicts come in the current run's row order, then the removed metrics in the baseline's.
 package struct Comparison: Sendable, Hashable {
@@ -74,26 +77,28 @@ package struct Comparison: Sendable, Hashable {
   package static func judge(
     baseline: MetricRow, current: MetricRow, options: ComparisonOptions
   ) -> (Summary.Statistic, VerdictStatus) {
+    // A thresholds file's entry replaces the defaults for its rows (docs/gate.md#thresholds).
+    let tolerance = options.tolerances[current.key]
     guard current.deterministic || baseline.deterministic else {
-      let status = status(
-        baseline: baseline.summary.p50, current: current.summary.p50, better: current.better,
-        deterministic: false, options: options)
-      return (.p50, status)
+      let (old, new) = (baseline.summary.p50, current.summary.p50)
+      let bound = tolerance?.bound(baseline: old) ?? options.threshold * abs(old)
+      return (.p50, status(baseline: old, current: new, better: current.better, deterministic: false, bound: bound))
     }
     if baseline.summary.n != current.summary.n { return (.n, .regressed) }
-    var options = options
-    var judged = Summary.Statistic.judged
-    if current.key.isInstructions {
-      options.deterministicTolerance = Swift.max(options.deterministicTolerance, ComparisonOptions.instructionTolerance)
-      judged = [.mean]
+    let judged = current.key.isInstructions ? [.mean] : Summary.Statistic.judged
+    var relative = Swift.max(options.deterministicTolerance, ComparisonOptions.floatingPointNoise)
+    if current.key.isInstructions { relative = Swift.max(relative, ComparisonOptions.instructionTolerance) }
+    /// The largest change of a statistic whose baseline is `old` that passes: the file's tolerance,
+    /// never below the floating-point noise; else the default relative tolerance.
+    func bound(_ old: Double) -> Double {
+      guard let tolerance else { return relative * abs(old) }
+      return Swift.max(tolerance.bound(baseline: old), ComparisonOptions.floatingPointNoise * abs(old))
     }
     let statuses = judged.map { statistic in
-      (
-        statistic,
-        status(
-          baseline: baseline.summary[statistic], current: current.summary[statistic], better: current.better,
-          deterministic: true, options: options)
-      )
+      let old = baseline.summary[statistic]
+      let status = status(
+        baseline: old, current: current.summary[statistic], better: current.better, deterministic: true, bound: bound(old))
+      return (statistic, status)
     }
     return statuses.first { $0.1 == .regressed } ?? statuses.first { $0.1 == .improved } ?? (.p50, .unchanged)
   }
@@ -108,7 +113,12 @@ package struct Comparison: Sendable, Hashable {
     let tolerance =
       deterministic
       ? Swift.max(options.deterministicTolerance, ComparisonOptions.floatingPointNoise) : options.threshold
-    let bound = tolerance * abs(baseline)
+    return status(baseline: baseline, current: current, better: better, deterministic: deterministic, bound: tolerance * abs(baseline))
+  }
+
+  /// The verdict on one statistic, as above, with the largest change that passes given: a change
+  /// of `bound` or less is `unchanged`.
+  static func status(baseline: Double, current: Double, better: Better, deterministic: Bool, bound: Double) -> VerdictStatus {
     let worse = better == .lower ? current - baseline : baseline - current
     if !deterministic { return abs(current - baseline) > bound ? .advisory : .unchanged }
     if worse > bound { return .regressed }
@@ -183,6 +193,13 @@ package struct ComparisonOptions: Sendable, Hashable {
   package var threshold: Double
   /// The relative change of a deterministic metric that counts; 0, the default, means equal.
   package var deterministicTolerance: Double
+  /// The tolerance of each metric a thresholds file gives one (``Thresholds``), which replaces
+  /// ``threshold`` or ``deterministicTolerance`` (and `instructions`' 0.5%) for it: a statistic
+  /// passes when its change is within `max(absolute, relative × |baseline|)`, and a deterministic
+  /// one within the floating-point noise too.
+  package var tolerances: [MetricKey: Tolerance] = [:]
+  /// The thresholds file the tolerances come from, which the report names.
+  package var thresholdsFile: String?
 
   /// Thresholds as fractions (`0.10`); the default is 10% for timings, equality for the rest.
   package init(threshold: Double = defaultThresholdPercent / 100, deterministicTolerance: Double = 0)

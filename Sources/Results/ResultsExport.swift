@@ -26,6 +26,10 @@ package enum ResultsExport {
     case githubActionBenchmark = "github-action-benchmark"
     /// Apollo iOS's performance dataset (``ApolloDataset``).
     case apollo
+    /// A results CSV again (docs/csv.md), through the one reader and writer: with
+    /// `--deterministic-only`, the gate's filter (scripts/gate), which a quoted comma in a field
+    /// cannot shift as it shifted `awk -F,`.
+    case csv
   }
 
   /// The benchmark a row belongs to: `workload[variant]/store/keys/phase`.

@@ -237,7 +237,7 @@ struct ResultsInCITests {
 
 @Suite("The new commands' help and version", .timeLimit(.minutes(10)))
 struct NewCommandsHelpTests {
-  @Test("export, merge and report print OVERVIEW, USAGE and OPTIONS; --version prints the version", arguments: ["export", "merge", "report"])
+  @Test("export, merge, report and thresholds print OVERVIEW, USAGE and OPTIONS", arguments: ["export", "merge", "report", "thresholds"])
   func help(command: String) async throws {
     let run = try await cachebench([command, "--help"])
     #expect(run.status == 0)

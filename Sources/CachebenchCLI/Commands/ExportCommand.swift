@@ -1,19 +1,20 @@
 import Results
 import Support
 
-/// `cachebench export`: a results CSV as the JSON a continuous-benchmarking service reads, or as
-/// Apollo iOS's performance dataset.
+/// `cachebench export`: a results CSV as the JSON a continuous-benchmarking service reads, as
+/// Apollo iOS's performance dataset, or as a results CSV again (the gate's filter of deterministic
+/// rows, docs/gate.md#the-gate-script).
 enum ExportCommand: Command {
   /// The options, each declared once: usage, help, validation and parsing come from here.
   enum Options {
     static let format = Option<ResultsExport.Format>.required(
-      "format", placeholder: "FORMAT", help: "bmf (Bencher), github-action-benchmark, or apollo (Apollo iOS's dataset).")
+      "format", placeholder: "FORMAT", help: "bmf (Bencher), github-action-benchmark, apollo (Apollo iOS's dataset), or csv (a results CSV again).")
     static let better = Option<Better>(
       "better", placeholder: "DIRECTION",
       help: "github-action-benchmark: the rows whose 'better' is lower (tool customSmallerIsBetter) or higher (customBiggerIsBetter).",
       default: .lower)
     static let deterministicOnly = Flag(
-      "deterministic-only", help: "bmf, github-action-benchmark: only the deterministic rows (counts, bytes, ratios, instructions).")
+      "deterministic-only", help: "bmf, github-action-benchmark, csv: only the deterministic rows (counts, bytes, ratios, instructions).")
     static let samples = Option<String?>(
       "samples", placeholder: "SAMPLES.csv", help: "apollo, required: the run's samples (run --samples), whose p95 the results CSV lacks.")
     static let baseline = Option<String?>(
@@ -27,7 +28,7 @@ enum ExportCommand: Command {
 
   static let spec = CommandSpec(
     name: "export",
-    abstract: "Write a results CSV as Bencher Metric Format, github-action-benchmark or Apollo iOS's dataset JSON.",
+    abstract: "Write a results CSV as Bencher Metric Format, github-action-benchmark or Apollo iOS's dataset JSON, or as CSV.",
     options: [
       Options.format, Options.better, Options.deterministicOnly, Options.samples, Options.baseline, Options.versionLabel,
       Options.device, Options.out,
@@ -54,12 +55,17 @@ enum ExportCommand: Command {
       the baseline has no counterpart of (a layout's floor) is written without one, named on
       standard error.
 
+      csv: the rows as a results CSV, read and written by cachebench's own CSV code (a quoted field
+      holding a comma stays one field); with --deterministic-only, the rows the gate keeps
+      (scripts/gate), in their order. A split run's count rows are checked and left out.
+
       Exit codes: 0 success, 64 wrong usage, 65 a malformed CSV or baseline, samples that are not
       the run's, a baseline with none of the results' scenarios, 66 a missing file, 74 an output
       that cannot be written.
 
       EXAMPLE:
         cachebench export results/runs/default.csv --format bmf --out bmf.json
+        cachebench export results/runs/gate.csv --format csv --deterministic-only --out deterministic.csv
         cachebench export results/apollo-tier2.csv --format apollo --samples results/apollo-tier2-samples.csv \\
           --baseline baseline-2.x.json --out apollo-tier2.json
       """)
@@ -76,8 +82,9 @@ enum ExportCommand: Command {
       throw UsageError(message: "'--\(option.name)' is for \(owner), not --format \(format.rawValue).", usage: spec.usage)
     }
     let better = try arguments[Options.better]
-    if format == .bmf, arguments.isSet(Options.better) {
-      throw UsageError(message: "'--better' is for github-action-benchmark: BMF holds both directions.", usage: spec.usage)
+    if format == .bmf || format == .csv, arguments.isSet(Options.better) {
+      let holder = format == .bmf ? "BMF" : "a results CSV"
+      throw UsageError(message: "'--better' is for github-action-benchmark: \(holder) holds both directions.", usage: spec.usage)
     }
     if format == .apollo, !arguments.isSet(Options.samples) {
       throw UsageError(message: "Missing expected option '--samples <SAMPLES.csv>': Apollo's p95 comes from the samples.", usage: spec.usage)
@@ -91,17 +98,18 @@ enum ExportCommand: Command {
     if let out { try AtomicFile.checkWritable(out) }
     var rows = try ResultsFile.readResults(from: arguments.positionals[0])
     if arguments[Options.deterministicOnly] { rows = rows.filter(\.deterministic) }
-    let json =
+    let text =
       switch format {
       case .bmf: ResultsExport.bmf(rows)
       case .githubActionBenchmark: ResultsExport.githubActionBenchmark(rows, better: better)
       case .apollo: try apolloDataset(rows, arguments).json
+      case .csv: CSV.document(rows)
       }
     if let out {
       try AtomicFile.createDirectory(for: out)
-      try AtomicFile.write(json, to: out)
+      try AtomicFile.write(text, to: out)
     } else {
-      try writeStandardOutput(json)
+      try writeStandardOutput(text)
     }
     return .success
   }

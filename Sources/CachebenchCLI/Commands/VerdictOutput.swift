@@ -18,12 +18,14 @@ enum VerdictOutput {
 
   /// `--out` and `--markdown` must be files of their own (64 otherwise): the Markdown, written
   /// second, would replace the verdicts; and neither may be one of the inputs (the positional
-  /// arguments: `compare`'s CSVs, `ab`'s workloads).
-  static func checkDistinct(_ arguments: ParsedArguments, out: Option<String?>) throws {
+  /// arguments: `compare`'s CSVs, `ab`'s workloads) or of the input options named in `inputs`
+  /// (`compare --thresholds`).
+  static func checkDistinct(_ arguments: ParsedArguments, out: Option<String?>, inputs: [Option<String?>] = []) throws {
     var outputs = OutputFiles()
     outputs.add("'--\(out.name)'", try arguments[out])
     outputs.add("'--\(markdown.name)'", try arguments[markdown])
     for path in arguments.positionals { outputs.addInput("the input '\(path)'", path) }
+    for option in inputs { outputs.addInput("'--\(option.name)'", try arguments[option]) }
     try outputs.checkDistinct(usage: arguments.usage)
   }
 
