@@ -159,6 +159,10 @@ struct WorkloadDecoder {
       guard var scenarios = try root.object("apolloTier3") else { throw root.error("apolloTier3", "must be an object") }
       var config = ApolloTier3Config()
       config.records = try scenarios.int("records", in: ApolloTier3Config.recordRange) ?? config.records
+      if let keep = try scenarios.string("keep") {
+        guard !keep.isEmpty else { throw scenarios.error("keep", "must be a directory, not empty") }
+        config.keep = resolve(keep)
+      }
       try scenarios.finish()
       return .apolloTier3(config)
     case "lists":
