@@ -13,7 +13,7 @@ private func load(_ text: String) throws -> Workload {
   return try Workload.load(path)
 }
 
-/// `"apolloTier3"` (docs/workloads.md): its one knob, its stores, its `--quick` form.
+/// `"apolloTier3"` (docs/workloads.md): its knobs (`records`, `keep`), its stores, its `--quick` form.
 @Suite("The apolloTier3 section")
 struct ApolloTier3WorkloadTests {
   @Test("--quick builds at most 10,000 records; the file's errors name their key")
