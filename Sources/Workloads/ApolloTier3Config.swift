@@ -1,11 +1,12 @@
 /// Apollo iOS's Tier-3 scenarios (`"apolloTier3"`, docs/workloads.md#apollotier3): the size of
 /// the store they run on, or several sizes and a growth row per scenario over them
-/// (docs/metrics.md#growth). The records (ten types, their fields in a fixed order) and the six
+/// (docs/metrics.md#growth), and where to keep the files the stores built. The records (ten types,
+/// their fields in a fixed order) and the six
 /// scenarios are fixed; the iterations are the workload's `repetitions` and `warmup` (50 after 5,
 /// as Tier 2).
 ///
 /// ```json
-/// "apolloTier3": {"records": 500000}
+/// "apolloTier3": {"records": 500000, "keep": "tier3-files"}
 /// "apolloTier3": {"sizes": [[100, 5], [1000, 10], [10000, 10], [500000, 10]]}
 /// ```
 ///
@@ -26,6 +27,11 @@ public struct ApolloTier3Config: Sendable, Equatable {
   /// The store sizes, in the order they run, none twice, two at least; empty for the one store of
   /// ``records``. Each is built once per layout, its rows named `<scenario>_at_<records>x<fields>`.
   public var sizes: [Size] = []
+  /// A directory (resolved against the workload file's) where each store's file is copied, as
+  /// `<label>.sqlite`, once its scenarios ran: the dataset for another program to open
+  /// (`scripts/apollo3-tier3` opens a `rows` file with Apollo's own row store). Nil: removed with
+  /// the run's scratch directory.
+  public var keep: String?
 
   /// What a file may ask for: at least one record of each of the ten types.
   public static let recordRange = 10...10_000_000

@@ -192,6 +192,10 @@ struct WorkloadDecoder {
     }
     config.records = try scenarios.int("records", in: ApolloTier3Config.recordRange) ?? config.records
     config.sizes = try decodeSizes(&scenarios, records: ApolloTier3Config.recordRange, fields: ApolloTier3Config.fieldRange) ?? []
+    if let keep = try scenarios.string("keep") {
+      guard !keep.isEmpty else { throw scenarios.error("keep", "must be a directory, not empty") }
+      config.keep = resolve(keep)
+    }
     try scenarios.finish()
     return config
   }

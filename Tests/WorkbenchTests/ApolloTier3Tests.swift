@@ -155,4 +155,35 @@ struct ApolloTier3Tests {
     #expect(result.table.contains("select_exact_key"))
     #expect(result.table.contains("< 0.200 ms"))
   }
+
+  @Test("keep: each store's file is left in the directory as <label>.sqlite, holding the records built, replaced by the next run")
+  func keep() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tier3-keep-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    for records in [300, 200] {
+      _ = try runWorkload(#"""
+        {"name": "t", "seed": 1, "apolloTier3": {"records": \#(records), "keep": "\#(directory)/files"}, "repetitions": 1, "warmup": 0,
+         "stores": [{"kind": "sqlite", "layout": "rows", "journal": "delete", "synchronous": "full", "label": "r"},
+                    {"kind": "sqlite", "layout": "compact", "journal": "delete", "synchronous": "full", "label": "c"}]}
+        """#)
+      #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/files").sorted() == ["c.sqlite", "r.sqlite"])
+      for (label, layout) in [("r", SQLiteNormalizedCache.Layout.rows), ("c", .compact)] {
+        let operations = try Tier3Operations(path: "\(directory)/files/\(label).sqlite", layout: layout, journal: .delete, synchronous: .full)
+        #expect(try operations.recordCount() == records, "\(label)")
+      }
+      let store = try SQLiteNormalizedCache(path: directory + "/files/r.sqlite", options: .init(layout: .rows))
+      let planet = try #require(try store.loadRecords(forKeys: ["Planet:0"])["Planet:0"])
+      #expect(Set(planet.fields.map(\.key)) == Set(ApolloTier3Records.fields))
+    }
+    // With sizes, a file a size, its name carrying the size.
+    _ = try runWorkload(#"""
+      {"name": "t", "seed": 1, "apolloTier3": {"sizes": [[100, 5], [200, 10]], "keep": "\#(directory)/sized"}, "repetitions": 1, "warmup": 0,
+       "stores": [{"kind": "sqlite", "layout": "compact", "journal": "delete", "synchronous": "full", "label": "c"}]}
+      """#)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/sized").sorted() == ["c-100x5.sqlite", "c-200x10.sqlite"])
+    for records in [100, 200] {
+      let operations = try Tier3Operations(path: "\(directory)/sized/c-\(records)x\(records == 100 ? 5 : 10).sqlite", layout: .compact, journal: .delete, synchronous: .full)
+      #expect(try operations.recordCount() == records)
+    }
+  }
 }

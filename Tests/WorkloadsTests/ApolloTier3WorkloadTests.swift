@@ -13,7 +13,7 @@ private func load(_ text: String) throws -> Workload {
   return try Workload.load(path)
 }
 
-/// `"apolloTier3"` (docs/workloads.md): its one knob, its stores, its `--quick` form.
+/// `"apolloTier3"` (docs/workloads.md): its knobs (`records`, `keep`), its stores, its `--quick` form.
 @Suite("The apolloTier3 section")
 struct ApolloTier3WorkloadTests {
   @Test("--quick builds at most 10,000 records; the file's errors name their key")
@@ -24,12 +24,15 @@ struct ApolloTier3WorkloadTests {
       return
     }
     #expect(config.records == 500_000 && quick.records == 10_000)
+    #expect(config.keep == nil)
     #expect(workload.repetitions == 50 && workload.warmup == 5)
     let errors: [(String, String)] = [
       (#"{"name": "w", "seed": 1, "apolloTier3": {"records": 5}, "stores": [{"kind": "sqlite"}]}"#, "apolloTier3.records"),
       (#"{"name": "w", "seed": 1, "apolloTier3": {"rows": 5}, "stores": [{"kind": "sqlite"}]}"#, "apolloTier3.rows: unknown key"),
       (#"{"name": "w", "seed": 1, "apolloTier3": {"records": "many"}, "stores": [{"kind": "sqlite"}]}"#, "apolloTier3.records"),
       (#"{"name": "w", "seed": 1, "apolloTier3": 3, "stores": [{"kind": "sqlite"}]}"#, "apolloTier3: must be an object"),
+      (#"{"name": "w", "seed": 1, "apolloTier3": {"keep": ""}, "stores": [{"kind": "sqlite"}]}"#, "apolloTier3.keep: must be a directory, not empty"),
+      (#"{"name": "w", "seed": 1, "apolloTier3": {"keep": 3}, "stores": [{"kind": "sqlite"}]}"#, "apolloTier3.keep"),
       (#"{"name": "w", "seed": 1, "apolloTier3": {}}"#, #"stores: is required by "apolloTier3""#),
       (#"{"name": "w", "seed": 1, "apolloTier3": {}, "stores": [{"kind": "sqlite"}, {"kind": "memory"}]}"#, #"stores[1]: "memory" is not"#),
     ]
@@ -68,5 +71,23 @@ struct ApolloTier3WorkloadTests {
     do { try WorkloadChecker.check(try Workload.load(path)) } catch {
       #expect("\(error)".contains("apolloTier3.sizes: builds a store of 3000000 records"), "\(error)")
     }
+  }
+
+  @Test("keep: a directory resolved against the workload file's, an absolute one as it is; --quick keeps it")
+  func keep() throws {
+    let relative = try load(#"{"name": "w", "seed": 1, "apolloTier3": {"keep": "files"}, "stores": [{"kind": "sqlite"}]}"#)
+    guard case .apolloTier3(let config) = relative.source, case .apolloTier3(let quick) = relative.quick().source else {
+      Issue.record("not apolloTier3")
+      return
+    }
+    #expect(config.keep?.hasSuffix("/files") == true && config.keep?.hasPrefix("/") == true)
+    #expect(config.keep.map { ($0 as NSString).deletingLastPathComponent.contains("workload-") } == true)
+    #expect(quick.keep == config.keep)
+    let absolute = try load(#"{"name": "w", "seed": 1, "apolloTier3": {"keep": "/tmp/t3"}, "stores": [{"kind": "sqlite"}]}"#)
+    guard case .apolloTier3(let given) = absolute.source else {
+      Issue.record("not apolloTier3")
+      return
+    }
+    #expect(given.keep == "/tmp/t3")
   }
 }

@@ -29,6 +29,8 @@ import Workloads
 /// | `update_composite_key` | a one-field merge | `UPDATE` by key and field (not `compact`) |
 /// | `sort_by_field_cte` | the SQL; in `compact`, the type's `mass` loaded and sorted in Swift | none: as the `LIKE`s |
 ///
+/// With `apolloTier3.keep`, the store's file is copied there, `<label>.sqlite`, after its scenarios.
+///
 /// The floor opens a copy of the file the layout's store built (the same rows), and runs the SQL
 /// (``Tier3Operations``) of the scenarios the store runs through its own code, with nothing around
 /// it; `compact`'s binary blob has no SQL for the insert and the update.
@@ -79,6 +81,7 @@ struct ApolloTier3Benchmark: IteratedBenchmark {
         let path = try measureStore(size, into: &sink)
         // The store and its connections closed: the file is whole, for the floor to copy.
         try keep(path, size)
+        try copyToKeepDirectory(path, size)
       }
     }
     guard !config.sizes.isEmpty else { return }
@@ -123,6 +126,21 @@ struct ApolloTier3Benchmark: IteratedBenchmark {
     let kept = factory.keptPath(size.keptName(floor.label))
     guard !FileManager.default.fileExists(atPath: kept) else { return }
     try FileManager.default.copyItem(atPath: path, toPath: kept)
+  }
+
+  /// Copies the store's closed file to the workload's `keep` directory, as `<label>.sqlite`, or
+  /// `<label>-<records>x<fields>.sqlite` with sizes (replacing one an earlier run left), for
+  /// another program to open after the run.
+  private func copyToKeepDirectory(_ path: String, _ size: ApolloTier3Size) throws {
+    guard let directory = config.keep else { return }
+    let target = (directory as NSString).appendingPathComponent((size.named ? size.keptName(label) : label) + ".sqlite")
+    do {
+      try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+      if FileManager.default.fileExists(atPath: target) { try FileManager.default.removeItem(atPath: target) }
+      try FileManager.default.copyItem(atPath: path, toPath: target)
+    } catch {
+      throw RunError("\(label): cannot keep its file as \(target): \(error.localizedDescription)", exitCode: .cantCreate)
+    }
   }
 
   // MARK: The store
