@@ -4,7 +4,7 @@ SWIFT ?= swift
 WORKLOAD ?= Workloads/default.json
 APT_PACKAGES := libsqlite3-dev libjemalloc-dev
 
-.PHONY: all deps build release test bench quick gate baseline regress plot soak fuzz crash-test asan tsan clean
+.PHONY: all deps build release test bench quick gate baseline regress plot soak fuzz crash-test asan tsan clean format format-check
 
 all: test
 
@@ -40,6 +40,16 @@ release: deps
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --parallel
+
+# The layout of the Swift sources is swift-format's (the toolchain's `swift format`), configured in
+# .swift-format (docs/guide-testing.md#habits-ci-keeps): format rewrites them, format-check (CI)
+# fails on a file that is not as it would write it.
+FORMATTED = Sources Tests Examples Package.swift
+format:
+	$(SWIFT) format --in-place --recursive --parallel $(FORMATTED)
+
+format-check:
+	$(SWIFT) format lint --strict --recursive --parallel $(FORMATTED)
 
 # Runs write under results/runs/, which git ignores: a fresh clone's make bench leaves git status
 # clean, and its rows record the revision without -dirty. The CSVs committed in results/ are

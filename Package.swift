@@ -91,7 +91,8 @@ let package = Package(
 
     .testTarget(name: "GraphQLLanguageTests", dependencies: ["GraphQLLanguage", "Generator", "Support"]),
     .testTarget(
-      name: "NormalizedCacheTests", dependencies: ["NormalizedCache", "GraphQLLanguage", "NormalizedCacheConformance", "Generator", "Support"]),
+      name: "NormalizedCacheTests",
+      dependencies: ["NormalizedCache", "GraphQLLanguage", "NormalizedCacheConformance", "Generator", "Support"]),
     .testTarget(
       name: "SQLiteCacheTests",
       dependencies: ["SQLiteCache", "NormalizedCache", "GraphQLLanguage", "NormalizedCacheConformance", "Generator", "Support"]),

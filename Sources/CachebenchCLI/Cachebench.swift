@@ -28,7 +28,8 @@ public enum Cachebench {
       // another file than the one given. Refused before anything is read or written.
       return Reporter.report(
         UsageError(
-          message: "argument \(position) ('\(arguments[position])') is not UTF-8 text; cachebench takes paths and values as UTF-8: rename the file",
+          message:
+            "argument \(position) ('\(arguments[position])') is not UTF-8 text; cachebench takes paths and values as UTF-8: rename the file",
           usage: "<command> [options]"),
         usage: "<command> [options]"
       ).rawValue
@@ -123,4 +124,3 @@ func cachebenchMain(_ arguments: [String], context: CommandContext) -> ExitCode 
     return Reporter.report(error, usage: command.spec.usage)
   }
 }
-

@@ -88,13 +88,16 @@ extension GeneratorConfig {
     let estimate = estimate
     let limits = Self.largeLimits
     if estimate.bytesPerResponse > limits.bytesPerResponse || estimate.objectsPerResponse > limits.objectsPerResponse {
-      return "one response would hold \(Estimate.count(estimate.objectsPerResponse)) objects (\(Estimate.bytes(estimate.bytesPerResponse))); the limit is \(Estimate.count(limits.objectsPerResponse)) objects or \(Estimate.bytes(limits.bytesPerResponse))"
+      return
+        "one response would hold \(Estimate.count(estimate.objectsPerResponse)) objects (\(Estimate.bytes(estimate.bytesPerResponse))); the limit is \(Estimate.count(limits.objectsPerResponse)) objects or \(Estimate.bytes(limits.bytesPerResponse))"
     }
     if estimate.bytes > limits.bytes || estimate.objects > limits.objects {
-      return "the responses would hold \(Estimate.count(estimate.objects)) objects (\(Estimate.bytes(estimate.bytes))) in all; the limit is \(Estimate.count(limits.objects)) objects or \(Estimate.bytes(limits.bytes))"
+      return
+        "the responses would hold \(Estimate.count(estimate.objects)) objects (\(Estimate.bytes(estimate.bytes))) in all; the limit is \(Estimate.count(limits.objects)) objects or \(Estimate.bytes(limits.bytes))"
     }
     if estimate.held.total > limits.heldBytes {
-      return "a run would hold about \(Estimate.bytes(estimate.held.total)) (\(estimate.held.parts)); the limit is \(Estimate.bytes(limits.heldBytes))"
+      return
+        "a run would hold about \(Estimate.bytes(estimate.held.total)) (\(estimate.held.parts)); the limit is \(Estimate.bytes(limits.heldBytes))"
     }
     return nil
   }

@@ -62,7 +62,9 @@ extension GeneratorConfig {
     if case .null = value { return nil }
     guard case .object(let object) = value else {
       throw GeneratorConfigError(problems: [
-        .init(knob: "narrowReads", message: "must be an object ({\"fields\": 3, \"of\": 40, \"share\": 0.5}) or null, not \(value.kindDescription)")
+        .init(
+          knob: "narrowReads",
+          message: "must be an object ({\"fields\": 3, \"of\": 40, \"share\": 0.5}) or null, not \(value.kindDescription)")
       ])
     }
     var config = NarrowReadsConfig()
@@ -89,7 +91,11 @@ extension GeneratorConfig {
     if case .null = value { return nil }
     guard case .object(let object) = value else {
       throw GeneratorConfigError(problems: [
-        .init(knob: "cacheControl", message: "must be an object ({\"share\": 0.5, \"maxAge\": {\"min\": 60, \"max\": 3600}, \"zeroShare\": 0.02}) or null, not \(value.kindDescription)")
+        .init(
+          knob: "cacheControl",
+          message:
+            "must be an object ({\"share\": 0.5, \"maxAge\": {\"min\": 60, \"max\": 3600}, \"zeroShare\": 0.02}) or null, not \(value.kindDescription)"
+        )
       ])
     }
     var config = CacheControlConfig()
@@ -101,7 +107,8 @@ extension GeneratorConfig {
         case "zeroShare": config.zeroShare = try number(member.value, "cacheControl.zeroShare")
         case "maxAge": config.maxAge = try bounds(member.value, "cacheControl.maxAge")
         default:
-          problems.append(.init(knob: "cacheControl.\(member.key)", message: "is not a setting of cacheControl; known: share, maxAge, zeroShare"))
+          problems.append(
+            .init(knob: "cacheControl.\(member.key)", message: "is not a setting of cacheControl; known: share, maxAge, zeroShare"))
         }
       } catch {
         problems += error.problems

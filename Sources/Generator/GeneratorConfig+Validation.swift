@@ -125,14 +125,17 @@ extension NarrowReadsConfig {
     }
     if config.keyedTypeCount == 0 {
       problems.append(
-        .init(knob: "narrowReads", message: "needs a keyed type to read by list and by detail; keyedShare \(config.keyedShare) of \(config.types) types keys none"))
+        .init(
+          knob: "narrowReads",
+          message: "needs a keyed type to read by list and by detail; keyedShare \(config.keyedShare) of \(config.types) types keys none"))
     }
     return problems
   }
 
   /// A `fieldsPerType` that is not `narrowReads.of`: two counts of one thing.
   static func fieldsPerTypeProblem(_ fieldsPerType: Int, of: Int) -> GeneratorConfigError.Problem {
-    .init(knob: "fieldsPerType", message: "is \(fieldsPerType), but narrowReads.of sets the fields per type (\(of)); leave fieldsPerType out")
+    .init(
+      knob: "fieldsPerType", message: "is \(fieldsPerType), but narrowReads.of sets the fields per type (\(of)); leave fieldsPerType out")
   }
 }
 

@@ -47,10 +47,12 @@ struct NarrowReadOperations {
   static func isNarrow(operation index: Int) -> Bool { index % 2 == 0 }
 
   private func list(_ object: Int, schema: SchemaModel, fields: Int, names: inout NameRegistry) -> OperationModel {
-    guard let root = schema.rootFields.firstIndex(where: {
-      if case .page(.object(object)) = $0.kind { return true }
-      return false
-    }) else { preconditionFailure("\(schema.objects[object].name) has no page field") }
+    guard
+      let root = schema.rootFields.firstIndex(where: {
+        if case .page(.object(object)) = $0.kind { return true }
+        return false
+      })
+    else { preconditionFailure("\(schema.objects[object].name) has no page field") }
     let type = schema.objects[object]
     return OperationModel(
       name: names.claim(type.name + "ListQuery"),
@@ -64,10 +66,12 @@ struct NarrowReadOperations {
   }
 
   private func detail(_ object: Int, schema: SchemaModel, names: inout NameRegistry) -> OperationModel {
-    guard let root = schema.rootFields.firstIndex(where: {
-      if case .entity(object) = $0.kind { return true }
-      return false
-    }) else { preconditionFailure("\(schema.objects[object].name) has no entity field") }
+    guard
+      let root = schema.rootFields.firstIndex(where: {
+        if case .entity(object) = $0.kind { return true }
+        return false
+      })
+    else { preconditionFailure("\(schema.objects[object].name) has no entity field") }
     let type = schema.objects[object]
     let variables = type.keyFields.enumerated().map { index, key in
       VariableModel(name: key.name, type: key.sdlType, role: .key(root: 0, field: index))

@@ -1,4 +1,5 @@
 import Support
+
 /// Draws one operation over a ``SchemaModel``: its root fields and their arguments, and
 /// selections nested to the configured depth with aliases, named and inline fragments.
 ///

@@ -1,4 +1,5 @@
 import Support
+
 extension SchemaModel {
   /// Draws a schema for the knobs: which types are keyed and how, which implement which
   /// interfaces, the members of unions, every type's fields, and the root fields.

@@ -1,4 +1,5 @@
 import Support
+
 extension SchemaModel {
   /// The `@cacheControl` directives of `generator.cacheControl` as schema extension lines
   /// (docs/ttl.md): a `maxAge` on a share of the object types, which their scalar fields inherit,

@@ -82,7 +82,8 @@ public struct ExecutableDocument: Sendable {
       switch selection {
       case .field(let field):
         for directive in field.directives where directive.name == CacheControl.fieldDirectiveName {
-          throw GraphQLError("@cacheControlField belongs in schema extensions; a field of an operation takes @cacheControl", at: directive.location)
+          throw GraphQLError(
+            "@cacheControlField belongs in schema extensions; a field of an operation takes @cacheControl", at: directive.location)
         }
         _ = try CacheControl.find(in: field.directives)
         if let nested = field.selectionSet { try checkCacheControls(in: nested) }

@@ -94,12 +94,20 @@ public enum UTF8Validation {
       var high: UInt8 = 0xBF
       switch lead {
       case 0xC2...0xDF: length = 2
-      case 0xE0: length = 3; low = 0xA0
+      case 0xE0:
+        length = 3
+        low = 0xA0
       case 0xE1...0xEC, 0xEE...0xEF: length = 3
-      case 0xED: length = 3; high = 0x9F
-      case 0xF0: length = 4; low = 0x90
+      case 0xED:
+        length = 3
+        high = 0x9F
+      case 0xF0:
+        length = 4
+        low = 0x90
       case 0xF1...0xF3: length = 4
-      case 0xF4: length = 4; high = 0x8F
+      case 0xF4:
+        length = 4
+        high = 0x8F
       default: return index
       }
       guard index + length <= count else { return index }
@@ -122,7 +130,8 @@ extension Source {
   public init(name: String, utf8 bytes: [UInt8]) throws(GraphQLError) {
     if let offset = UTF8Validation.firstInvalidOffset(bytes) {
       let location = bytes.withUnsafeBufferPointer { SourceLocation.of(offset: offset, in: $0, file: name) }
-      throw GraphQLError("Invalid UTF-8 at byte offset \(offset) (byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))", at: location)
+      throw GraphQLError(
+        "Invalid UTF-8 at byte offset \(offset) (byte 0x\(String(bytes[offset], radix: 16, uppercase: true)))", at: location)
     }
     self.init(name: name, text: String(decoding: bytes, as: UTF8.self))
   }

@@ -1,12 +1,12 @@
+import CCallgrind
+import Results
+import Support
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-import CCallgrind
-import Results
-import Support
 
 /// Counts the instructions a piece of code executes, exactly, when the process runs under
 /// callgrind (`valgrind --tool=callgrind --collect-atstart=no --callgrind-out-file=FILE`): the

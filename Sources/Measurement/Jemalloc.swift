@@ -1,5 +1,5 @@
 #if !NO_JEMALLOC
-import CJemalloc
+  import CJemalloc
 #endif
 
 #if canImport(Glibc)
@@ -181,11 +181,11 @@ package enum Jemalloc {
   ) -> Int32 {
     precondition(name.hasPointerRepresentation && name.utf8Start[name.utf8CodeUnitCount] == 0)
     #if NO_JEMALLOC
-    // A sanitizer build (CACHEBENCH_NO_JEMALLOC): no jemalloc to ask.
-    return ENOSYS
+      // A sanitizer build (CACHEBENCH_NO_JEMALLOC): no jemalloc to ask.
+      return ENOSYS
     #else
-    let cName = UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
-    return mallctl(cName, old, oldLength, new, newLength)
+      let cName = UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)
+      return mallctl(cName, old, oldLength, new, newLength)
     #endif
   }
 }

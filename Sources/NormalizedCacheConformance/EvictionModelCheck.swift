@@ -113,7 +113,8 @@ public enum EvictionModelCheck {
       let loaded = try store.loadRecordsInOrder(forKeys: wanted)
       for (position, key) in wanted.enumerated() where loaded[position] != expected[position] {
         return .failed(
-          "\(what) gave \(loaded[position].map(\.description) ?? "nothing") for \(key), the model \(expected[position].map(\.description) ?? "nothing")")
+          "\(what) gave \(loaded[position].map(\.description) ?? "nothing") for \(key), the model \(expected[position].map(\.description) ?? "nothing")"
+        )
       }
       return .done(what, gone: gone)
     }

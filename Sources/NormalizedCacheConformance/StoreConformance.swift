@@ -68,10 +68,14 @@ public enum StoreConformance {
   }
 
   public static let checks: [Check] = [
-    Check(name: "loads in order: each key's record at its place, nil where missing, repeated keys, a key with NUL, past 500 keys", body: loadInOrder),
+    Check(
+      name: "loads in order: each key's record at its place, nil where missing, repeated keys, a key with NUL, past 500 keys",
+      body: loadInOrder),
     Check(name: "a consistent read lends each key's record as it loads it, a load replacing the one before", body: lendInOrder),
     Check(name: "merging new records reports every field of each", body: mergeNewRecords),
-    Check(name: "a field-level overwrite keeps unmentioned fields, in their order, and reports only the changed ones", body: fieldLevelOverwrite),
+    Check(
+      name: "a field-level overwrite keeps unmentioned fields, in their order, and reports only the changed ones", body: fieldLevelOverwrite
+    ),
     Check(name: "merging identical records again changes nothing", body: identicalMerge),
     Check(name: "true and 1, and 1 and 1.0, are different values", body: boolIsNotInt),
     Check(name: "every kind of value round-trips: lists, nested lists, references, escapes, -0.0", body: valuesRoundTrip),
@@ -258,9 +262,12 @@ public enum StoreConformance {
         : problems.dates(record) == problems.dates(reference[key])
       problems.expect(
         record == reference[key] && datesMatch,
-        "\(key) is \(String(describing: record)) written at \(String(describing: record?.writtenAt)), not \(String(describing: reference[key]?.writtenAt))")
+        "\(key) is \(String(describing: record)) written at \(String(describing: record?.writtenAt)), not \(String(describing: reference[key]?.writtenAt))"
+      )
     }
-    problems.expect(loaded["Book:1"]?.writtenAt("title") == 250 && loaded["Book:1"]?.writtenAt("id") == 100, "Book:1's dates are \(String(describing: loaded["Book:1"]?.writtenAt))")
+    problems.expect(
+      loaded["Book:1"]?.writtenAt("title") == 250 && loaded["Book:1"]?.writtenAt("id") == 100,
+      "Book:1's dates are \(String(describing: loaded["Book:1"]?.writtenAt))")
   }
 
   /// A record wider than a chunk of the compact layout (64 fields), dated, merged in part.
@@ -287,7 +294,9 @@ public enum StoreConformance {
     problems.expect(
       loaded == reference[wide.key] && datesMatch,
       "QUERY_ROOT's dates are \(String(describing: loaded?.writtenAt?.map(\.writtenAt))), not \(String(describing: expectedDates))")
-    problems.expect(loaded?.writtenAt("f70") == 2_000 && loaded?.writtenAt("f0") == 3_000 && loaded?.writtenAt("f50") == 1_000, "f70, f0, f50 written at \(String(describing: [loaded?.writtenAt("f70"), loaded?.writtenAt("f0"), loaded?.writtenAt("f50")]))")
+    problems.expect(
+      loaded?.writtenAt("f70") == 2_000 && loaded?.writtenAt("f0") == 3_000 && loaded?.writtenAt("f50") == 1_000,
+      "f70, f0, f50 written at \(String(describing: [loaded?.writtenAt("f70"), loaded?.writtenAt("f0"), loaded?.writtenAt("f50")]))")
   }
 
   static func identicalMerge(_ store: any NormalizedCache, _ problems: inout Problems) throws {

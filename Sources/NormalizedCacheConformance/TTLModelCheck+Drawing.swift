@@ -70,7 +70,8 @@ extension TTLModelSchema {
         case .id: .string(id!)
         case .string: random.chance(percent: 10) ? .null : .string(["A", "B"][random.int(below: 2)])
         case .int: random.chance(percent: 10) ? .null : .int(random.int(below: 2))
-        case .strings: random.chance(percent: 10) ? .null : .array((0..<random.int(below: 3)).map { _ in .string(["x", "y"][random.int(below: 2)]) })
+        case .strings:
+          random.chance(percent: 10) ? .null : .array((0..<random.int(below: 3)).map { _ in .string(["x", "y"][random.int(below: 2)]) })
         case .object(let type, let nullable):
           nullable && random.chance(percent: 10) ? .null : .object(newObject(of: type, field, &random))
         case .objects(let type, let nullable):

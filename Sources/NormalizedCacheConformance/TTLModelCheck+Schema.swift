@@ -123,13 +123,16 @@ enum TTLModelSchema {
   static let operations: [(name: String, selection: [Selected])] = [
     ("Book", [object("book", "Book", bookLeaves + [author, publisher])]),
     ("Books", [object("books", "Book", [leaf("id"), leaf("title"), leaf("price"), authorWithBooks])]),
-    ("Shelf", [object("shelf", "Shelf", [leaf("label"), object("books", "Book", [leaf("id"), leaf("title"), leaf("stock"), publisher])])]),
+    (
+      "Shelf", [object("shelf", "Shelf", [leaf("label"), object("books", "Book", [leaf("id"), leaf("title"), leaf("stock"), publisher])])]
+    ),
     ("Featured", [object("featured", "Media", [leaf("id"), leaf("title")] + featuredByType)]),
     ("Wide", [object("wide", "Wide", [leaf("id"), publisher] + (0..<wideFields).map { leaf("f\($0)") })]),
   ]
 
   /// An author with their books, a list below a list.
-  static let authorWithBooks = object("author", "Author", [leaf("id"), leaf("name"), object("books", "Book", [leaf("id"), leaf("title")])])
+  static let authorWithBooks = object(
+    "author", "Author", [leaf("id"), leaf("name"), object("books", "Book", [leaf("id"), leaf("title")])])
 
   /// What `featured` selects by its runtime type, in inline fragments.
   static let featuredByType = [

@@ -35,7 +35,8 @@ extension Comparison {
     let tolerance =
       options.deterministicTolerance == 0 ? "0" : "\(HumanFormat.count(options.deterministicTolerance * 100))%"
     let instructions = HumanFormat.count(Swift.max(options.deterministicTolerance, ComparisonOptions.instructionTolerance) * 100)
-    var text = "deterministic metrics on every statistic, tolerance \(tolerance) (instructions \(instructions)%); "
+    var text =
+      "deterministic metrics on every statistic, tolerance \(tolerance) (instructions \(instructions)%); "
       + "timings advisory beyond \(HumanFormat.count(options.threshold * 100))%"
     if let file = options.thresholdsFile {
       let count = verdicts.reduce(0) { $0 + (options.tolerances[$1.key] == nil ? 0 : 1) }

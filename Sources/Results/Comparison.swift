@@ -202,8 +202,7 @@ package struct ComparisonOptions: Sendable, Hashable {
   package var thresholdsFile: String?
 
   /// Thresholds as fractions (`0.10`); the default is 10% for timings, equality for the rest.
-  package init(threshold: Double = defaultThresholdPercent / 100, deterministicTolerance: Double = 0)
-  {
+  package init(threshold: Double = defaultThresholdPercent / 100, deterministicTolerance: Double = 0) {
     precondition(threshold >= 0 && threshold.isFinite, "a threshold is a non-negative number")
     precondition(deterministicTolerance >= 0 && deterministicTolerance.isFinite)
     self.threshold = threshold

@@ -1,4 +1,5 @@
 import Support
+
 /// Every exit code of `cachebench`, in one place (docs/command-line.md; the values of BSD's
 /// `sysexits.h`).
 ///

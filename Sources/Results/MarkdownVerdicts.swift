@@ -39,7 +39,10 @@ package enum MarkdownVerdicts {
     if !rows.isEmpty {
       let repeated = rows.contains { $0.ciLow != nil || $0.pValue != nil }
       let variants = rows.contains { !$0.key.variantColumn.isEmpty }
-      var header = ["", "workload"] + (variants ? ["variant"] : []) + ["store", "keys", "phase", "metric", "statistic", "baseline", "current", "change"]
+      var header =
+        ["", "workload"] + (variants ? ["variant"] : []) + [
+          "store", "keys", "phase", "metric", "statistic", "baseline", "current", "change",
+        ]
       var alignment = Array(repeating: "---", count: header.count - 3) + ["--:", "--:", "--:"]
       if repeated {
         header += ["95% interval", "p"]

@@ -1,4 +1,3 @@
-
 extension MetricRow: CSVRepresentable {
   package var csvFields: [String] {
     [

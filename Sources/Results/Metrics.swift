@@ -116,9 +116,10 @@ extension Metric {
     tier2ProjectedLoad, tier2ProjectedBatchLoad, tier2ProjectedListLoad, tier2InlineFragmentOverfetch,
   ]
   /// The nine, in the order they run and their rows come: the plan's table's order.
-  package static let tier2Scenarios = [tier2SingleKeyLoad, tier2BatchLoad] + tier2ProjectedScenarios + [
-    tier2SingleRecordMerge, tier2ManyRecordMerge, tier2PatternDelete,
-  ]
+  package static let tier2Scenarios =
+    [tier2SingleKeyLoad, tier2BatchLoad] + tier2ProjectedScenarios + [
+      tier2SingleRecordMerge, tier2ManyRecordMerge, tier2PatternDelete,
+    ]
   /// `tier2/<projected scenario>_fields`: the fields of the records a projected load lent in one
   /// iteration (deterministic): what the store left out, or did not.
   package static func tier2FieldsLoaded(_ scenario: Metric) -> Metric {
@@ -312,7 +313,8 @@ extension Metric {
   package static let readsPerSecondWriting = Metric(
     .concurrency, "reads_per_second_writing", unit: .perSecond, better: .higher, deterministic: false)
   package static let concurrentReadLatencyWriting = Metric(.concurrency, "read_latency_writing", unit: .ns, deterministic: false)
-  package static let readsPerSecondHot = Metric(.concurrency, "reads_per_second_hot", unit: .perSecond, better: .higher, deterministic: false)
+  package static let readsPerSecondHot = Metric(
+    .concurrency, "reads_per_second_hot", unit: .perSecond, better: .higher, deterministic: false)
   package static let concurrentReadLatencyHot = Metric(.concurrency, "read_latency_hot", unit: .ns, deterministic: false)
   /// A merge by a writer while the readers read (normalized before the clock starts).
   package static let concurrentWriteLatency = Metric(.concurrency, "write_latency", unit: .ns, deterministic: false)

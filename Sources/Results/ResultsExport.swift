@@ -71,7 +71,8 @@ package enum ResultsExport {
         "\"value\": \(JSONText.number(summary.p50))",
       ]
       if summary.n > 1 { fields.append("\"range\": \(JSONText.string("± \(CSVNumber.format(summary.stddev))"))") }
-      let extra = "n=\(summary.n) p90=\(CSVNumber.format(summary.p90)) p99=\(CSVNumber.format(summary.p99))"
+      let extra =
+        "n=\(summary.n) p90=\(CSVNumber.format(summary.p90)) p99=\(CSVNumber.format(summary.p99))"
         + (row.deterministic ? " deterministic" : "")
       fields.append("\"extra\": \(JSONText.string(extra))")
       return "  {" + fields.joined(separator: ", ") + "}"

@@ -1,4 +1,5 @@
 import Support
+
 /// Results CSVs on disk: rows written atomically, rows read back with errors that name the file.
 ///
 /// ```swift

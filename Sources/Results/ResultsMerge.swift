@@ -119,13 +119,16 @@ package enum ResultsMerge {
     }
     if let other = held.first(where: { !expected.contains($0) }), let position = all.firstIndex(of: other) {
       throw .incomplete(
-        "\(name) holds the configuration \(other), which is shard \(position % part.shard.count + 1)/\(part.shard.count)'s, not \(part.shard)'s")
+        "\(name) holds the configuration \(other), which is shard \(position % part.shard.count + 1)/\(part.shard.count)'s, not \(part.shard)'s"
+      )
     }
     let missing = expected.filter { !seen.contains($0) }
     if !missing.isEmpty {
-      let listed = missing.prefix(3).map(\.description).joined(separator: ", ") + (missing.count > 3 ? " and \(missing.count - 3) more" : "")
+      let listed =
+        missing.prefix(3).map(\.description).joined(separator: ", ") + (missing.count > 3 ? " and \(missing.count - 3) more" : "")
       throw .incomplete(
-        "\(name) lacks \(missing.count) of shard \(part.shard)'s \(expected.count) configurations (\(listed)): it is not a whole part of this run")
+        "\(name) lacks \(missing.count) of shard \(part.shard)'s \(expected.count) configurations (\(listed)): it is not a whole part of this run"
+      )
     }
     throw .incomplete("\(name) holds shard \(part.shard)'s configurations in another order than the run's")
   }
@@ -145,7 +148,8 @@ package enum ResultsMerge {
   /// - Parameter groups: each configuration's own rows, in the order of `configurations`.
   /// - Parameter parts: the part each configuration came from, for messages.
   private static func checkWhole(
-    _ groups: [[MetricRow]], trailing: [MetricRow], in configurations: [ConfigurationID], parts: [String], expecting expectations: Expectations
+    _ groups: [[MetricRow]], trailing: [MetricRow], in configurations: [ConfigurationID], parts: [String],
+    expecting expectations: Expectations
   ) throws(MergeError) {
     func name(_ row: MetricRow) -> String { "\(row.key.phase.rawValue)/\(row.key.metric)" }
     for (position, rows) in groups.enumerated() {
@@ -164,7 +168,9 @@ package enum ResultsMerge {
     }
     let positions = Dictionary(uniqueKeysWithValues: configurations.enumerated().map { ($1, $0) })
     var versusLimit: [ConfigurationID: Set<String>] = [:]
-    for row in trailing where row.key.isVersusLimit && row.key.readers == nil { versusLimit[row.key.configuration, default: []].insert(name(row)) }
+    for row in trailing where row.key.isVersusLimit && row.key.readers == nil {
+      versusLimit[row.key.configuration, default: []].insert(name(row))
+    }
     for (position, id) in configurations.enumerated() where expectations.limits[id.store] != nil {
       let own = groups[position].filter { $0.key.readers == nil }
       let limit = expectations.limits[id.store].flatMap { label in
@@ -181,11 +187,13 @@ package enum ResultsMerge {
       // A ratio row whose timings are not both there: one of them is the row that is missing.
       let timing = String(extra.dropLast(Metric.versusLimitSuffix.count))
       if !own.contains(where: { name($0) == timing }) {
-        throw .incomplete("\(parts[position]) lacks the row \(id) \(timing), which its row \(extra) is made from: it is not a whole part of this run")
+        throw .incomplete(
+          "\(parts[position]) lacks the row \(id) \(timing), which its row \(extra) is made from: it is not a whole part of this run")
       }
       if let limit, !limitTimings.contains(timing) {
         throw .incomplete(
-          "\(parts[limit]) lacks the row \(configurations[limit]) \(timing), which \(id)'s row \(extra) is made from: it is not a whole part of this run")
+          "\(parts[limit]) lacks the row \(configurations[limit]) \(timing), which \(id)'s row \(extra) is made from: it is not a whole part of this run"
+        )
       }
       throw .incomplete("\(parts[position]) holds the row \(id) \(extra), which a run does not write: its p50 is 0")
     }
@@ -243,7 +251,8 @@ package enum ResultsMerge {
       }
       if row.run.gitRev != first.rows[0].run.gitRev {
         throw .notOneRun(
-          "\(part.part.name) was built from \(row.run.gitRev), \(first.part.name) from \(first.rows[0].run.gitRev): merge parts of one build")
+          "\(part.part.name) was built from \(row.run.gitRev), \(first.part.name) from \(first.rows[0].run.gitRev): merge parts of one build"
+        )
       }
       if part.shard.count != first.shard.count {
         throw .notOneRun("\(part.part.name) is shard \(part.shard), \(first.part.name) shard \(first.shard): one run has one N")

@@ -1,4 +1,3 @@
-
 /// One sample of one metric, for the `--samples` CSV: the raw values a ``MetricRow`` summarizes,
 /// for plotting distributions.
 ///

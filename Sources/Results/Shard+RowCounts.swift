@@ -82,7 +82,8 @@ extension Shard {
       let said = row.summary.p50
       guard said == Double(count) else {
         let what = Double(count) < said ? "rows were lost" : "rows were added"
-        throw CountMismatch(index: index, message: "\(id) has \(count) rows in the part where its count row says \(said.formatted): \(what)")
+        throw CountMismatch(
+          index: index, message: "\(id) has \(count) rows in the part where its count row says \(said.formatted): \(what)")
       }
     }
     if start + order.count <= end {

@@ -72,11 +72,12 @@ struct BoundedRecordStore<Table: LayoutStore> {
       usages[key]?.lastWrite = UInt64(rows.int64(at: 3))
       usages[key]?.writtenStep = Int(rows.int64(at: 4))
     }
-    ledger.restore(usages.values.map { usage in
-      var usage = usage
-      usage.bytes = accounted(storedBytes: usage.bytes, key: usage.key)
-      return usage
-    })
+    ledger.restore(
+      usages.values.map { usage in
+        var usage = usage
+        usage.bytes = accounted(storedBytes: usage.bytes, key: usage.key)
+        return usage
+      })
     _ = ledger.takeChanged()
     pendingExpired = []
   }

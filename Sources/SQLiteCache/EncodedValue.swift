@@ -115,7 +115,10 @@ enum EncodedValue {
 
     @inline(__always)
     mutating func copy(_ token: Range<Int>) {
-      guard capacity - count >= token.count else { return overflowed = true }
+      guard capacity - count >= token.count else {
+        overflowed = true
+        return
+      }
       (output + count).copyMemory(from: source.baseAddress! + token.lowerBound, byteCount: token.count)
       count += token.count
     }
@@ -125,7 +128,10 @@ enum EncodedValue {
     @inline(__always)
     mutating func text(_ utf8: UnsafeRawBufferPointer, _ token: Range<Int>, reference: Bool) {
       guard token.count == utf8.count + 1 else { return copy(token) }
-      guard capacity - count >= 2 + utf8.count else { return overflowed = true }
+      guard capacity - count >= 2 + utf8.count else {
+        overflowed = true
+        return
+      }
       output.storeBytes(of: reference ? RecordCodec.referenceTag : RecordCodec.stringTag, toByteOffset: count, as: UInt8.self)
       output.storeBytes(of: UInt8(utf8.count), toByteOffset: count + 1, as: UInt8.self)
       (output + count + 2).copyMemory(from: utf8.baseAddress!, byteCount: utf8.count)

@@ -1,10 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 @_spi(RecordBytes) import NormalizedCache
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The compact layout's field names and their numbers: the `fields` table, held in memory.
 ///

@@ -255,7 +255,9 @@ extension FieldRowStore {
     for record in records where RowBytes.holdsSubRecordToken(record.key) {
       throw SQLiteError(
         resultCode: SQLITE_MISUSE,
-        message: "Apollo's rows (the rows and rows-rowid layouts) cannot store record \"\(record.key)\": its key holds \".$[\", which names nested lists' sub-records")
+        message:
+          "Apollo's rows (the rows and rows-rowid layouts) cannot store record \"\(record.key)\": its key holds \".$[\", which names nested lists' sub-records"
+      )
     }
   }
 

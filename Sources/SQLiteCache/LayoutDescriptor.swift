@@ -15,7 +15,8 @@ import NormalizedCache
 struct LayoutDescriptor: Sendable {
   /// Opens a layout's store on a new connection: `extraSchema` is created with its tables (a
   /// bounded store's usage table).
-  typealias OpenWriter = @Sendable (_ path: String, _ options: SQLiteNormalizedCache.Options, _ extraSchema: String?)
+  typealias OpenWriter =
+    @Sendable (_ path: String, _ options: SQLiteNormalizedCache.Options, _ extraSchema: String?)
     throws(SQLiteError) -> any LayoutStore
   /// Opens a read connection to a database another connection has set up (``ReaderPool``).
   typealias OpenReader = @Sendable (_ path: String, _ options: SQLiteNormalizedCache.Options) throws(SQLiteError) -> any LayoutStore
@@ -54,7 +55,8 @@ struct LayoutDescriptor: Sendable {
     openWriter: { path, options, extraSchema throws(SQLiteError) in
       try RecordRowStore(path: path, options: options, format: CompactRecordFormat(), extraSchema: extraSchema)
     },
-    openReader: { path, options throws(SQLiteError) in try RecordRowStore(readerAt: path, options: options, format: CompactRecordFormat()) })
+    openReader: { path, options throws(SQLiteError) in try RecordRowStore(readerAt: path, options: options, format: CompactRecordFormat()) }
+  )
 
   static let apollo = LayoutDescriptor(
     layout: .apollo, columns: ["_id", "key", "record"], withoutRowid: false, rowPerField: false, recordOverheadBytes: 112,

@@ -112,25 +112,27 @@ public final class LayoutFloorStore: NormalizedCache {
         let base = Int32(10 * index)
         let record = records[row.record]
         try statement.bind(record.key, at: base + 1)
-        try record.encodedFields.withUnsafeBytes { bytes in Result { () throws(SQLiteError) in
-          try statement.bindText(UnsafeRawBufferPointer(rebasing: bytes[row.name]), at: base + 2)
-          try statement.bind(Int64(row.position), at: base + 3)
-          for column in Int32(4)...9 { try statement.bindNull(at: base + column) }
-          if !row.value.isEmpty {
-            var offset = row.value.lowerBound + 1
-            switch bytes[row.value.lowerBound] {
-            case RecordCodec.intTag:
-              try statement.bind(Int64(ZigZag.decode(Varint.read(bytes, &offset))), at: base + 4)
-            case RecordCodec.stringTag, RecordCodec.referenceTag:
-              let length = Int(Varint.read(bytes, &offset))
-              let column: Int32 = bytes[row.value.lowerBound] == RecordCodec.stringTag ? 5 : 8
-              try statement.bindText(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]), at: base + column)
-            default:
-              try statement.bindBlobNoCopy(UnsafeRawBufferPointer(rebasing: bytes[row.value]), at: base + 9)
+        try record.encodedFields.withUnsafeBytes { bytes in
+          Result { () throws(SQLiteError) in
+            try statement.bindText(UnsafeRawBufferPointer(rebasing: bytes[row.name]), at: base + 2)
+            try statement.bind(Int64(row.position), at: base + 3)
+            for column in Int32(4)...9 { try statement.bindNull(at: base + column) }
+            if !row.value.isEmpty {
+              var offset = row.value.lowerBound + 1
+              switch bytes[row.value.lowerBound] {
+              case RecordCodec.intTag:
+                try statement.bind(Int64(ZigZag.decode(Varint.read(bytes, &offset))), at: base + 4)
+              case RecordCodec.stringTag, RecordCodec.referenceTag:
+                let length = Int(Varint.read(bytes, &offset))
+                let column: Int32 = bytes[row.value.lowerBound] == RecordCodec.stringTag ? 5 : 8
+                try statement.bindText(UnsafeRawBufferPointer(rebasing: bytes[offset..<offset + length]), at: base + column)
+              default:
+                try statement.bindBlobNoCopy(UnsafeRawBufferPointer(rebasing: bytes[row.value]), at: base + 9)
+              }
             }
+            try statement.bind(0, at: base + 10)
           }
-          try statement.bind(0, at: base + 10)
-        } }.get()
+        }.get()
       }
       try statement.execute()
     }

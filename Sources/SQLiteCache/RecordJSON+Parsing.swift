@@ -2,9 +2,9 @@ import GraphQLLanguage
 @_spi(RecordBytes) import NormalizedCache
 
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 extension RecordJSON {
@@ -157,7 +157,8 @@ extension RecordJSON {
     func checkDates(_ writer: RecordWriter, fieldCount: Int, after name: Int) throws(ParseError) {
       let fields = writer.bytes(from: 0)
       do {
-        try RecordCodec.checkDates(ofValue: UnsafeRawBufferPointer(rebasing: fields[RecordDates.valueRange(fields)]), fieldCount: fieldCount)
+        try RecordCodec.checkDates(
+          ofValue: UnsafeRawBufferPointer(rebasing: fields[RecordDates.valueRange(fields)]), fieldCount: fieldCount)
       } catch {
         var text = self
         text.position = name

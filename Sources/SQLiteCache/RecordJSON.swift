@@ -2,9 +2,9 @@ import GraphQLLanguage
 @_spi(RecordBytes) import NormalizedCache
 
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// A record's fields as the JSON text Apollo iOS stores in its SQLite `record` column

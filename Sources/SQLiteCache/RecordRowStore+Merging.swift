@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 @_spi(RecordBytes) import NormalizedCache
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// What a merge wrote, for a layer that needs it (``BoundedRecordStore``, whose ledger counts each
 /// record's bytes): the stored bytes of each record the merge wrote or found unchanged. A store

@@ -129,7 +129,8 @@ struct RecordRowStore {
   mutating func deleteRows(matching pattern: String, deleted: (CacheKey) -> Void = { _ in }) throws(SQLiteError) {
     let like = Connection.like(containing: pattern)
     let statement = try connection.cachedStatement(
-      "DELETE FROM records WHERE key LIKE ? ESCAPE '\\' RETURNING key, length(CAST(key AS BLOB)) + length(CAST(\(format.dataColumn) AS BLOB))")
+      "DELETE FROM records WHERE key LIKE ? ESCAPE '\\' RETURNING key, length(CAST(key AS BLOB)) + length(CAST(\(format.dataColumn) AS BLOB))"
+    )
     defer { statement.reset() }
     try statement.bind(like, at: 1)
     var bytes = 0

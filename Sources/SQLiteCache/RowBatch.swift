@@ -1,10 +1,11 @@
 import CSQLite
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 @_spi(RecordBytes) import NormalizedCache
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The rows a merge writes in the rows layout (docs/stores.md#the-rows-layout), and how a
 /// ``RecordCodec`` value becomes them: one walk of the value grammar (``RowsOfValue``, a visitor
@@ -121,7 +122,8 @@ struct RowBatch {
       reservedReference = nil
       throw SQLiteError(
         resultCode: SQLITE_MISUSE,
-        message: "Apollo's rows (the rows and rows-rowid layouts) cannot store field \"\(String(decoding: name, as: UTF8.self))\" of record \"\(recordKey)\": "
+        message:
+          "Apollo's rows (the rows and rows-rowid layouts) cannot store field \"\(String(decoding: name, as: UTF8.self))\" of record \"\(recordKey)\": "
           + "its reference to \"\(String(decoding: text[reference], as: UTF8.self))\" holds \".$[\", which names nested lists' sub-records")
     }
     if case .list = top { return }

@@ -202,7 +202,8 @@ public final class Tier3Operations {
         switch scalar {
         case "\"": json += "\\\""
         case "\\": json += "\\\\"
-        case _ where scalar.value < 0x20: json += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+        case _ where scalar.value < 0x20:
+          json += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
         default: json.unicodeScalars.append(scalar)
         }
       }

@@ -1,9 +1,10 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import Synchronization
 
 /// A process cachebench starts (a side of `ab`, a worker, valgrind, git), and the one way its
 /// tests start processes: started with `posix_spawn`, read and waited for on the calling thread
@@ -385,22 +386,24 @@ private struct SpawnSetup {
     _ child: inout pid_t, _ executable: String, arguments: [String], environment: [String: String]?, searchPath: Bool
   ) -> Int32 {
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    defer { argv.forEach { free($0) } }
+    defer { for pointer in argv { free(pointer) } }
     let variables = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
-    defer { variables?.forEach { free($0) } }
+    defer { for pointer in variables ?? [] { free(pointer) } }
     // ETXTBSY: the executable was just written (a script a test made), and a child that another
     // thread was starting at that moment inherited the writer's descriptor until its own exec
     // closed it. That passes within milliseconds: try again, for up to a second.
     var result = ETXTBSY
     for attempt in 0..<100 {
       if attempt > 0 { usleep(10_000) }
-      result = variables.map { variables in
-        searchPath
-          ? posix_spawnp(&child, executable, &actions, &attributes, argv, variables)
-          : posix_spawn(&child, executable, &actions, &attributes, argv, variables)
-      } ?? (searchPath
-        ? posix_spawnp(&child, executable, &actions, &attributes, argv, environ)
-        : posix_spawn(&child, executable, &actions, &attributes, argv, environ))
+      result =
+        variables.map { variables in
+          searchPath
+            ? posix_spawnp(&child, executable, &actions, &attributes, argv, variables)
+            : posix_spawn(&child, executable, &actions, &attributes, argv, variables)
+        }
+        ?? (searchPath
+          ? posix_spawnp(&child, executable, &actions, &attributes, argv, environ)
+          : posix_spawn(&child, executable, &actions, &attributes, argv, environ))
       if result != ETXTBSY { break }
     }
     for end in childEnds { close(end) }

@@ -61,7 +61,8 @@ package enum InputFile {
       if count == 0 { return bytes }
       guard bytes.count + count <= limit else {
         let what = kind == S_IFREG ? "a file" : kind == S_IFIFO ? "a FIFO" : kind == S_IFCHR ? "a character device" : "not a regular file"
-        throw InputError(path: path, reason: "\(what) larger than \(limit >> 20) MiB; inputs are read whole, and this one would not end or fit")
+        throw InputError(
+          path: path, reason: "\(what) larger than \(limit >> 20) MiB; inputs are read whole, and this one would not end or fit")
       }
       bytes.append(contentsOf: chunk[0..<count])
     }

@@ -69,7 +69,8 @@ enum ApolloTier3Table {
       }
       let built = sizes.compactMap { size -> String? in
         guard let build = result.samples[.tier3(.tier3Build, atRecords: size.records, fields: size.fields)].first else { return nil }
-        let bytes = result.samples[.tier3(.tier3FileBytes, atRecords: size.records, fields: size.fields)].first.map(HumanFormat.bytes) ?? "?"
+        let bytes =
+          result.samples[.tier3(.tier3FileBytes, atRecords: size.records, fields: size.fields)].first.map(HumanFormat.bytes) ?? "?"
         return "\(size.records) × \(size.fields) in \(HumanFormat.nanoseconds(build)) (file \(bytes))"
       }
       if !built.isEmpty { builds.append("\(result.scope.store): built " + built.joined(separator: ", ")) }

@@ -1,7 +1,7 @@
 import Foundation
 import Results
-import Synchronization
 import Support
+import Synchronization
 
 /// Runs `cachebench run --instructions-only` under valgrind's callgrind for `run --instructions`,
 /// and reads back the instruction rows it writes: the timed run stays native, and only the

@@ -29,7 +29,9 @@ enum ConcurrencyTable {
     }
     let hasVariants = runs.contains { !$0.scope.variant.isEmpty }
     let hasWriters = runs.contains { $0.summary(.readsPerSecondWriting) != nil }
-    var columns: [TextTable.Column] = ["store", "keys", "readers", "reads/s", "x1", "hot reads/s", "hot x1", "read p50", "read p99", "wait/read"]
+    var columns: [TextTable.Column] = [
+      "store", "keys", "readers", "reads/s", "x1", "hot reads/s", "hot x1", "read p50", "read p99", "wait/read",
+    ]
     if hasWriters {
       columns += ["| reads/s", "read p50", "read p99", "p99 ratio", "merge p50", "merge p99", "merges/s", "wait/merge"]
     }
@@ -45,7 +47,8 @@ enum ConcurrencyTable {
         return String(format: "%.2f", rate / one)
       }
       var row = [
-        run.scope.store, run.scope.keys, String(count), value(.readsPerSecond, HumanFormat.perSecond), speedUp(.readsPerSecond, over: single),
+        run.scope.store, run.scope.keys, String(count), value(.readsPerSecond, HumanFormat.perSecond),
+        speedUp(.readsPerSecond, over: single),
         value(.readsPerSecondHot, HumanFormat.perSecond), speedUp(.readsPerSecondHot, over: singleHot),
         value(.concurrentReadLatency, HumanFormat.nanoseconds), value(.concurrentReadLatency, \.p99, HumanFormat.nanoseconds),
         value(.readLockWait, \.p50, HumanFormat.nanoseconds),

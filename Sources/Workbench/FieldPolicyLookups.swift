@@ -22,7 +22,8 @@ enum FieldPolicyLookups {
     for policy in policies {
       guard let field = schema.field(policy.fieldName, on: rootType), !field.type.isList else { continue }
       let typeName = field.type.namedType
-      let selection = schema.typePolicy(for: typeName)?.keyFields
+      let selection =
+        schema.typePolicy(for: typeName)?.keyFields
         ?? (schema.field("id", on: typeName) != nil ? ["id"] : [])
       let prefix = typeName + ":"
       let matching = keys.filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains(".") }
@@ -44,7 +45,8 @@ enum FieldPolicyLookups {
         arguments = setting(value, at: path, in: arguments, field: candidate.field, schema: schema)
       }
       let argumentText = arguments.members.map { "\($0.key): \(literal($0.value))" }.joined(separator: ", ")
-      let text = "query FieldPolicyLookup { \(candidate.policy.fieldName)(\(argumentText)) { \(candidate.selection.joined(separator: " ")) } }"
+      let text =
+        "query FieldPolicyLookup { \(candidate.policy.fieldName)(\(argumentText)) { \(candidate.selection.joined(separator: " ")) } }"
       let document = try ExecutableDocument(parsing: [Source(name: "field-policy lookup", text: text)])
       lookups.append(FieldPolicyLookup(key: key, plan: try OperationPlan(document: document, schema: schema)))
     }
@@ -74,7 +76,9 @@ enum FieldPolicyLookups {
   }
 
   /// Sets `value` at a key argument's path, typed as the argument (or input field) declares.
-  private static func setting(_ value: String, at path: [String], in object: JSONObject, field: FieldDefinition, schema: Schema) -> JSONObject {
+  private static func setting(_ value: String, at path: [String], in object: JSONObject, field: FieldDefinition, schema: Schema)
+    -> JSONObject
+  {
     var type = field.arguments.first { $0.name == path[0] }?.type
     for component in path.dropFirst() {
       type = type.flatMap { schema.type(named: $0.namedType)?.inputFields[component]?.type }

@@ -3,8 +3,8 @@ import Generator
 import GraphQLLanguage
 import NormalizedCache
 import Results
-import Workloads
 import Support
+import Workloads
 
 /// One response of a workload, with the plan of its operation.
 ///

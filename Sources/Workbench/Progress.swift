@@ -1,6 +1,6 @@
+import Foundation
 import Measurement
 import Results
-import Foundation
 import Support
 
 /// Progress on stderr for runs longer than a few seconds: silent at first, then one line at most

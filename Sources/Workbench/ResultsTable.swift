@@ -7,7 +7,8 @@ import Workloads
 enum ResultsTable {
   static func render(_ result: WorkloadResult) -> String {
     let workload = result.workload
-    var header = "\(workload.name) (\(workload.source.kindName), seed \(workload.seed), \(workload.repetitions) repetition\(workload.repetitions == 1 ? "" : "s"))"
+    var header =
+      "\(workload.name) (\(workload.source.kindName), seed \(workload.seed), \(workload.repetitions) repetition\(workload.repetitions == 1 ? "" : "s"))"
     if let description = workload.description { header += ": " + description }
     let limits = limitComparison(result.limitComparisons)
     var sections: [String] = []
@@ -143,7 +144,8 @@ enum ResultsTable {
       }
       lines.append("  \(scope.keys) vs path: " + parts.joined(separator: ", "))
     }
-    return lines.isEmpty ? "" : "Key strategies against path (ratios of p50; wakes: watchers woken per write, mean)\n" + lines.joined(separator: "\n") + "\n"
+    return lines.isEmpty
+      ? "" : "Key strategies against path (ratios of p50; wakes: watchers woken per write, mean)\n" + lines.joined(separator: "\n") + "\n"
   }
 
   /// `0.58x`; `=` for two zeros; `+∞` when only the base is zero.

@@ -96,13 +96,14 @@ struct Server {
       if changing, elements.count - (removed[place] ?? 0) > 1, draw(length) { removed[place, default: 0] += 1 }
       kept.removeLast(min(removed[place] ?? 0, max(0, elements.count - 1)))
     }
-    return .array(kept.enumerated().map { index, element in
-      switch element {
-      case .object(let child): .object(respond(child, place: place + "." + String(index), changing: changing))
-      case .array(let inner): respond(list: inner, place: place + "." + String(index), changing: changing)
-      default: element
-      }
-    })
+    return .array(
+      kept.enumerated().map { index, element in
+        switch element {
+        case .object(let child): .object(respond(child, place: place + "." + String(index), changing: changing))
+        case .array(let inner): respond(list: inner, place: place + "." + String(index), changing: changing)
+        default: element
+        }
+      })
   }
 
   /// Whether the server changes this field (or list) before this response: a draw seeded by

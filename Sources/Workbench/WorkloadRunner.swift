@@ -2,8 +2,8 @@ import Foundation
 import Measurement
 import NormalizedCache
 import Results
-import Workloads
 import Support
+import Workloads
 
 /// How `cachebench run` runs.
 package struct RunOptions: Sendable {
@@ -35,7 +35,8 @@ package struct WorkloadResult: Sendable {
 
   /// - Parameter hidden: configurations measured only for their stores' limit comparisons (a
   ///   shard's limit stores that belong to another shard): no rows, no lines of their own.
-  init(workload: Workload, configurations all: [MeasuredConfiguration], hidden: Set<ConfigurationID> = [], run: RunInfo, keepSamples: Bool) {
+  init(workload: Workload, configurations all: [MeasuredConfiguration], hidden: Set<ConfigurationID> = [], run: RunInfo, keepSamples: Bool)
+  {
     self.workload = workload
     let configurations = all.filter { !hidden.contains($0.scope.configuration) }
     self.configurations = configurations

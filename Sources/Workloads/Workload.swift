@@ -1,8 +1,8 @@
-import Results
+import Generator
 import GraphQLLanguage
 import NormalizedCache
+import Results
 import SQLiteCache
-import Generator
 
 /// One workload file (docs/workloads.md): where the responses come from, which stores and key
 /// strategies to measure, and how.

@@ -26,7 +26,8 @@ public enum WorkloadChecker {
     }
     if workload.read.fragments > 0, !schema.hasTypePolicies, !workload.keys.contains(where: { $0.kind == .programmatic }) {
       throw error(
-        "read.fragments", "reads records by their own keys, but the schema has no @typePolicy and no programmatic resolver is run: no type is keyed",
+        "read.fragments",
+        "reads records by their own keys, but the schema has no @typePolicy and no programmatic resolver is run: no type is keyed",
         .dataError)
     }
     for (index, operation) in recorded.operations.enumerated() {

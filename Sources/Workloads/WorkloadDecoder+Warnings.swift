@@ -18,7 +18,9 @@ extension WorkloadDecoder {
     {
       keyed.append(("sweep.generator.\(knob.rawValue)", why))
     }
-    found += keyed.sorted { line($0.keyPath) < line($1.keyPath) }.map { "\(place($0.keyPath)): \($0.keyPath): changes nothing here: \($0.why)" }
+    found += keyed.sorted { line($0.keyPath) < line($1.keyPath) }.map {
+      "\(place($0.keyPath)): \($0.keyPath): changes nothing here: \($0.why)"
+    }
     return found
   }
 
@@ -51,7 +53,9 @@ extension WorkloadDecoder {
     guard !stores.contains(where: \.dates) else { return [] }
     var keyPaths: [String] = []
     if case .object(let traffic)? = root.object["traffic"] {
-      for key in ["secondsPerStep", "startAt", "ttl", "refreshOnExpiry"] where traffic[key].map({ $0 != .null }) ?? false { keyPaths.append("traffic.\(key)") }
+      for key in ["secondsPerStep", "startAt", "ttl", "refreshOnExpiry"] where traffic[key].map({ $0 != .null }) ?? false {
+        keyPaths.append("traffic.\(key)")
+      }
     }
     if case .traffic(let knob)? = sweep?.knob { keyPaths.append("sweep.traffic.\(knob.rawValue)") }
     return keyPaths.sorted { line($0) < line($1) }.map { keyPath in

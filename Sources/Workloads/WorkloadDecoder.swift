@@ -76,10 +76,11 @@ struct WorkloadDecoder {
     // Apollo's Tier-2 scenarios count their iterations as their harness does, 50 after 5 warm-ups
     // (`BenchmarkHarness`'s defaults, docs/apollo.md), and so do the list scenarios, shaped like
     // them; every other source 3 after 1.
-    let perIteration = switch source {
-    case .apolloTier2, .apolloTier3, .lists: true
-    case .generator, .recorded, .storeRecords: false
-    }
+    let perIteration =
+      switch source {
+      case .apolloTier2, .apolloTier3, .lists: true
+      case .generator, .recorded, .storeRecords: false
+      }
     let repetitions = try root.int("repetitions", in: 1...1000) ?? (perIteration ? 50 : 3)
     let warmup = try root.int("warmup", in: 0...1000) ?? (perIteration ? 5 : 1)
     let read = try decodeRead()
@@ -106,7 +107,9 @@ struct WorkloadDecoder {
       case .apolloTier2, .apolloTier3: break
       default:
         throw root.error(
-          "limits", "\"layouts\" measures the SQLite layouts' floors on Apollo's Tier-2 or Tier-3 scenarios: it needs \"apolloTier2\" or \"apolloTier3\"")
+          "limits",
+          "\"layouts\" measures the SQLite layouts' floors on Apollo's Tier-2 or Tier-3 scenarios: it needs \"apolloTier2\" or \"apolloTier3\""
+        )
       }
       return (true, true)
     case .string(let text):
@@ -209,13 +212,16 @@ struct WorkloadDecoder {
     var sizes: [ApolloTier2Config.Size] = []
     for (index, value) in values.enumerated() {
       guard case .array(let pair) = value, pair.count == 2, case .int(let records) = pair[0], case .int(let fields) = pair[1] else {
-        throw object.error("sizes", "element \(index) must be a pair [records, fields] of whole numbers, got \(FieldKey.render(json: value))")
+        throw object.error(
+          "sizes", "element \(index) must be a pair [records, fields] of whole numbers, got \(FieldKey.render(json: value))")
       }
       guard recordRange.contains(records) else {
-        throw object.error("sizes", "element \(index): records must be from \(recordRange.lowerBound) to \(recordRange.upperBound), got \(records)")
+        throw object.error(
+          "sizes", "element \(index): records must be from \(recordRange.lowerBound) to \(recordRange.upperBound), got \(records)")
       }
       guard fieldRange.contains(fields) else {
-        throw object.error("sizes", "element \(index): fields must be from \(fieldRange.lowerBound) to \(fieldRange.upperBound), got \(fields)")
+        throw object.error(
+          "sizes", "element \(index): fields must be from \(fieldRange.lowerBound) to \(fieldRange.upperBound), got \(fields)")
       }
       guard !sizes.contains(where: { $0.records == records }) else {
         throw object.error("sizes", "element \(index): a size of \(records) records is there already")
@@ -249,7 +255,8 @@ struct WorkloadDecoder {
       throw root.error(
         "fieldPolicyProvider",
         "unknown field-policy provider \"\(name)\"; "
-          + (known.isEmpty ? "none is registered (a package using the workbench registers its own)" : "known providers: \(known.joined(separator: ", "))"))
+          + (known.isEmpty
+            ? "none is registered (a package using the workbench registers its own)" : "known providers: \(known.joined(separator: ", "))"))
     }
     return Workload.NamedProvider(name: name, provider: provider)
   }
@@ -269,7 +276,8 @@ struct WorkloadDecoder {
           text == "path" || text == "typePolicy" || text == "programmatic" || text.hasPrefix("programmatic:")
         else {
           throw root.error(
-            "keys", "element \(index) must be path, typePolicy, programmatic or programmatic:<resolver>, got \(FieldKey.render(json: element))")
+            "keys",
+            "element \(index) must be path, typePolicy, programmatic or programmatic:<resolver>, got \(FieldKey.render(json: element))")
         }
         if names.contains(text) { throw root.error("keys", "lists \"\(text)\" twice") }
         names.append(text)
@@ -392,7 +400,9 @@ struct WorkloadDecoder {
   /// What `read.fragments`, `read.watchers` and `read.verify` need of the rest of the workload: a
   /// strategy that keys objects, as many operations read as watchers, and no check after all the
   /// writes when `generator.narrowReads` refetches its lists.
-  func checkRead(_ read: Workload.ReadSettings, source: Workload.Source, keys: [NamedStrategy], sweep: Workload.Sweep?) throws(WorkloadError) {
+  func checkRead(_ read: Workload.ReadSettings, source: Workload.Source, keys: [NamedStrategy], sweep: Workload.Sweep?)
+    throws(WorkloadError)
+  {
     if read.verify, case .generator(let config) = source {
       var narrow = config.narrowReads != nil
       if let sweep, case .generator(.narrowReads) = sweep.knob {
@@ -401,7 +411,8 @@ struct WorkloadDecoder {
       if narrow {
         throw root.error(
           "read.verify",
-          "must be false with generator.narrowReads: each list reads page 1 again with new elements, so a later list changes what an earlier one reads back")
+          "must be false with generator.narrowReads: each list reads page 1 again with new elements, so a later list changes what an earlier one reads back"
+        )
       }
     }
     if let reason = source.noOperations {
@@ -412,7 +423,8 @@ struct WorkloadDecoder {
     if read.fragments > 0 {
       let keying = keys.filter { $0.kind != .path }.map(\.name)
       if keying.isEmpty {
-        throw root.error("read.fragments", "reads records by their own keys, but \"keys\" has only path, which keys none: add typePolicy or programmatic")
+        throw root.error(
+          "read.fragments", "reads records by their own keys, but \"keys\" has only path, which keys none: add typePolicy or programmatic")
       }
       if case .generator(let config) = source, config.keyedShare == 0, !keys.contains(where: { $0.kind == .programmatic }) {
         throw root.error("read.fragments", "reads records by their own keys, but generator.keyedShare is 0: no type is keyed")
@@ -432,7 +444,8 @@ struct WorkloadDecoder {
         operations = 0
       }
       if read.watchers > operations {
-        throw root.error("read.watchers", "is \(read.watchers), more than the \(operations) operation\(operations == 1 ? "" : "s") the workload reads")
+        throw root.error(
+          "read.watchers", "is \(read.watchers), more than the \(operations) operation\(operations == 1 ? "" : "s") the workload reads")
       }
     }
   }

@@ -91,10 +91,12 @@ struct Configuration {
     var records: [Record] = []
     for index in 0..<recordsPerBatch {
       records.append(
-        Record(key: "B\(number):\(index)", fields: [
-          ("batch", .int(number)), ("index", .int(index)),
-          ("payload", .string(String(repeating: "x", count: 50 + (number * 7 + index) % 400))),
-        ]))
+        Record(
+          key: "B\(number):\(index)",
+          fields: [
+            ("batch", .int(number)), ("index", .int(index)),
+            ("payload", .string(String(repeating: "x", count: 50 + (number * 7 + index) % 400))),
+          ]))
     }
     records.append(Record(key: "counter", fields: [("last", .int(number))]))
     records.append(Record(key: "wide", fields: [(wideField(number), .int(number))]))
@@ -106,10 +108,11 @@ func writer(database: String, configuration: Configuration, log: String) throws 
   let cache = try SQLiteNormalizedCache(path: database, options: configuration.options)
   let descriptor = open(log, O_WRONLY | O_APPEND | O_CREAT, 0o644)
   precondition(descriptor >= 0, "cannot open \(log)")
-  var number = (try cache.loadRecords(forKeys: ["counter"])["counter"]?["last"]).flatMap { value -> Int? in
-    if case .int(let int) = value { return int + 1 }
-    return nil
-  } ?? 0
+  var number =
+    (try cache.loadRecords(forKeys: ["counter"])["counter"]?["last"]).flatMap { value -> Int? in
+      if case .int(let int) = value { return int + 1 }
+      return nil
+    } ?? 0
   while true {
     try cache.merge(records: configuration.batch(number))
     let line = Array("\(number)\n".utf8)
@@ -230,7 +233,9 @@ func checkCounterAndWide(_ cache: SQLiteNormalizedCache, lastPresent: Int, confi
 }
 
 /// `kills` kills of a writer of one configuration, each followed by the check; the first problem.
-func kill(_ configuration: Configuration, times kills: Int, random: inout SplitMix64) throws -> (problem: String?, midRun: Int, committed: Int) {
+func kill(_ configuration: Configuration, times kills: Int, random: inout SplitMix64) throws -> (
+  problem: String?, midRun: Int, committed: Int
+) {
   let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
   let directory = NSTemporaryDirectory() + "cachebench-crash-\(getpid())-\(configuration.argument.replacingOccurrences(of: ":", with: "-"))"
   try? FileManager.default.removeItem(atPath: directory)
@@ -271,10 +276,49 @@ func run(kills: Int, seed: UInt64) throws -> Int32 {
         ? "none lost, none partial"
         : "none lost but to eviction past half the budget, none torn, bytes counted right and within the budget"
       print(
-        "\(configuration.name): \(kills) kills (\(outcome.midRun) while running), \(outcome.committed) batches committed, integrity ok, \(verdict)")
+        "\(configuration.name): \(kills) kills (\(outcome.midRun) while running), \(outcome.committed) batches committed, integrity ok, \(verdict)"
+      )
     }
   }
   return failures == 0 ? 0 : 1
+}
+
+/// The self-test's damages: what is damaged, in which store, how, and the start of the problem the
+/// check must name; the batches the log says committed: 0 to 2, or (the last case) 0 and 1 only,
+/// batch 2 having committed when the writer was killed before it could log it.
+func selfTestDamages() -> [(String, Configuration, (SQLiteNormalizedCache) throws -> Void, String, lastLogged: Int)] {
+  let unbounded = Configuration(layout: .compact, journal: .wal, budget: nil)
+  let bounded = Configuration.all.first { $0.budget != nil }!
+  func remove(_ number: Int, _ indices: Range<Int> = 0..<recordsPerBatch) -> (SQLiteNormalizedCache) throws -> Void {
+    { cache in for index in indices { try cache.removeRecord(for: "B\(number):\(index)") } }
+  }
+  let all = 2
+  let unlogged = 1
+  return [
+    ("a committed batch removed", unbounded, remove(1), "batch 1 was reported committed and is missing", lastLogged: all),
+    ("a batch in part", unbounded, remove(2, 7..<8), "batch 2 is there in part: 19 of 20 records", lastLogged: all),
+    (
+      "a stale counter", unbounded,
+      { cache in try cache.merge(records: RecordSet(records: [Record(key: "counter", fields: [("last", .int(0))])])) },
+      "counter holds Optional(NormalizedCache.RecordValue.int(0)), but the last batch there is 2", lastLogged: all
+    ),
+    (
+      "a wide field of a batch not there", unbounded,
+      { cache in try cache.merge(records: RecordSet(records: [Record(key: "wide", fields: [("b9", .int(9))])])) },
+      "wide does not match the batches there: fields [\"b9\"] extra or wrong, [] missing", lastLogged: all
+    ),
+    (
+      "bounded: a committed batch gone from a store that evicted nothing", bounded, remove(1),
+      "batch 1 was reported committed and is missing, and the store holds ", lastLogged: all
+    ),
+    ("bounded: the last committed batch in part", bounded, remove(2, 3..<4), "batch 2 is there in part: 19 of 20 records", lastLogged: all),
+    // Batch 2 is whole, so it committed: batch 1 in part is judged as an eviction would be (here
+    // one the store's bytes cannot explain), not as a torn batch.
+    (
+      "bounded: the batch before one committed unlogged, in part", bounded, remove(1, 3..<4),
+      "batch 1 was reported committed and is there in part, and the store holds ", lastLogged: unlogged
+    ),
+  ]
 }
 
 /// The check must see damage: a committed batch removed, a batch in part, a stale counter, a wide
@@ -284,30 +328,7 @@ func selfTest() throws -> Int32 {
   let directory = NSTemporaryDirectory() + "cachebench-crash-selftest-\(getpid())"
   try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(atPath: directory) }
-  let unbounded = Configuration(layout: .compact, journal: .wal, budget: nil)
-  let bounded = Configuration.all.first { $0.budget != nil }!
-  func remove(_ number: Int, _ indices: Range<Int> = 0..<recordsPerBatch) -> (SQLiteNormalizedCache) throws -> Void {
-    { cache in for index in indices { try cache.removeRecord(for: "B\(number):\(index)") } }
-  }
-  // Each: what is damaged, in which store, how, and the start of the problem the check must name;
-  // the batches the log says committed: 0 to 2, or (the last case) 0 and 1 only, batch 2 having
-  // committed when the writer was killed before it could log it.
-  let all = 2, unlogged = 1
-  let damages: [(String, Configuration, (SQLiteNormalizedCache) throws -> Void, String, lastLogged: Int)] = [
-    ("a committed batch removed", unbounded, remove(1), "batch 1 was reported committed and is missing", lastLogged: all),
-    ("a batch in part", unbounded, remove(2, 7..<8), "batch 2 is there in part: 19 of 20 records", lastLogged: all),
-    ("a stale counter", unbounded, { cache in try cache.merge(records: RecordSet(records: [Record(key: "counter", fields: [("last", .int(0))])])) },
-     "counter holds Optional(NormalizedCache.RecordValue.int(0)), but the last batch there is 2", lastLogged: all),
-    ("a wide field of a batch not there", unbounded, { cache in try cache.merge(records: RecordSet(records: [Record(key: "wide", fields: [("b9", .int(9))])])) },
-     "wide does not match the batches there: fields [\"b9\"] extra or wrong, [] missing", lastLogged: all),
-    ("bounded: a committed batch gone from a store that evicted nothing", bounded, remove(1),
-     "batch 1 was reported committed and is missing, and the store holds ", lastLogged: all),
-    ("bounded: the last committed batch in part", bounded, remove(2, 3..<4), "batch 2 is there in part: 19 of 20 records", lastLogged: all),
-    // Batch 2 is whole, so it committed: batch 1 in part is judged as an eviction would be (here
-    // one the store's bytes cannot explain), not as a torn batch.
-    ("bounded: the batch before one committed unlogged, in part", bounded, remove(1, 3..<4),
-     "batch 1 was reported committed and is there in part, and the store holds ", lastLogged: unlogged),
-  ]
+  let damages = selfTestDamages()
   var failures = 0
   for (index, (name, configuration, damage, expected, lastLogged)) in damages.enumerated() {
     let database = directory + "/\(index).sqlite"
@@ -316,7 +337,8 @@ func selfTest() throws -> Int32 {
     for number in 0..<3 { try cache.merge(records: configuration.batch(number)) }
     try (0...lastLogged).map { "\($0)\n" }.joined().write(toFile: log, atomically: true, encoding: .utf8)
     guard try check(database: database, configuration: configuration, log: log) == nil else {
-      print("self-test: the undamaged database failed the check"); return 1
+      print("self-test: the undamaged database failed the check")
+      return 1
     }
     try damage(cache)
     let found = try check(database: database, configuration: configuration, log: log)

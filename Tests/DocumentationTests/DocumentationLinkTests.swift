@@ -103,10 +103,14 @@ struct DocumentationLinkTests {
       ```
       """
     try page.write(to: root.appendingPathComponent("a.md"), atomically: true, encoding: .utf8)
-    try "# B's heading\n\n[back](../a.md#twice) [./](./b.md#bs-heading) [up](../docs/../a.md#nothing)\n".write(to: root.appendingPathComponent("docs/b.md"), atomically: true, encoding: .utf8)
+    try "# B's heading\n\n[back](../a.md#twice) [./](./b.md#bs-heading) [up](../docs/../a.md#nothing)\n".write(
+      to: root.appendingPathComponent("docs/b.md"), atomically: true, encoding: .utf8)
     try "# C\n\n[fine](#c)\n\n```sh\nmake\n```\n\n```\n[hidden](nowhere.md)\n".write(
       to: root.appendingPathComponent("docs/open.md"), atomically: true, encoding: .utf8)
-    #expect(try brokenLinks(in: ["docs/open.md"], root: root) == ["docs/open.md:9: a code fence that is never closed (the rest of the page is code)"])
+    #expect(
+      try brokenLinks(in: ["docs/open.md"], root: root) == [
+        "docs/open.md:9: a code fence that is never closed (the rest of the page is code)"
+      ])
     #expect(
       try brokenLinks(in: ["a.md", "docs/b.md"], root: root) == [
         "a.md:8: #twice-2: no heading in a.md has the anchor #twice-2",

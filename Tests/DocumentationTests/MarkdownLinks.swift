@@ -104,19 +104,31 @@ struct MarkdownLinks {
     var characters = Array(text)
     var index = 0
     while index < characters.count {
-      guard characters[index] == "`" else { index += 1; continue }
+      guard characters[index] == "`" else {
+        index += 1
+        continue
+      }
       var length = 0
       while index + length < characters.count, characters[index + length] == "`" { length += 1 }
       var end = index + length
       var closed: Int? = nil
       while end < characters.count {
-        guard characters[end] == "`" else { end += 1; continue }
+        guard characters[end] == "`" else {
+          end += 1
+          continue
+        }
         var run = 0
         while end + run < characters.count, characters[end + run] == "`" { run += 1 }
-        if run == length { closed = end + run; break }
+        if run == length {
+          closed = end + run
+          break
+        }
         end += run
       }
-      guard let closed else { index += length; continue }
+      guard let closed else {
+        index += length
+        continue
+      }
       for position in index..<closed where characters[position] != "\n" { characters[position] = " " }
       index = closed
     }

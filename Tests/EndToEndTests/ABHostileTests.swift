@@ -1,7 +1,7 @@
 import Foundation
 import Results
-import Testing
 import Support
+import Testing
 
 #if canImport(Glibc)
   import Glibc
@@ -108,7 +108,8 @@ struct ABHostileTests {
     let bad = try await cachebench(["ab", "--base", binary.path, "--current", garbage, path, "--rounds", "2"])
     #expect(bad.status == 1)
     #expect(
-      bad.stderr.hasSuffix("Error: the current build's run 1 ('\(garbage)') wrote results that do not read (line 1): missing column 'run_id'\n"),
+      bad.stderr.hasSuffix(
+        "Error: the current build's run 1 ('\(garbage)') wrote results that do not read (line 1): missing column 'run_id'\n"),
       "\(bad.stderr)")
   }
 
@@ -119,7 +120,8 @@ struct ABHostileTests {
     try "x".write(toFile: directory + "/file", atomically: true, encoding: .utf8)
     for paired in [true, false] {
       let run = try await cachebench(
-        ["ab", "--base", binary.path, "--current", binary.path, path, "--out", directory + "/file/verdicts.csv"] + (paired ? ["--paired"] : []))
+        ["ab", "--base", binary.path, "--current", binary.path, path, "--out", directory + "/file/verdicts.csv"]
+          + (paired ? ["--paired"] : []))
       #expect(run.status == 74)
       #expect(run.stderr == "Error: cannot write \(directory)/file/verdicts.csv: Not a directory\n", "\(run.stderr)")
     }

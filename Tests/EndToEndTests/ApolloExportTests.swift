@@ -66,9 +66,11 @@ struct ApolloExportTests {
     try Self.baseline(
       replacing: #""scenario": "tier2.inmemory.batch_load_100_records","#, with: #""scenario": "tier2.inmemory.batch_load_99_records","#
     ).write(toFile: scratch + "/b.json", atomically: true, encoding: .utf8)
-    let run = try await cachebench(["export", Self.results, "--format", "apollo", "--samples", Self.samples, "--baseline", "b.json"], in: scratch)
+    let run = try await cachebench(
+      ["export", Self.results, "--format", "apollo", "--samples", Self.samples, "--baseline", "b.json"], in: scratch)
     #expect(run.status == 0, "\(run.stderr)")
-    #expect(run.stderr == "note: b.json has no counterpart of 1 scenario(s), written without a verdict: tier2.inmemory.batch_load_100_records\n")
+    #expect(
+      run.stderr == "note: b.json has no counterpart of 1 scenario(s), written without a verdict: tier2.inmemory.batch_load_100_records\n")
     let (_, byScenario) = try Self.results(run.stdout)
     let lacking = try #require(byScenario["tier2.inmemory.batch_load_100_records"])
     #expect(lacking["verdict"] == nil && lacking["delta_vs_baseline_pct"] == nil)
@@ -77,7 +79,9 @@ struct ApolloExportTests {
     #expect(byScenario["tier2.sqlite.pattern_delete_10k_records"]?["verdict"] as? String == "regressed")
   }
 
-  @Test("the shipped Tier-2 workload, run and exported against a baseline of Apollo's shape: the floors without a verdict, Apollo's backends judged")
+  @Test(
+    "the shipped Tier-2 workload, run and exported against a baseline of Apollo's shape: the floors without a verdict, Apollo's backends judged"
+  )
   func shippedWorkload() async throws {
     let scratch = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: scratch) }
@@ -127,7 +131,8 @@ struct ApolloExportTests {
     var body = String(text[..<end.lowerBound])
     var index = 0
     while body.utf8.count < megabytes * 1_000_000 {
-      body += ",\n    {\n      \"tier\": 1,\n      \"scenario\": \"tier1.made_up_\(index)\",\n      \"mean_ms\": \(index).5,\n"
+      body +=
+        ",\n    {\n      \"tier\": 1,\n      \"scenario\": \"tier1.made_up_\(index)\",\n      \"mean_ms\": \(index).5,\n"
         + "      \"std_ms\": 0.5,\n      \"p50_ms\": 1.5,\n      \"p95_ms\": 2.5,\n      \"p99_ms\": 3.5,\n      \"iterations\": 50\n    }"
       index += 1
     }
@@ -140,13 +145,15 @@ struct ApolloExportTests {
     defer { try? FileManager.default.removeItem(atPath: scratch) }
     let large = try Self.largeBaseline(megabytes: 10)
     try large.write(toFile: scratch + "/b.json", atomically: true, encoding: .utf8)
-    let judged = try await cachebench(["export", Self.results, "--format", "apollo", "--samples", Self.samples, "--baseline", "b.json"], in: scratch)
+    let judged = try await cachebench(
+      ["export", Self.results, "--format", "apollo", "--samples", Self.samples, "--baseline", "b.json"], in: scratch)
     #expect(judged.status == 0, "\(judged.stderr)")
     let (_, byScenario) = try Self.results(judged.stdout)
     #expect(byScenario["tier2.inmemory.batch_load_100_records"]?["verdict"] as? String == "improved")
     try Self.baselineReplacingFirst(in: large, #""mean_ms": 0.02812414,"#, with: #""mean_ms": "fast","#)
       .write(toFile: scratch + "/bad.json", atomically: true, encoding: .utf8)
-    let refused = try await cachebench(["export", Self.results, "--format", "apollo", "--samples", Self.samples, "--baseline", "bad.json"], in: scratch)
+    let refused = try await cachebench(
+      ["export", Self.results, "--format", "apollo", "--samples", Self.samples, "--baseline", "bad.json"], in: scratch)
     #expect(refused.status == 65)
     #expect(refused.stderr == "Error: bad.json:19:7: results[1].mean_ms: must be a number, not a string\n")
   }
@@ -174,7 +181,9 @@ struct ApolloExportTests {
 
   static let cases: [Case] = [
     against("a baseline that is not JSON", #"{"version": "2.x",}"# + "\n", status: 65, stderr: "Error: b.json:1:19: "),
-    against("a baseline that is an array", "[]\n", status: 65, stderr: "Error: b.json: must be a JSON object, Apollo's dataset (docs/apollo.md), not an array\n"),
+    against(
+      "a baseline that is an array", "[]\n", status: 65,
+      stderr: "Error: b.json: must be a JSON object, Apollo's dataset (docs/apollo.md), not an array\n"),
     against(
       "a baseline without git_sha", baseline(replacing: #""git_sha": "c3ed76fd91ab404c321a1cd6a574789074ac8752","#, with: ""), status: 65,
       stderr: "Error: b.json:2:3: git_sha: is missing\n"),
@@ -194,9 +203,11 @@ struct ApolloExportTests {
     against(
       "a mean so small that the change is no number", baseline(replacing: batchMean, with: #""mean_ms": 5e-324,"#), status: 65,
       stderr:
-        "Error: tier2.inmemory.batch_load_100_records: the change from the baseline's mean (5e-324 ms, b.json) to 0.02 ms is not a finite number\n"),
+        "Error: tier2.inmemory.batch_load_100_records: the change from the baseline's mean (5e-324 ms, b.json) to 0.02 ms is not a finite number\n"
+    ),
     against(
-      "a baseline of other scenarios only", #"{"version": "2.x", "captured_at": "t", "git_sha": "s", "device": "d", "results": ["#
+      "a baseline of other scenarios only",
+      #"{"version": "2.x", "captured_at": "t", "git_sha": "s", "device": "d", "results": ["#
         + #"{"tier": 1, "scenario": "tier1.cache_and_network", "mean_ms": 1, "std_ms": 0, "p50_ms": 1, "p95_ms": 1, "p99_ms": 1, "iterations": 1}]}"#
         + "\n",
       status: 65,
@@ -221,11 +232,15 @@ struct ApolloExportTests {
       name: "--samples with bmf", files: [:], arguments: ["export", results, "--format", "bmf", "--samples", samples], status: 64,
       stderr: "Error: '--samples' is for --format apollo, not --format bmf.\n"),
     Case(
-      name: "--better with apollo", files: [:], arguments: ["export", results, "--format", "apollo", "--samples", samples, "--better", "lower"],
+      name: "--better with apollo", files: [:],
+      arguments: ["export", results, "--format", "apollo", "--samples", samples, "--better", "lower"],
       status: 64, stderr: "Error: '--better' is for bmf and github-action-benchmark, not --format apollo.\n"),
     Case(
       name: "samples of another run",
-      files: ["s.csv": "run_id,workload,variant,store,keys,phase,metric,unit,index,value\nr2,apollo-tier2,,memory,typePolicy,tier2,batch_load_100_records,ns,0,1\n"],
+      files: [
+        "s.csv":
+          "run_id,workload,variant,store,keys,phase,metric,unit,index,value\nr2,apollo-tier2,,memory,typePolicy,tier2,batch_load_100_records,ns,0,1\n"
+      ],
       arguments: ["export", results, "--format", "apollo", "--samples", "s.csv"], status: 65,
       stderr:
         "Error: s.csv has no samples of apollo-tier2/memory/typePolicy/tier2/batch_load_100_records (run 20261126T000000Z-seed42): "

@@ -23,7 +23,8 @@ struct ApolloTier3RunTests {
     for layout in ["apollo", "compact", "rows", "rows-rowid", "rows-ordered"] {
       #expect(timed("sqlite-" + layout) == Self.scenarios, "\(layout)")
       #expect(rows.first { $0["store"] == "sqlite-" + layout && $0["metric"] == "store_records" }?["p50"] == "10000", "\(layout)")
-      let floor = layout == "compact"
+      let floor =
+        layout == "compact"
         ? ["select_exact_key", "select_type_selection_set_ordered"]
         : ["insert_one_field", "select_exact_key", "select_type_selection_set_ordered", "update_composite_key"]
       #expect(timed("limit-\(layout)-delete-full") == floor, "\(layout)")
@@ -42,11 +43,14 @@ struct ApolloTier3RunTests {
     let rows = try CSVFile(path: out).rows.filter { $0["phase"] == "tier3" }
     let sizes = ["100x5", "1000x10", "10000x10"]
     for layout in ["apollo", "compact", "rows", "rows-rowid", "rows-ordered"] {
-      let floor = layout == "compact"
+      let floor =
+        layout == "compact"
         ? ["select_exact_key", "select_type_selection_set_ordered"]
         : ["insert_one_field", "select_exact_key", "select_type_selection_set_ordered", "update_composite_key"]
       for (store, scenarios) in [("sqlite-" + layout, Self.scenarios), ("limit-\(layout)-wal-normal", floor)] {
-        let timed = rows.filter { $0["store"] == store && $0["unit"] == "ns" && !$0["metric"]!.hasPrefix("build_store") }.map { $0["metric"]! }
+        let timed = rows.filter { $0["store"] == store && $0["unit"] == "ns" && !$0["metric"]!.hasPrefix("build_store") }.map {
+          $0["metric"]!
+        }
         #expect(timed == sizes.flatMap { size in scenarios.map { "\($0)_at_\(size)" } }, "\(store)")
         let growth = rows.filter { $0["store"] == store && $0["unit"] == "exponent" }
         #expect(growth.map { $0["metric"]! }.filter { !$0.hasSuffix("build_store") } == scenarios.map { "growth_" + $0 }, "\(store)")

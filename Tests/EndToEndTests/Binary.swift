@@ -1,7 +1,7 @@
 import Foundation
 import Results
-import Testing
 import Support
+import Testing
 
 /// The project's root directory, found from this file's path.
 let projectRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

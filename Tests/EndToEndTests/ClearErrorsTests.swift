@@ -17,7 +17,8 @@ struct ClearErrorsTests {
     .replacingOccurrences(of: "batch_load_100_records,ns,0,22000\n", with: "batch_load_100_records,ns,0,-22000\n")
 
   /// `normalize` of `q.graphql` and `r.json` under `s.graphqls`.
-  static func normalize(_ name: String, schema: String = schema, query: String = query, response: String = response, stderr: String) -> Case {
+  static func normalize(_ name: String, schema: String = schema, query: String = query, response: String = response, stderr: String) -> Case
+  {
     Case(
       name: name, files: ["s.graphqls": schema, "q.graphql": query, "r.json": response],
       arguments: ["normalize", "--schema", "s.graphqls", "--operation", "q.graphql", "--response", "r.json"], status: 65, stderr: stderr)
@@ -30,20 +31,24 @@ struct ClearErrorsTests {
       stderr: #"Error: s.graphqls:4:43: There can be only one argument named "maxAge""# + "\n"),
     normalize(
       "@cacheControlField on a field definition",
-      schema: "type Query { book(id: ID!): Book }\ntype Book {\n  id: ID!\n  title: String @cacheControlField(name: \"title\", maxAge: 5)\n}\n",
+      schema:
+        "type Query { book(id: ID!): Book }\ntype Book {\n  id: ID!\n  title: String @cacheControlField(name: \"title\", maxAge: 5)\n}\n",
       stderr: #"Error: s.graphqls:4:17: @cacheControlField is for a type or its extension"#),
     normalize(
       "an interface no file defines", schema: "type Query { book(id: ID!): Book }\ntype Book implements Node { id: ID!  title: String }\n",
       stderr: #"Error: s.graphqls:2:1: "Book" implements "Node", which no schema file defines"# + "\n"),
     normalize(
       "interfaces in a cycle",
-      schema: "type Query { book(id: ID!): Book }\ninterface A implements B { id: ID! }\ninterface B implements A { id: ID! }\ntype Book implements A & B { id: ID!  title: String }\n",
-      stderr: #"Error: s.graphqls:2:1: Interface "A" implements itself (A implements B implements A): interfaces may not form a cycle"# + "\n"),
+      schema:
+        "type Query { book(id: ID!): Book }\ninterface A implements B { id: ID! }\ninterface B implements A { id: ID! }\ntype Book implements A & B { id: ID!  title: String }\n",
+      stderr: #"Error: s.graphqls:2:1: Interface "A" implements itself (A implements B implements A): interfaces may not form a cycle"#
+        + "\n"),
     normalize(
       "a list where the schema says an object", response: #"{"data": {"book": [{"id": "1", "title": "Dune"}]}}"#,
       stderr: #"Error: r.json: field "book" is Book in the schema, not a list, but the response has a list at data.book"# + "\n"),
     normalize(
-      "an object where the schema says a list", query: "query Q { books { id title } }\n", response: #"{"data": {"books": {"id": "1", "title": "Dune"}}}"#,
+      "an object where the schema says a list", query: "query Q { books { id title } }\n",
+      response: #"{"data": {"books": {"id": "1", "title": "Dune"}}}"#,
       stderr: #"Error: r.json: field "books" is [Book] in the schema, a list, but the response has an object at data.books"# + "\n"),
     Case(
       name: "a negative sample in export --format apollo",
@@ -56,11 +61,15 @@ struct ClearErrorsTests {
       name: "ab --shift-from a store the workloads do not have",
       files: ["w.json": NewerCommandsHostileTests.workload(stores: #"[{"kind": "memory"}, {"kind": "sqlite", "label": "disk"}]"#)],
       arguments: ["ab", "--base", binary.path, "--current", binary.path, "w.json", "--shift-from", "sqlite"], status: 64,
-      stderr: "Error: The value 'sqlite' is invalid for '--shift-from'; expected a store of the workloads: memory, disk.\nUsage: cachebench ab "),
+      stderr:
+        "Error: The value 'sqlite' is invalid for '--shift-from'; expected a store of the workloads: memory, disk.\nUsage: cachebench ab "),
     Case(
-      name: "a worker given a workload it cannot step", files: ["w.json": #"{"name": "l", "seed": 1, "lists": {"sizes": [10]}, "stores": [{"kind": "memory"}]}"#],
+      name: "a worker given a workload it cannot step",
+      files: ["w.json": #"{"name": "l", "seed": 1, "lists": {"sizes": [10]}, "stores": [{"kind": "memory"}]}"#],
       arguments: ["worker", "w.json"], status: 65,
-      stderr: "Error: w.json is a lists workload: it has no responses to merge and read step by step; a worker steps merges and reads of responses\n"),
+      stderr:
+        "Error: w.json is a lists workload: it has no responses to merge and read step by step; a worker steps merges and reads of responses\n"
+    ),
   ]
 
   @Test("each case: its exit code and a message naming the file, line and key", arguments: cases)
@@ -73,11 +82,13 @@ struct ClearErrorsTests {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let extra = #", "traffic": {"steps": 100, "ttl": "permissive"}"#
-    try NewerCommandsHostileTests.workload(stores: #"[{"kind": "memory"}]"#, extra: extra).write(toFile: directory + "/w.json", atomically: true, encoding: .utf8)
+    try NewerCommandsHostileTests.workload(stores: #"[{"kind": "memory"}]"#, extra: extra).write(
+      toFile: directory + "/w.json", atomically: true, encoding: .utf8)
     try NewerCommandsHostileTests.workload(stores: #"[{"kind": "memory", "dates": true}]"#, extra: extra)
       .write(toFile: directory + "/dated.json", atomically: true, encoding: .utf8)
     let warning =
-      #"Warning: w.json:1:195: traffic.ttl: changes nothing here: it needs a store with "dates": true, and no store of this workload has dates"# + "\n"
+      #"Warning: w.json:1:195: traffic.ttl: changes nothing here: it needs a store with "dates": true, and no store of this workload has dates"#
+      + "\n"
     let validated = try await cachebench(["validate", "w.json", "dated.json"], in: directory)
     #expect(validated.status == 0, "\(validated.stderr)")
     #expect(validated.stderr == warning)
@@ -92,7 +103,8 @@ struct ClearErrorsTests {
   func historyDirectory() async throws {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    try NewerCommandsHostileTests.workload(stores: #"[{"kind": "memory"}]"#).write(toFile: directory + "/w.json", atomically: true, encoding: .utf8)
+    try NewerCommandsHostileTests.workload(stores: #"[{"kind": "memory"}]"#).write(
+      toFile: directory + "/w.json", atomically: true, encoding: .utf8)
     try FileManager.default.createDirectory(atPath: directory + "/h", withIntermediateDirectories: true)
     let run = try await cachebench(["run", "w.json", "--out", "o.csv", "--history", "h", "--no-progress"], in: directory)
     #expect(run.status == 74)

@@ -7,7 +7,8 @@ import Testing
 extension HeavyRuns {
   @Suite("Crash safety", .timeLimit(.minutes(10)))
   struct CrashTests {
-    @Test("killed mid-merge three times per layout x journal, unbounded and bounded: integrity ok, nothing lost or torn; the check sees damage")
+    @Test(
+      "killed mid-merge three times per layout x journal, unbounded and bounded: integrity ok, nothing lost or torn; the check sees damage")
     func kills() async throws {
       let crashtest = binary.deletingLastPathComponent().appendingPathComponent("crashtest")
       let run = try await runProcess(crashtest.path, ["run", "--kills", "3", "--seed", "7"])
@@ -19,7 +20,8 @@ extension HeavyRuns {
       // committed unlogged in part (judged as an eviction, not as a torn batch).
       #expect(text.components(separatedBy: ": caught (").count == 8, "\(text)")
       for configuration in [
-        "compact wal", "compact delete", "apollo wal", "apollo delete", "rows wal", "rows delete", "rows-ordered wal", "rows-ordered delete",
+        "compact wal", "compact delete", "apollo wal", "apollo delete", "rows wal", "rows delete", "rows-ordered wal",
+        "rows-ordered delete",
       ] {
         #expect(text.contains("\(configuration): 3 kills"), "\(text)")
       }
@@ -31,8 +33,10 @@ extension HeavyRuns {
       }
       #expect(text.components(separatedBy: "integrity ok, none lost, none partial").count == 9, "\(text)")
       #expect(
-        text.components(separatedBy: "integrity ok, none lost but to eviction past half the budget, none torn, bytes counted right and within the budget")
-          .count == 9, "\(text)")
+        text.components(
+          separatedBy: "integrity ok, none lost but to eviction past half the budget, none torn, bytes counted right and within the budget"
+        )
+        .count == 9, "\(text)")
     }
   }
 }

@@ -27,24 +27,29 @@ struct CutShortTests {
       name: "report with --samples cut short", files: ["r.csv": results, "s.csv": cut(samples)],
       arguments: ["report", "r.csv", "--samples", "s.csv", "--out", "r.html"], status: 65, stderr: "Error: s.csv:2: \(message)"),
     Case(
-      name: "export --format bmf of a results CSV cut short", files: ["r.csv": cut(results)], arguments: ["export", "r.csv", "--format", "bmf"],
+      name: "export --format bmf of a results CSV cut short", files: ["r.csv": cut(results)],
+      arguments: ["export", "r.csv", "--format", "bmf"],
       status: 65, stderr: "Error: r.csv:5: \(message)"),
     Case(
       name: "export --format github-action-benchmark of a results CSV cut short", files: ["r.csv": cut(results)],
       arguments: ["export", "r.csv", "--format", "github-action-benchmark"], status: 65, stderr: "Error: r.csv:5: \(message)"),
     Case(
-      name: "compare with a current CSV cut short", files: ["a.csv": results, "b.csv": cut(results)], arguments: ["compare", "a.csv", "b.csv"],
+      name: "compare with a current CSV cut short", files: ["a.csv": results, "b.csv": cut(results)],
+      arguments: ["compare", "a.csv", "b.csv"],
       status: 65, stderr: "Error: b.csv:5: \(message)"),
     Case(
-      name: "compare with a baseline CSV cut short", files: ["a.csv": cut(results), "b.csv": results], arguments: ["compare", "a.csv", "b.csv"],
+      name: "compare with a baseline CSV cut short", files: ["a.csv": cut(results), "b.csv": results],
+      arguments: ["compare", "a.csv", "b.csv"],
       status: 65, stderr: "Error: a.csv:5: \(message)"),
     Case(
-      name: "merge of a part cut short", files: ["w.json": NewerCommandsHostileTests.workload(stores: #"[{"kind": "memory"}]"#), "p.csv": cut(results)],
+      name: "merge of a part cut short",
+      files: ["w.json": NewerCommandsHostileTests.workload(stores: #"[{"kind": "memory"}]"#), "p.csv": cut(results)],
       arguments: ["merge", "p.csv", "--workload", "w.json", "--out", "m.csv"], status: 65, stderr: "Error: p.csv:5: \(message)"),
     Case(
       name: "run --history of a history cut short",
       files: ["w.json": NewerCommandsHostileTests.workload(stores: #"[{"kind": "memory"}]"#), "h.csv": cut(results)],
-      arguments: ["run", "w.json", "--out", "o.csv", "--history", "h.csv", "--no-progress"], status: 65, stderr: "Error: h.csv:5: \(message)"),
+      arguments: ["run", "w.json", "--out", "o.csv", "--history", "h.csv", "--no-progress"], status: 65,
+      stderr: "Error: h.csv:5: \(message)"),
   ]
 
   @Test("each reader refuses a file cut short: 65, the file and its last line", arguments: cases)
@@ -54,9 +59,11 @@ struct CutShortTests {
 
   @Test("the same files whole are read")
   func wholeFilesRead() async throws {
-    try await expectHostile(Case(name: "", files: ["r.csv": Self.results], arguments: ["export", "r.csv", "--format", "bmf"], status: 0, stderr: ""))
     try await expectHostile(
-      Case(name: "", files: ["a.csv": Self.results, "b.csv": Self.results], arguments: ["compare", "a.csv", "b.csv"], status: 0, stderr: ""))
+      Case(name: "", files: ["r.csv": Self.results], arguments: ["export", "r.csv", "--format", "bmf"], status: 0, stderr: ""))
+    try await expectHostile(
+      Case(
+        name: "", files: ["a.csv": Self.results, "b.csv": Self.results], arguments: ["compare", "a.csv", "b.csv"], status: 0, stderr: ""))
   }
 
   @Test("report with --comparison cut short")
@@ -82,7 +89,8 @@ struct CutShortTests {
     let results = Self.apollo + "/tier2.csv"
     try await expectHostile(
       Case(
-        name: "", files: ["s.csv": Self.cut(samples)], arguments: ["export", results, "--format", "apollo", "--samples", "s.csv"], status: 65,
+        name: "", files: ["s.csv": Self.cut(samples)], arguments: ["export", results, "--format", "apollo", "--samples", "s.csv"],
+        status: 65,
         stderr: "Error: s.csv:\(samples.split(separator: "\n").count): \(Self.message)"))
     // Only the line end gone: the JSON still parses, and is refused all the same.
     try await expectHostile(

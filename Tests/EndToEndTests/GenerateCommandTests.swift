@@ -26,12 +26,16 @@ struct GenerateCommandTests {
   func outputHoldsInput() async throws {
     let directory = try Self.directoryWithWorkload()
     let before = try String(contentsOfFile: directory + "/w.json", encoding: .utf8)
-    for (input, out) in [("w.json", "."), ("w.json", directory), (directory + "/w.json", directory + "/"), ("./w.json", "../" + (directory as NSString).lastPathComponent)] {
+    for (input, out) in [
+      ("w.json", "."), ("w.json", directory), (directory + "/w.json", directory + "/"),
+      ("./w.json", "../" + (directory as NSString).lastPathComponent),
+    ] {
       let run = try await cachebench(["generate", input, "--out", out], in: directory)
       #expect(run.status == 64, "\(input) --out \(out): \(run.stderr)")
       #expect(
         run.stderr.hasPrefix(
-          "Error: '--out' '\(out)' holds the workload, '\(input)': the files written there may not replace a file the command reads; write into another directory.\n"),
+          "Error: '--out' '\(out)' holds the workload, '\(input)': the files written there may not replace a file the command reads; write into another directory.\n"
+        ),
         "\(run.stderr)")
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["w.json"])
@@ -49,7 +53,9 @@ struct GenerateCommandTests {
     let prefix = "wrote 3 responses of 2 operations to \(out); replay with: cachebench run "
     #expect(run.stdout.hasPrefix(prefix), "\(run.stdout)")
     let path = String(run.stdout.dropFirst(prefix.count).dropLast())
-    let expected = ["gen/": "gen/workload.json", "my dir": "'my dir/workload.json'", "-gen": "./-gen/workload.json", "it's": #"'it'\''s/workload.json'"#]
+    let expected = [
+      "gen/": "gen/workload.json", "my dir": "'my dir/workload.json'", "-gen": "./-gen/workload.json", "it's": #"'it'\''s/workload.json'"#,
+    ]
     #expect(path == expected[out])
     let replay = try await shell(#""$CB" run "# + path + " --quick --out r.csv --no-progress", in: directory)
     #expect(replay.status == 0, "\(replay.stderr)")
@@ -86,7 +92,9 @@ struct GenerateCommandTests {
     // A tiny base, with the knob's setting in place of its own.
     let base = ["responses": "6", "operations": "2", "depth": "2", "types": "4", "poolSize": "8"].filter { $0.key != knob }
     let generator = base.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \($0.value)" } + [Self.settings[knob]!]
-    let workload = #"{"name": "g", "seed": 5, "generator": {"# + generator.joined(separator: ", ") + #"}, "keys": ["typePolicy"], "stores": [{"kind": "memory"}], "repetitions": 1, "warmup": 0,"#
+    let workload =
+      #"{"name": "g", "seed": 5, "generator": {"# + generator.joined(separator: ", ")
+      + #"}, "keys": ["typePolicy"], "stores": [{"kind": "memory"}], "repetitions": 1, "warmup": 0,"#
       + #" "read": {"pointLookups": 5, "fieldPolicyLookups": 2\#(verify)}}"#
     try workload.write(toFile: directory + "/w.json", atomically: true, encoding: .utf8)
     let generated = try await cachebench(["run", directory + "/w.json", "--out", directory + "/generated.csv", "--no-progress"])
@@ -127,7 +135,8 @@ struct GenerateCommandTests {
       // Required: were validate to pass, generate would take gigabytes.
       try #require(run.status == 65, "\(command): \(run.stderr)")
       #expect(
-        run.stderr.hasPrefix("Error: w.json: generator: a run would hold \(held); the limit is 2 GB: pass --allow-large to run it anyway\n"),
+        run.stderr.hasPrefix(
+          "Error: w.json: generator: a run would hold \(held); the limit is 2 GB: pass --allow-large to run it anyway\n"),
         "\(run.stderr)")
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["w.json"])

@@ -48,18 +48,20 @@ extension HeavyRuns {
       let directory = try temporaryDirectory()
       let workload = directory + "/tier2.json"
       try #"""
-        {"name": "t", "seed": 1, "apolloTier2": {}, "limits": "layouts", "repetitions": 1, "warmup": 0,
-         "stores": [{"kind": "memory"}, {"kind": "sqlite", "layout": "compact", "journal": "delete", "synchronous": "full", "label": "sqlite"}]}
-        """#.write(toFile: workload, atomically: true, encoding: .utf8)
+      {"name": "t", "seed": 1, "apolloTier2": {}, "limits": "layouts", "repetitions": 1, "warmup": 0,
+       "stores": [{"kind": "memory"}, {"kind": "sqlite", "layout": "compact", "journal": "delete", "synchronous": "full", "label": "sqlite"}]}
+      """#.write(toFile: workload, atomically: true, encoding: .utf8)
       let out = directory + "/out.csv"
       let run = try await cachebench(["run", workload, "--instructions", "--out", out, "--no-progress"])
       #expect(run.status == 0, "\(run.stderr)")
       let rows = try CSVFile(path: out).rows.filter { $0["metric"]!.hasSuffix("_instructions") }
       #expect(rows.allSatisfy { $0["phase"] == "tier2" && $0["unit"] == "count" && $0["deterministic"] == "true" })
-      let scenarios = ["single_key_load_10_fields", "batch_load_100_records", "projected_load_3_of_10_fields",
+      let scenarios = [
+        "single_key_load_10_fields", "batch_load_100_records", "projected_load_3_of_10_fields",
         "projected_batch_load_3_of_10_fields_100_records", "projected_list_load_100_elements",
         "inline_fragment_overfetch_40_fields_8_used", "single_record_merge_10_fields",
-        "many_record_merge_1000_records", "pattern_delete_10k_records"]
+        "many_record_merge_1000_records", "pattern_delete_10k_records",
+      ]
       // The floors are counted beside their stores (docs/metrics.md#layout-floors).
       let stores = ["memory", "limit-dictionary", "sqlite", "limit-compact-delete-full"]
       #expect(Set(rows.map { $0["store"]! }) == Set(stores))
@@ -69,10 +71,13 @@ extension HeavyRuns {
         #expect(Set(counts.keys) == Set(scenarios.map { $0 + "_instructions" }), "\(store)")
         let count = { (scenario: String) in counts[scenario + "_instructions"] ?? 0 }
         // One key against a hundred, one record against a thousand.
-        #expect(count("single_key_load_10_fields") > 0 && count("single_key_load_10_fields") * 20 < count("batch_load_100_records"), "\(store)")
+        #expect(
+          count("single_key_load_10_fields") > 0 && count("single_key_load_10_fields") * 20 < count("batch_load_100_records"), "\(store)")
         #expect(count("single_record_merge_10_fields") * 10 < count("many_record_merge_1000_records"), "\(store)")
         #expect(count("pattern_delete_10k_records") > count("batch_load_100_records"), "\(store)")
-        #expect(count("projected_load_3_of_10_fields") > 0 && count("projected_load_3_of_10_fields") * 20 < count("projected_batch_load_3_of_10_fields_100_records"), "\(store)")
+        #expect(
+          count("projected_load_3_of_10_fields") > 0
+            && count("projected_load_3_of_10_fields") * 20 < count("projected_batch_load_3_of_10_fields_100_records"), "\(store)")
         #expect(count("projected_list_load_100_elements") > 0 && count("inline_fragment_overfetch_40_fields_8_used") > 0, "\(store)")
       }
     }

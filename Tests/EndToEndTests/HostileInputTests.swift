@@ -40,11 +40,16 @@ struct HostileInputTests {
   static let cases: [Case] = [
     Case(
       name: "a workload nested 8,000 levels deep",
-      files: ["n.json": #"{"name":"x","seed":1,"description":"# + String(repeating: "[", count: deep) + String(repeating: "]", count: deep) + "}"],
+      files: [
+        "n.json": #"{"name":"x","seed":1,"description":"# + String(repeating: "[", count: deep) + String(repeating: "]", count: deep) + "}"
+      ],
       arguments: ["validate", "n.json"], status: 65, stderr: "Error: n.json:1:547: JSON nested deeper than 512 levels"),
     Case(
       name: "--variables nested 8,000 levels deep",
-      files: ["q.graphql": operation, "r.json": response, "v.json": String(repeating: #"{"a":"#, count: deep) + "1" + String(repeating: "}", count: deep)],
+      files: [
+        "q.graphql": operation, "r.json": response,
+        "v.json": String(repeating: #"{"a":"#, count: deep) + "1" + String(repeating: "}", count: deep),
+      ],
       arguments: ["normalize", "--operation", "q.graphql", "--response", "r.json", "--variables", "v.json"], status: 65,
       stderr: "Error: v.json:1:2561: JSON nested deeper than 512 levels"),
     Case(
@@ -54,22 +59,33 @@ struct HostileInputTests {
       stderr: "Error: r.json:1:513: JSON nested deeper than 512 levels"),
     Case(
       name: "selections nested 6,000 levels deep",
-      files: ["q.graphql": "query Q " + String(repeating: "{ a ", count: 6_000) + String(repeating: "}", count: 6_000), "r.json": response],
+      files: [
+        "q.graphql": "query Q " + String(repeating: "{ a ", count: 6_000) + String(repeating: "}", count: 6_000), "r.json": response,
+      ],
       arguments: ["normalize", "--operation", "q.graphql", "--response", "r.json"], status: 65,
       stderr: "Error: q.graphql:1:1033: Selection sets nested deeper than 256 levels"),
     Case(
       name: "inline fragments nested 6,000 levels deep",
-      files: ["q.graphql": "query Q { " + String(repeating: "... on Query { ", count: 6_000) + "a" + String(repeating: " }", count: 6_001), "r.json": response],
+      files: [
+        "q.graphql": "query Q { " + String(repeating: "... on Query { ", count: 6_000) + "a" + String(repeating: " }", count: 6_001),
+        "r.json": response,
+      ],
       arguments: ["normalize", "--operation", "q.graphql", "--response", "r.json"], status: 65,
       stderr: "Error: q.graphql:1:3849: Selection sets nested deeper than 256 levels"),
     Case(
       name: "a list argument nested 6,000 levels deep",
-      files: ["q.graphql": "query Q { a(x: " + String(repeating: "[", count: 6_000) + String(repeating: "]", count: 6_000) + ") }", "r.json": response],
+      files: [
+        "q.graphql": "query Q { a(x: " + String(repeating: "[", count: 6_000) + String(repeating: "]", count: 6_000) + ") }",
+        "r.json": response,
+      ],
       arguments: ["normalize", "--operation", "q.graphql", "--response", "r.json"], status: 65,
       stderr: "Error: q.graphql:1:271: List values nested deeper than 256 levels"),
     Case(
       name: "a list type nested 6,000 levels deep in a schema",
-      files: ["q.graphql": operation, "r.json": response, "s.graphqls": "type Query { a: " + String(repeating: "[", count: 6_000) + "Int" + String(repeating: "]", count: 6_000) + " }"],
+      files: [
+        "q.graphql": operation, "r.json": response,
+        "s.graphqls": "type Query { a: " + String(repeating: "[", count: 6_000) + "Int" + String(repeating: "]", count: 6_000) + " }",
+      ],
       arguments: ["normalize", "--operation", "q.graphql", "--response", "r.json", "--schema", "s.graphqls"], status: 65,
       stderr: "Error: s.graphqls:1:273: List types nested deeper than 256 levels"),
     Case(
@@ -98,7 +114,9 @@ struct HostileInputTests {
       stderr: "Error: cannot open '.': Is a directory"),
     Case(
       name: "an extension of a type no schema file defines",
-      files: ["q.graphql": operation, "r.json": response, "s.graphqls": "type Query { a: Int }\nextend type Boook @typePolicy(keyFields: \"id\")"],
+      files: [
+        "q.graphql": operation, "r.json": response, "s.graphqls": "type Query { a: Int }\nextend type Boook @typePolicy(keyFields: \"id\")",
+      ],
       arguments: ["normalize", "--operation", "q.graphql", "--response", "r.json", "--schema", "s.graphqls"], status: 65,
       stderr: #"Error: s.graphqls:2:8: "extend object Boook" extends a type no schema file defines"#),
     Case(
@@ -120,11 +138,16 @@ struct HostileInputTests {
       name: "generator depth 20: estimated, refused before generating",
       files: ["d.json": #"{"name":"d","seed":1,"generator":{"responses":1,"depth":20}}"#],
       arguments: ["generate", "d.json", "--out", "out"], status: 65,
-      stderr: "Error: d.json: generator: one response would hold 1.3e+12 objects (2.1e+14 B); the limit is 2 million objects or 200 MB: pass --allow-large to run it anyway"),
+      stderr:
+        "Error: d.json: generator: one response would hold 1.3e+12 objects (2.1e+14 B); the limit is 2 million objects or 200 MB: pass --allow-large to run it anyway"
+    ),
     Case(
       name: "generator depth 20 under validate",
       files: ["d.json": #"{"name":"d","seed":1,"generator":{"responses":1,"depth":20}}"#],
-      arguments: ["validate", "d.json"], status: 65, stderr: "Error: d.json: generator: one response would hold 1.3e+12 objects (2.1e+14 B); the limit is 2 million objects or 200 MB: pass --allow-large to run it anyway"),
+      arguments: ["validate", "d.json"], status: 65,
+      stderr:
+        "Error: d.json: generator: one response would hold 1.3e+12 objects (2.1e+14 B); the limit is 2 million objects or 200 MB: pass --allow-large to run it anyway"
+    ),
     Case(
       name: "2,147,483,647 responses under --quick: its tenth is refused",
       files: ["d.json": #"{"name":"d","seed":1,"generator":{"responses":2147483647}}"#],
@@ -134,17 +157,23 @@ struct HostileInputTests {
       name: "100 million store records under --quick: refused before anything is made",
       files: ["d.json": #"{"name":"d","seed":1,"storeRecords":{"count":100000000},"stores":[{"kind":"memory"}]}"#],
       arguments: ["run", "d.json", "--quick"], status: 65,
-      stderr: "Error: d.json: storeRecords.count: 10000000 records would take about 3 GB (about 9 GB of memory at the run's peak); the limit is 20 million records or 2 GB: pass --allow-large to run it anyway"),
+      stderr:
+        "Error: d.json: storeRecords.count: 10000000 records would take about 3 GB (about 9 GB of memory at the run's peak); the limit is 20 million records or 2 GB: pass --allow-large to run it anyway"
+    ),
     Case(
       name: "a traffic session of 100 million steps: refused before anything runs",
       files: ["d.json": #"{"name":"d","seed":1,"generator":{"responses":10},"stores":[{"kind":"memory"}],"traffic":{"steps":100000000}}"#],
       arguments: ["validate", "d.json"], status: 65,
-      stderr: "Error: d.json: traffic: 100000000 steps over responses of about 48 KB would read and write about 4.8e+12 B per store and key strategy; the limit is 20 GB: pass --allow-large to run it anyway"),
+      stderr:
+        "Error: d.json: traffic: 100000000 steps over responses of about 48 KB would read and write about 4.8e+12 B per store and key strategy; the limit is 20 GB: pass --allow-large to run it anyway"
+    ),
     Case(
       name: "a store kind nobody registered",
       files: ["d.json": #"{"name":"d","seed":1,"generator":{},"stores":[{"kind":"memory"},{"kind":"lru-dict"}]}"#],
       arguments: ["run", "d.json"], status: 65,
-      stderr: #"Error: d.json:1:66: stores[1].kind: unknown store kind "lru-dict"; known kinds: chain, memory, sqlite (a package using the workbench registers its own)"#),
+      stderr:
+        #"Error: d.json:1:66: stores[1].kind: unknown store kind "lru-dict"; known kinds: chain, memory, sqlite (a package using the workbench registers its own)"#
+    ),
     Case(
       name: "an eviction policy that does not exist",
       files: ["d.json": #"{"name":"d","seed":1,"generator":{},"stores":[{"kind":"sqlite","maxSizeBytes":"50%","policy":"mru"}]}"#],
@@ -155,10 +184,13 @@ struct HostileInputTests {
       files: [
         "q.graphql": "query Q { a { __typename id s } }",
         "r.json": #"{"data": {"a": {"__typename": "A", "id": "1", "s": ""# + String(repeating: "x", count: 2_000) + #""}}}"#,
-        "w.json": #"{"name": "w", "seed": 1, "recorded": {"schema": [], "operations": [{"document": "q.graphql", "operationName": "Q", "response": "r.json"}]}, "keys": ["path"], "stores": [{"kind": "memory", "maxSizeBytes": "10%"}], "repetitions": 1, "warmup": 0}"#,
+        "w.json":
+          #"{"name": "w", "seed": 1, "recorded": {"schema": [], "operations": [{"document": "q.graphql", "operationName": "Q", "response": "r.json"}]}, "keys": ["path"], "stores": [{"kind": "memory", "maxSizeBytes": "10%"}], "repetitions": 1, "warmup": 0}"#,
       ],
       arguments: ["run", "w.json", "--out", "o.csv", "--no-progress"], status: 65,
-      stderr: #"Error: w.json: stores[0].maxSizeBytes: record "QUERY_ROOT.a" takes 2185 bytes, more than the whole budget of 236 bytes (w, memory × path)"#),
+      stderr:
+        #"Error: w.json: stores[0].maxSizeBytes: record "QUERY_ROOT.a" takes 2185 bytes, more than the whole budget of 236 bytes (w, memory × path)"#
+    ),
     Case(
       name: "depth 32 x fanOut 16 x listLength 10,000",
       files: ["d.json": #"{"name":"d","seed":1,"generator":{"depth":32,"fanOut":16,"listLength":{"min":10000,"max":10000}}}"#],
@@ -168,10 +200,12 @@ struct HostileInputTests {
   @Test("--allow-large lets a large generator workload through validate, with its estimate")
   func allowLarge() async throws {
     let directory = try temporaryDirectory()
-    try #"{"name":"d","seed":1,"generator":{"responses":1,"depth":20}}"#.write(toFile: directory + "/d.json", atomically: true, encoding: .utf8)
+    try #"{"name":"d","seed":1,"generator":{"responses":1,"depth":20}}"#.write(
+      toFile: directory + "/d.json", atomically: true, encoding: .utf8)
     let run = try await cachebench(["validate", "d.json", "--allow-large"], in: directory)
     #expect(run.status == 0, "\(run.stderr)")
-    #expect(run.stdout.hasPrefix("d.json: ok (d, generator, 6 configurations; about 1.3e+12 objects and 2.1e+14 B per response"), "\(run.stdout)")
+    #expect(
+      run.stdout.hasPrefix("d.json: ok (d, generator, 6 configurations; about 1.3e+12 objects and 2.1e+14 B per response"), "\(run.stdout)")
     #expect(!FileManager.default.fileExists(atPath: directory + "/out"))
   }
 

@@ -23,7 +23,9 @@ struct ListsRunTests {
         for size in ["10", "100", "1000"] {
           for operation in ["read", "write", "mutate"] {
             let row = rows.first { $0["store"] == store && $0["metric"] == "\(operation)_\(elements)_\(size)" }
-            #expect(row?["phase"] == "lists" && row?["keys"] == "typePolicy" && row?["unit"] == "ns" && row?["n"] == "1", "\(store) \(operation)_\(elements)_\(size)")
+            #expect(
+              row?["phase"] == "lists" && row?["keys"] == "typePolicy" && row?["unit"] == "ns" && row?["n"] == "1",
+              "\(store) \(operation)_\(elements)_\(size)")
           }
           let bytes = rows.first { $0["store"] == store && $0["metric"] == "bytes_per_record_\(elements)_\(size)" }
           #expect(bytes?["unit"] == "bytes" && bytes?["deterministic"] == "true", "\(store) bytes_per_record_\(elements)_\(size)")

@@ -10,7 +10,8 @@ struct NewerCommandsHostileTests {
   /// One case: files to write, the arguments, the exit code, the start of stderr (empty: none).
   typealias Case = HostileInputTests.Case
 
-  static let header = "run_id,timestamp,git_rev,host,workload,variant,store,keys,phase,metric,unit,better,deterministic,n,min,p50,p90,p99,max,mean,stddev\n"
+  static let header =
+    "run_id,timestamp,git_rev,host,workload,variant,store,keys,phase,metric,unit,better,deterministic,n,min,p50,p90,p99,max,mean,stddev\n"
 
   /// A results CSV of one row per metric of `metrics`, every statistic `value`.
   static func results(_ value: String, runID: String = "r1", workload: String = "w") -> String {
@@ -18,7 +19,10 @@ struct NewerCommandsHostileTests {
       "footprint,bytes_per_record,bytes,lower,true", "write,latency,ns,lower,false", "dedup,records,count,lower,true",
       "dedup,store_bytes,bytes,lower,true",
     ]
-    return header + metrics.map { "\(runID),2026-11-25T00:00:00Z,abc,h,\(workload),,memory,path,\($0),3,\(value),\(value),\(value),\(value),\(value),\(value),0\n" }.joined()
+    return header
+      + metrics.map {
+        "\(runID),2026-11-25T00:00:00Z,abc,h,\(workload),,memory,path,\($0),3,\(value),\(value),\(value),\(value),\(value),\(value),0\n"
+      }.joined()
   }
 
   static let samples = "run_id,workload,variant,store,keys,phase,metric,unit,index,value\nr2,w,,memory,path,write,latency,ns,0,812\n"
@@ -62,12 +66,18 @@ struct NewerCommandsHostileTests {
       status: 65, stderr: "Error: w.json: stores[0].maxSizeBytes: the root records take "),
     Case(
       name: "a sweep that repeats a value",
-      files: ["w.json": workload(stores: #"[{"kind": "memory", "maxSizeBytes": "50%"}]"#, extra: #", "sweep": {"stores.maxSizeBytes": ["10%", "10%"]}"#)],
+      files: [
+        "w.json": workload(
+          stores: #"[{"kind": "memory", "maxSizeBytes": "50%"}]"#, extra: #", "sweep": {"stores.maxSizeBytes": ["10%", "10%"]}"#)
+      ],
       arguments: ["validate", "w.json"], status: 65,
       stderr: "Error: w.json:1:202: sweep.stores.maxSizeBytes: value 1 (10%) repeats value 0: each point runs once"),
     Case(
       name: "a sweep with a null",
-      files: ["w.json": workload(stores: #"[{"kind": "memory", "maxSizeBytes": "50%"}]"#, extra: #", "sweep": {"stores.maxSizeBytes": ["50%", null]}"#)],
+      files: [
+        "w.json": workload(
+          stores: #"[{"kind": "memory", "maxSizeBytes": "50%"}]"#, extra: #", "sweep": {"stores.maxSizeBytes": ["50%", null]}"#)
+      ],
       arguments: ["run", "w.json"], status: 65,
       stderr: "Error: w.json:1:202: sweep.stores.maxSizeBytes: value 1 is null: every point of a sweep needs a value"),
     Case(

@@ -20,7 +20,8 @@ struct NormalizeClockTests {
 
   @Test("docs/ttl.md's example: at 1070 the price (written at 1000, maxAge 10) has expired, the refetched title has not", arguments: stores)
   func staleExample(store: [String]) async throws {
-    let run = try await cachebench(Self.bookAndTitle + store + ["--read", "Book.graphql", "--at", "1070", "--ttl", "permissive"], in: Self.directory)
+    let run = try await cachebench(
+      Self.bookAndTitle + store + ["--read", "Book.graphql", "--at", "1070", "--ttl", "permissive"], in: Self.directory)
     #expect(run.stderr == "")
     #expect(run.status == 0)
     #expect(
@@ -76,7 +77,9 @@ struct NormalizeClockTests {
   @Test("--read without --at reads at 0, and the writes without --at are written at 0")
   func clockZero() async throws {
     let run = try await cachebench(
-      ["normalize", "--schema", "schema.graphqls", "--operation", "Book.graphql", "--response", "book.json", "--read", "BookTitle.graphql"],
+      [
+        "normalize", "--schema", "schema.graphqls", "--operation", "Book.graphql", "--response", "book.json", "--read", "BookTitle.graphql",
+      ],
       in: Self.directory)
     #expect(compact(run.stdout) == #"{"outcome":"hit","data":{"book":{"id":"1","title":"Dune"}},"expired":[],"missing":[]}"#)
   }
@@ -193,7 +196,8 @@ struct NormalizeClockTests {
       environment: ["TMPDIR": temporary])
     #expect(good.status == 0)
     let bad = try await cachebench(
-      Self.bookAndTitle + ["--store", "sqlite", "--read", "book.json", "--at", "1070"], in: Self.directory, environment: ["TMPDIR": temporary])
+      Self.bookAndTitle + ["--store", "sqlite", "--read", "book.json", "--at", "1070"], in: Self.directory,
+      environment: ["TMPDIR": temporary])
     #expect(bad.status == 65)
     #expect(try FileManager.default.contentsOfDirectory(atPath: temporary) == [])
   }
@@ -261,7 +265,8 @@ struct NormalizeClockHostileTests {
     Case(
       name: "--ttl lax", files: files, arguments: write + ["--read", "q.graphql", "--ttl", "lax"], status: 64,
       stderr: "Error: The value 'lax' is invalid for '--ttl'; expected one of: strict, permissive."),
-    Case(name: "--ttl without --read", files: files, arguments: write + ["--ttl", "strict"], status: 64, stderr: "Error: --ttl needs --read."),
+    Case(
+      name: "--ttl without --read", files: files, arguments: write + ["--ttl", "strict"], status: 64, stderr: "Error: --ttl needs --read."),
     Case(
       name: "--format with --read", files: files, arguments: write + ["--read", "q.graphql", "--format", "json"], status: 64,
       stderr: "Error: --format lists the records, and --read prints the read's outcome instead: give one of them."),

@@ -160,7 +160,9 @@ struct NormalizeCommandTests {
   func help() async throws {
     let run = try await cachebench(["normalize", "--help"])
     #expect(run.status == 0)
-    #expect(run.stdout.hasPrefix("OVERVIEW: Normalize responses into records and print them, or read an operation back at a time.\n\nUSAGE: cachebench normalize"))
+    #expect(
+      run.stdout.hasPrefix(
+        "OVERVIEW: Normalize responses into records and print them, or read an operation back at a time.\n\nUSAGE: cachebench normalize"))
     #expect(run.stdout.contains("\nOPTIONS:\n  --operation <file>"))
   }
 }

@@ -41,13 +41,18 @@ struct OptionDeclarationTests {
     let compare = try await cachebench(["compare", "--help"])
     #expect(
       compare.stdout.contains(
-        "\nUSAGE: cachebench compare <BASELINE.csv> <CURRENT.csv> [--threshold <PCT>] [--thresholds <FILE.csv>] [--out <FILE.csv>] [--format text|markdown] [--markdown <FILE.md>]\n"))
+        "\nUSAGE: cachebench compare <BASELINE.csv> <CURRENT.csv> [--threshold <PCT>] [--thresholds <FILE.csv>] [--out <FILE.csv>] [--format text|markdown] [--markdown <FILE.md>]\n"
+      ))
     let export = try await cachebench(["export", "--help"])
-    #expect(export.stdout.contains("\nUSAGE: cachebench export <RESULTS.csv> --format bmf|github-action-benchmark|apollo|csv [--better lower|higher] [--deterministic-only] "))
+    #expect(
+      export.stdout.contains(
+        "\nUSAGE: cachebench export <RESULTS.csv> --format bmf|github-action-benchmark|apollo|csv [--better lower|higher] [--deterministic-only] "
+      ))
     let run = try await cachebench(["run", "--help"])
     #expect(
       run.stdout.contains(
-        "\nUSAGE: cachebench run <workload>... [--out <FILE.csv>] [--samples <FILE.csv>] [--history <FILE.csv>] [--instructions] [--quick] [--shard <K/N>] [--allow-large] [--no-progress]\n"))
+        "\nUSAGE: cachebench run <workload>... [--out <FILE.csv>] [--samples <FILE.csv>] [--history <FILE.csv>] [--instructions] [--quick] [--shard <K/N>] [--allow-large] [--no-progress]\n"
+      ))
     #expect(run.stdout.contains("\n  --instructions-only <FILE>"))
   }
 
@@ -95,7 +100,9 @@ struct OptionDeclarationTests {
       ),
       (["merge", "a.csv", "--out", "o.csv"], "Error: Missing expected option '--workload <FILE.json>'.\nUsage: cachebench merge "),
       (["merge", "a.csv"], "Error: Missing expected options '--workload <FILE.json>' and '--out <FILE.csv>'.\nUsage: cachebench merge "),
-      (["export", "a.csv"], "Error: Missing expected option '--format bmf|github-action-benchmark|apollo|csv'.\nUsage: cachebench export "),
+      (
+        ["export", "a.csv"], "Error: Missing expected option '--format bmf|github-action-benchmark|apollo|csv'.\nUsage: cachebench export "
+      ),
       // One grammar for numbers (docs/command-line.md, Conventions: Numbers): decimal only, a sign only where a
       // negative value means something.
       (

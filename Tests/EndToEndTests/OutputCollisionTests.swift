@@ -31,37 +31,52 @@ struct OutputCollisionTests {
     collision(
       "soak --series on --out's default", ["soak", "w.json", "--series", "results/w.csv"],
       "the default of '--out' and '--series' name one file, 'results/w.csv'"),
-    collision("run --out and --samples, one as ./", ["run", "w.json", "--out", "a.csv", "--samples", "./a.csv"], "'--out' and '--samples' name one file, './a.csv'"),
+    collision(
+      "run --out and --samples, one as ./", ["run", "w.json", "--out", "a.csv", "--samples", "./a.csv"],
+      "'--out' and '--samples' name one file, './a.csv'"),
     collision(
       "run --out and --history through ..", ["run", "w.json", "--out", "a.csv", "--history", "d/../a.csv"],
       "'--out' and '--history' name one file, 'd/../a.csv'"),
-    collision("run --samples and --history", ["run", "w.json", "--samples", "h.csv", "--history", "h.csv"], "'--samples' and '--history' name one file, 'h.csv'"),
+    collision(
+      "run --samples and --history", ["run", "w.json", "--samples", "h.csv", "--history", "h.csv"],
+      "'--samples' and '--history' name one file, 'h.csv'"),
     collision(
       "run --samples on the default output", ["run", "w.json", "--samples", "results/runs/w.csv"],
       "the default output of w.json and '--samples' name one file, 'results/runs/w.csv'"),
     collision(
       "run of two workloads of one name without --out", ["run", "w.json", "w2.json"],
       "the default output of w.json and the default output of w2.json name one file, 'results/runs/w.csv'"),
-    collision("compare --out and --markdown", ["compare", "a.csv", "b.csv", "--out", "v", "--markdown", "v"], "'--out' and '--markdown' name one file, 'v'"),
+    collision(
+      "compare --out and --markdown", ["compare", "a.csv", "b.csv", "--out", "v", "--markdown", "v"],
+      "'--out' and '--markdown' name one file, 'v'"),
     collision(
       "ab --out and --markdown", ["ab", "--base", "x", "--current", "y", "w.json", "--out", "v", "--markdown", "./v"],
       "'--out' and '--markdown' name one file, './v'"),
     input("compare --out on its baseline", ["compare", "a.csv", "b.csv", "--out", "./a.csv"], "'--out' names the input 'a.csv', 'a.csv'"),
-    input("compare --markdown on its current CSV", ["compare", "a.csv", "b.csv", "--markdown", "b.csv"], "'--markdown' names the input 'b.csv', 'b.csv'"),
-    input("report --out on its results", ["report", "r.csv", "--out", "r.csv"], "'--out' names the input 'r.csv', 'r.csv'"),
-    input("report --out on its --samples", ["report", "r.csv", "--samples", "s.csv", "--out", "s.csv"], "'--out' names '--samples', 's.csv'"),
-    input("export --out on its results", ["export", "r.csv", "--format", "bmf", "--out", "r.csv"], "'--out' names the input 'r.csv', 'r.csv'"),
     input(
-      "export --out on its --baseline", ["export", "r.csv", "--format", "apollo", "--samples", "s.csv", "--baseline", "b.json", "--out", "b.json"],
+      "compare --markdown on its current CSV", ["compare", "a.csv", "b.csv", "--markdown", "b.csv"],
+      "'--markdown' names the input 'b.csv', 'b.csv'"),
+    input("report --out on its results", ["report", "r.csv", "--out", "r.csv"], "'--out' names the input 'r.csv', 'r.csv'"),
+    input(
+      "report --out on its --samples", ["report", "r.csv", "--samples", "s.csv", "--out", "s.csv"], "'--out' names '--samples', 's.csv'"),
+    input(
+      "export --out on its results", ["export", "r.csv", "--format", "bmf", "--out", "r.csv"], "'--out' names the input 'r.csv', 'r.csv'"),
+    input(
+      "export --out on its --baseline",
+      ["export", "r.csv", "--format", "apollo", "--samples", "s.csv", "--baseline", "b.json", "--out", "b.json"],
       "'--out' names '--baseline', 'b.json'"),
-    input("merge --out on a part", ["merge", "p1.csv", "p2.csv", "--workload", "w.json", "--out", "p2.csv"], "'--out' names the part 'p2.csv', 'p2.csv'"),
+    input(
+      "merge --out on a part", ["merge", "p1.csv", "p2.csv", "--workload", "w.json", "--out", "p2.csv"],
+      "'--out' names the part 'p2.csv', 'p2.csv'"),
     input("run --samples on its workload", ["run", "w.json", "--samples", "w.json"], "'--samples' names the workload 'w.json', 'w.json'"),
     input("soak --out on its workload", ["soak", "w.json", "--out", "w.json"], "'--out' names the workload 'w.json', 'w.json'"),
     Case(
-      name: "compare with one file on both sides, no output", files: ["a.csv": NewerCommandsHostileTests.results("5")], arguments: ["compare", "a.csv", "a.csv"],
+      name: "compare with one file on both sides, no output", files: ["a.csv": NewerCommandsHostileTests.results("5")],
+      arguments: ["compare", "a.csv", "a.csv"],
       status: 0, stderr: ""),
     Case(
-      name: "run --out and --samples both /dev/null", files: files, arguments: ["run", "w.json", "--out", "/dev/null", "--samples", "/dev/null", "--no-progress"],
+      name: "run --out and --samples both /dev/null", files: files,
+      arguments: ["run", "w.json", "--out", "/dev/null", "--samples", "/dev/null", "--no-progress"],
       status: 0, stderr: ""),
   ]
 

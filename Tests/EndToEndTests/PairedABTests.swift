@@ -92,7 +92,9 @@ extension HeavyRuns {
         "if [ \"$1\" = worker ]; then echo \"Error: Unknown command 'worker'.\" >&2; exit 64; fi\nexec '\(binary.path)' \"$@\"")
       // One build against itself, with a threshold no timing can pass: no row can regress, and the
       // deterministic rows are equal.
-      let run = try await cachebench(["ab", "--paired", "--base", old, "--current", binary.path, path, "--rounds", "2", "--threshold", "1000"])
+      let run = try await cachebench([
+        "ab", "--paired", "--base", old, "--current", binary.path, path, "--rounds", "2", "--threshold", "1000",
+      ])
       #expect(run.status == 0, "\(run.stderr)")
       #expect(
         run.stderr.contains(
@@ -104,7 +106,9 @@ extension HeavyRuns {
 
     @Test("--paired takes one workload that has responses, and --seconds needs --paired")
     func usage() async throws {
-      let two = try await cachebench(["ab", "--paired", "--base", binary.path, "--current", binary.path, "Workloads/quick.json", "Workloads/calendar.json"])
+      let two = try await cachebench([
+        "ab", "--paired", "--base", binary.path, "--current", binary.path, "Workloads/quick.json", "Workloads/calendar.json",
+      ])
       #expect(two.status == 64)
       #expect(two.stderr.hasPrefix("Error: --paired measures one workload: give one workload file, not 2.\n"))
       let seconds = try await cachebench(["ab", "--base", binary.path, "--current", binary.path, "Workloads/quick.json", "--seconds", "5"])
@@ -112,9 +116,14 @@ extension HeavyRuns {
       #expect(seconds.stderr.hasPrefix("Error: --seconds needs --paired.\n"))
       let missing = try await cachebench(["ab", "--paired", "--base", binary.path, "--current", binary.path, "/nonexistent/w.json"])
       #expect(missing.status == 66)
-      let records = try await cachebench(["ab", "--paired", "--base", binary.path, "--current", binary.path, "Workloads/store-records.json"])
+      let records = try await cachebench([
+        "ab", "--paired", "--base", binary.path, "--current", binary.path, "Workloads/store-records.json",
+      ])
       #expect(records.status == 65)
-      #expect(records.stderr.hasPrefix("Error: Workloads/store-records.json is a storeRecords workload: it has no responses to merge and read step by step; run ab without --paired\n"))
+      #expect(
+        records.stderr.hasPrefix(
+          "Error: Workloads/store-records.json is a storeRecords workload: it has no responses to merge and read step by step; run ab without --paired\n"
+        ))
       let help = try await cachebench(["worker", "--help"])
       #expect(help.status == 0)
       #expect(help.stdout.hasPrefix("OVERVIEW: Load a workload once and time single steps on request"))

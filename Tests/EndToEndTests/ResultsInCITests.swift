@@ -17,8 +17,15 @@ struct ResultsInCITests {
       var inEnvironment = false
       for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
-        if line.hasPrefix("jobs:") { inJobs = true; inEnvironment = false; continue }
-        if line.hasPrefix("env:") { inEnvironment = true; continue }
+        if line.hasPrefix("jobs:") {
+          inJobs = true
+          inEnvironment = false
+          continue
+        }
+        if line.hasPrefix("env:") {
+          inEnvironment = true
+          continue
+        }
         if inEnvironment, line.hasPrefix("  "), let colon = trimmed.firstIndex(of: ":") {
           environment[String(trimmed[..<colon])] = trimmed[trimmed.index(after: colon)...].trimmingCharacters(in: .whitespaces)
           continue
@@ -98,12 +105,15 @@ struct ResultsInCITests {
     #expect(report.contains("<section id=\"run\">") && report.contains("<section id=\"concurrency\">"))
   }
 
-  @Test("merge refuses parts of another run, a missing shard, a part short of a configuration or of rows; run refuses a shard that cannot be")
+  @Test(
+    "merge refuses parts of another run, a missing shard, a part short of a configuration or of rows; run refuses a shard that cannot be")
   func refusals() async throws {
     let directory = try temporaryDirectory()
     let workload = fixtures + "/ci/sharded.json"
     for part in 1...3 {
-      let run = try await cachebench(["run", workload, "--quick", "--shard", "\(part)/3", "--out", directory + "/p\(part).csv", "--no-progress"])
+      let run = try await cachebench([
+        "run", workload, "--quick", "--shard", "\(part)/3", "--out", directory + "/p\(part).csv", "--no-progress",
+      ])
       #expect(run.status == 0, "\(run.stderr)")
     }
     func merge(_ parts: [String]) async throws -> Run {
@@ -120,10 +130,13 @@ struct ResultsInCITests {
     try (lines.filter { !$0.contains(",sqlite,typePolicy,") }.joined(separator: "\n") + "\n")
       .write(toFile: directory + "/short1.csv", atomically: true, encoding: .utf8)
     let half = try String(contentsOfFile: directory + "/p2.csv", encoding: .utf8).split(separator: "\n").map(String.init)
-    try (half.prefix(half.count / 2).joined(separator: "\n") + "\n").write(toFile: directory + "/half2.csv", atomically: true, encoding: .utf8)
+    try (half.prefix(half.count / 2).joined(separator: "\n") + "\n").write(
+      toFile: directory + "/half2.csv", atomically: true, encoding: .utf8)
     let lost = try await merge(["short1.csv", "p2.csv", "p3.csv"])
     #expect(lost.status == 65)
-    #expect(lost.stderr.hasPrefix("Error: \(directory)/short1.csv lacks 1 of shard 1/3's 3 configurations (sqlite × typePolicy)"), "\(lost.stderr)")
+    #expect(
+      lost.stderr.hasPrefix("Error: \(directory)/short1.csv lacks 1 of shard 1/3's 3 configurations (sqlite × typePolicy)"),
+      "\(lost.stderr)")
     let halved = try await merge(["p1.csv", "half2.csv", "p3.csv"])
     #expect(halved.status == 65)
     #expect(halved.stderr.hasPrefix("Error: \(directory)/half2.csv lacks "), "\(halved.stderr)")
@@ -147,7 +160,9 @@ struct ResultsInCITests {
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let workload = fixtures + "/ci/sharded.json"
     for part in 1...3 {
-      let run = try await cachebench(["run", workload, "--quick", "--shard", "\(part)/3", "--out", directory + "/p\(part).csv", "--no-progress"])
+      let run = try await cachebench([
+        "run", workload, "--quick", "--shard", "\(part)/3", "--out", directory + "/p\(part).csv", "--no-progress",
+      ])
       #expect(run.status == 0, "\(run.stderr)")
     }
     /// Part `k` without the lines that `drop` picks, as `name`.
@@ -165,15 +180,20 @@ struct ResultsInCITests {
     try write(1, as: "cut1.csv") { index, _ in index >= count - 4 }
     // memory × path's rows in the part, counted here, and what its count row says.
     let lines = try String(contentsOfFile: directory + "/p1.csv", encoding: .utf8).split(separator: "\n")
-    let memoryPathRows = lines.filter { ($0.contains(",,memory,path,") || $0.contains(",memory,path,concurrency,")) && !$0.contains(",shard,rows,") }.count
+    let memoryPathRows = lines.filter {
+      ($0.contains(",,memory,path,") || $0.contains(",memory,path,concurrency,")) && !$0.contains(",shard,rows,")
+    }.count
     #expect(lines.filter { $0.contains(",shard,rows,") }.count == 3)
-    #expect(lines[count - 3].contains(",,memory,path,shard,rows,count,lower,true,1,\(memoryPathRows),\(memoryPathRows),"), "\(lines[count - 3])")
+    #expect(
+      lines[count - 3].contains(",,memory,path,shard,rows,count,lower,true,1,\(memoryPathRows),\(memoryPathRows),"), "\(lines[count - 3])")
     // A row of memory × path lost from the middle, which no other row is made from.
     try write(1, as: "middle1.csv") { _, line in line.contains(",,memory,path,dedup,objects,") }
     // Shard 2 without one concurrency row of memory × typePolicy at 2 readers, or without all of them.
     try write(2, as: "row2.csv") { _, line in line.contains(",readers=2,memory,typePolicy,concurrency,write_latency,") }
     try write(2, as: "readers2.csv") { _, line in line.contains(",readers=2,memory,typePolicy,") }
-    try write(2, as: "noreaders2.csv") { _, line in line.contains(",readers=1,memory,typePolicy,") || line.contains(",readers=2,memory,typePolicy,") }
+    try write(2, as: "noreaders2.csv") { _, line in
+      line.contains(",readers=1,memory,typePolicy,") || line.contains(",readers=2,memory,typePolicy,")
+    }
     // Shard 1 with memory × path's object count written again over the row after it (edited, as
     // by hand): every count row still adds up, but one metric has two rows.
     var edited = lines.map(String.init)
@@ -185,7 +205,10 @@ struct ResultsInCITests {
     // Shard 1 without the limit store's merge latency that sqlite × path's ratio is made from.
     try write(1, as: "limit1.csv") { _, line in line.contains(",limit-sqlite,path,merge,latency,") }
     let cases = [
-      (["cut1.csv", "p2.csv", "p3.csv"], "cut1.csv lacks the row sqlite × typePolicy read/latency_vs_limit: it is not a whole part of this run"),
+      (
+        ["cut1.csv", "p2.csv", "p3.csv"],
+        "cut1.csv lacks the row sqlite × typePolicy read/latency_vs_limit: it is not a whole part of this run"
+      ),
       (
         ["count1.csv", "p2.csv", "p3.csv"],
         "count1.csv, line \(count - 1): the part ends without the count of limit-sqlite × path's rows: it was cut short"
@@ -195,9 +218,18 @@ struct ResultsInCITests {
         "middle1.csv, line \(count - 3): memory × path has \(memoryPathRows - 1) rows in the part where its count row says \(memoryPathRows): rows were lost"
       ),
       (["twice1.csv", "p2.csv", "p3.csv"], twice),
-      (["p1.csv", "row2.csv", "p3.csv"], "row2.csv lacks the row memory × typePolicy readers=2 concurrency/write_latency: it is not a whole part of this run"),
-      (["p1.csv", "readers2.csv", "p3.csv"], "readers2.csv lacks the rows of memory × typePolicy at readers=2: it is not a whole part of this run"),
-      (["p1.csv", "noreaders2.csv", "p3.csv"], "noreaders2.csv lacks the rows of memory × typePolicy at readers=1: it is not a whole part of this run"),
+      (
+        ["p1.csv", "row2.csv", "p3.csv"],
+        "row2.csv lacks the row memory × typePolicy readers=2 concurrency/write_latency: it is not a whole part of this run"
+      ),
+      (
+        ["p1.csv", "readers2.csv", "p3.csv"],
+        "readers2.csv lacks the rows of memory × typePolicy at readers=2: it is not a whole part of this run"
+      ),
+      (
+        ["p1.csv", "noreaders2.csv", "p3.csv"],
+        "noreaders2.csv lacks the rows of memory × typePolicy at readers=1: it is not a whole part of this run"
+      ),
       (
         ["limit1.csv", "p2.csv", "p3.csv"],
         "limit1.csv lacks the row limit-sqlite × path merge/latency, which sqlite × path's row merge/latency_vs_limit is made from: it is not a whole part of this run"
@@ -216,20 +248,27 @@ struct ResultsInCITests {
     let merged = try String(contentsOfFile: directory + "/m.csv", encoding: .utf8)
     #expect(!merged.contains(",shard,rows,"))
     // report, compare and export read a part's counts too: the part that lost a row is refused.
-    for command in [["report", directory + "/middle1.csv", "--out", directory + "/r.md"], ["compare", directory + "/p1.csv", directory + "/middle1.csv"]] {
+    for command in [
+      ["report", directory + "/middle1.csv", "--out", directory + "/r.md"], ["compare", directory + "/p1.csv", directory + "/middle1.csv"],
+    ] {
       let run = try await cachebench(command)
       #expect(run.status == 65, "\(command): \(run.stderr)")
       #expect(
         run.stderr.hasPrefix(
-          "Error: \(directory)/middle1.csv:\(count - 3): memory × path has \(memoryPathRows - 1) rows in the part where its count row says \(memoryPathRows): rows were lost\n"),
+          "Error: \(directory)/middle1.csv:\(count - 3): memory × path has \(memoryPathRows - 1) rows in the part where its count row says \(memoryPathRows): rows were lost\n"
+        ),
         "\(run.stderr)")
     }
     // ... and the part with a metric twice, by its line.
-    for command in [["report", directory + "/twice1.csv", "--out", directory + "/r.md"], ["export", directory + "/twice1.csv", "--format", "bmf", "--out", directory + "/r.json"]] {
+    for command in [
+      ["report", directory + "/twice1.csv", "--out", directory + "/r.md"],
+      ["export", directory + "/twice1.csv", "--format", "bmf", "--out", directory + "/r.json"],
+    ] {
       let run = try await cachebench(command)
       #expect(run.status == 65, "\(command): \(run.stderr)")
       #expect(run.stderr == "Error: \(directory)/\(twice)\n", "\(command)")
-      #expect(!FileManager.default.fileExists(atPath: directory + "/r.md") && !FileManager.default.fileExists(atPath: directory + "/r.json"))
+      #expect(
+        !FileManager.default.fileExists(atPath: directory + "/r.md") && !FileManager.default.fileExists(atPath: directory + "/r.json"))
     }
   }
 

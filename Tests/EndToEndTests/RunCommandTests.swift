@@ -35,8 +35,13 @@ struct RunCommandTests {
     let (run, path) = (quick.run, quick.csv)
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout.hasPrefix("quick (generator, seed 7, 2 repetitions)"))
-    #expect(run.stdout.contains("store                keys          records  dedup  parse p50  write p50  write p99  read p50  read p99  loads/read  bytes/record  fragment p50  wakes/write  re-read p50"))
-    #expect(run.stdout.contains("Key strategies against path (ratios of p50; wakes: watchers woken per write, mean)\nmemory:\n  typePolicy vs path: "))
+    #expect(
+      run.stdout.contains(
+        "store                keys          records  dedup  parse p50  write p50  write p99  read p50  read p99  loads/read  bytes/record  fragment p50  wakes/write  re-read p50"
+      ))
+    #expect(
+      run.stdout.contains(
+        "Key strategies against path (ratios of p50; wakes: watchers woken per write, mean)\nmemory:\n  typePolicy vs path: "))
     let csv = try CSVFile(path: path)
     #expect(csv.header.joined(separator: ",") == metricColumns)
     let common = [
@@ -108,15 +113,21 @@ struct RunCommandTests {
     #expect(Set(rows.map { $0["workload"]! }) == ["store-records", "calendar"])
     let calendarRecords = rows.filter { $0["workload"] == "calendar" && $0["metric"] == "records" && $0["store"] == "memory" }
     // 5,929 / 2,163 / 1,109 records with QUERY_ROOT; the CSV counts records without the root.
-    #expect(Dictionary(uniqueKeysWithValues: calendarRecords.map { ($0["keys"]!, $0["p50"]!) }) == ["path": "5928", "typePolicy": "2162", "programmatic": "1108"])
-    #expect(rows.contains { $0["workload"] == "store-records" && $0["metric"] == "merge_new_per_record" && $0["store"] == "sqlite-compact" })
+    #expect(
+      Dictionary(uniqueKeysWithValues: calendarRecords.map { ($0["keys"]!, $0["p50"]!) }) == [
+        "path": "5928", "typePolicy": "2162", "programmatic": "1108",
+      ])
+    #expect(
+      rows.contains { $0["workload"] == "store-records" && $0["metric"] == "merge_new_per_record" && $0["store"] == "sqlite-compact" })
   }
 
   @Test("an output that cannot be written exits 74 and leaves nothing behind")
   func unwritableOutput() async throws {
     let directory = try temporaryDirectory()
     try "x".write(toFile: directory + "/file", atomically: true, encoding: .utf8)
-    let run = try await cachebench(["run", "Workloads/store-records.json", "--quick", "--out", directory + "/file/out.csv", "--no-progress"])
+    let run = try await cachebench([
+      "run", "Workloads/store-records.json", "--quick", "--out", directory + "/file/out.csv", "--no-progress",
+    ])
     #expect(run.status == 74)
     #expect(run.stderr.hasPrefix("Error: cannot write \(directory)/file/out.csv: Not a directory\n"))
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory) == ["file"])
@@ -125,18 +136,32 @@ struct RunCommandTests {
   @Test(
     "bad workload files: the error names the file and key, with the documented exit code",
     arguments: [
-      (#"{"name": "w", "seed": 1, "generator": {"depth": 99}}"#, Int32(65), "Error: w.json:1:40: generator.depth: must be in 1...32, got 99\n"),
+      (
+        #"{"name": "w", "seed": 1, "generator": {"depth": 99}}"#, Int32(65),
+        "Error: w.json:1:40: generator.depth: must be in 1...32, got 99\n"
+      ),
       (#"{"name": "w", "seed": 1, "generator": {}, "extra": 1}"#, Int32(65), "Error: w.json:1:43: extra: unknown key\n"),
-      (#"{"name": "w", "seed": 1, "recorded": {"operations": [{"document": "none.graphql", "response": "r.json"}]}}"#, Int32(66), "Error: w.json: recorded.operations[0].document: cannot open 'none.graphql': No such file or directory\n"),
+      (
+        #"{"name": "w", "seed": 1, "recorded": {"operations": [{"document": "none.graphql", "response": "r.json"}]}}"#, Int32(66),
+        "Error: w.json: recorded.operations[0].document: cannot open 'none.graphql': No such file or directory\n"
+      ),
       ("{not json", Int32(65), "Error: w.json:1:2: Expected a string key in an object, found 'n'\n"),
-      (#"{"name": "w", "seed": 1, "generator": {}, "keys": ["path"], "read": {"fragments": 3}}"#, Int32(65),
-       "Error: w.json:1:70: read.fragments: reads records by their own keys, but \"keys\" has only path, which keys none: add typePolicy or programmatic\n"),
-      (#"{"name": "w", "seed": 1, "generator": {"keyedShare": 0}, "keys": ["typePolicy"], "read": {"fragments": 3}}"#, Int32(65),
-       "Error: w.json:1:91: read.fragments: reads records by their own keys, but generator.keyedShare is 0: no type is keyed\n"),
-      (#"{"name": "w", "seed": 1, "generator": {"responses": 5}, "read": {"watchers": 6}}"#, Int32(65),
-       "Error: w.json:1:66: read.watchers: is 6, more than the 5 operations the workload reads\n"),
-      (#"{"name": "w", "seed": 1, "storeRecords": {}, "read": {"watchers": 1}}"#, Int32(65),
-       "Error: w.json:1:55: read.watchers: the store-level benchmark reads no operations\n"),
+      (
+        #"{"name": "w", "seed": 1, "generator": {}, "keys": ["path"], "read": {"fragments": 3}}"#, Int32(65),
+        "Error: w.json:1:70: read.fragments: reads records by their own keys, but \"keys\" has only path, which keys none: add typePolicy or programmatic\n"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {"keyedShare": 0}, "keys": ["typePolicy"], "read": {"fragments": 3}}"#, Int32(65),
+        "Error: w.json:1:91: read.fragments: reads records by their own keys, but generator.keyedShare is 0: no type is keyed\n"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "generator": {"responses": 5}, "read": {"watchers": 6}}"#, Int32(65),
+        "Error: w.json:1:66: read.watchers: is 6, more than the 5 operations the workload reads\n"
+      ),
+      (
+        #"{"name": "w", "seed": 1, "storeRecords": {}, "read": {"watchers": 1}}"#, Int32(65),
+        "Error: w.json:1:55: read.watchers: the store-level benchmark reads no operations\n"
+      ),
     ])
   func badWorkloads(text: String, status: Int32, stderr: String) async throws {
     let directory = try temporaryDirectory()
@@ -151,13 +176,17 @@ struct RunCommandTests {
   @Test("validate accepts every shipped workload")
   func validateShipped() async throws {
     let run = try await cachebench(
-      ["validate"] + ["quick", "default", "large", "duplication-sweep", "calendar", "store-records", "apollo-tier2"].map { "Workloads/\($0).json" })
+      ["validate"]
+        + ["quick", "default", "large", "duplication-sweep", "calendar", "store-records", "apollo-tier2"].map { "Workloads/\($0).json" })
     #expect(run.status == 0, "\(run.stderr)")
     // Five stores, and their limit stores: the dictionary and the floors of the four SQLite layouts.
-    #expect(run.stdout.contains("Workloads/apollo-tier2.json: ok (apollo-tier2, apolloTier2, 11 configurations, and 11 of the limit stores)"))
+    #expect(
+      run.stdout.contains("Workloads/apollo-tier2.json: ok (apollo-tier2, apolloTier2, 11 configurations, and 11 of the limit stores)"))
     // 4 levels of branching 2 x (0.6 + 0.4 x 3.5) = 4: 85 objects per root field, a list of 3.5 of them:
     // 297.5 objects of 40 + 6 x (14 + 0.4 x 15) = 160 bytes each.
-    #expect(run.stdout.contains("Workloads/duplication-sweep.json: ok (duplication-sweep, generator, 30 configurations; about 298 objects and 48 KB per response"))
+    #expect(
+      run.stdout.contains(
+        "Workloads/duplication-sweep.json: ok (duplication-sweep, generator, 30 configurations; about 298 objects and 48 KB per response"))
   }
 
   @Test("deterministic rows do not depend on the length of TMPDIR or of the process ID")
@@ -277,7 +306,9 @@ struct CompareCommandTests {
     let baseline = try write(directory, "base.csv", latency: 1000, records: 50)
     let same = try await cachebench(["compare", baseline, try write(directory, "same.csv", latency: 1050, records: 50)])
     #expect(same.status == 0)
-    let slower = try await cachebench(["compare", baseline, try write(directory, "slow.csv", latency: 1300, records: 50), "--out", directory + "/verdicts.csv"])
+    let slower = try await cachebench([
+      "compare", baseline, try write(directory, "slow.csv", latency: 1300, records: 50), "--out", directory + "/verdicts.csv",
+    ])
     #expect(slower.status == 0)
     #expect(slower.stdout.hasPrefix("Timing changes (advisory: one run per side cannot tell a change from noise) (1):\n"))
     #expect(slower.stdout.contains("w         memory  path  write  latency  p50          1.0 µs   1.3 µs  +30.0%"))

@@ -42,7 +42,8 @@ struct ScriptsTests {
     let directory = try temporaryDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     // A function of 5 lines: at most 4 lists it, at most 5 does not.
-    try "func five() {\n  let a = 1\n  let b = \"}\"\n  print(a, b)\n}\n".write(toFile: directory + "/F.swift", atomically: true, encoding: .utf8)
+    try "func five() {\n  let a = 1\n  let b = \"}\"\n  print(a, b)\n}\n".write(
+      toFile: directory + "/F.swift", atomically: true, encoding: .utf8)
     let long = try await runProcess("/usr/bin/env", ["python3", Self.scripts + "/function-lengths", "--max", "4", directory])
     #expect(long.status == 1)
     #expect(long.stdout == "\(directory)/F.swift:1: func five is 5 lines (at most 4)\n")
@@ -76,7 +77,8 @@ struct ScriptsTests {
       try text.write(toFile: response, atomically: true, encoding: .utf8)
       let run = try await runProcess("/usr/bin/env", ["python3", directory + "/scripts/calendar_narrow.py"])
       #expect(run.status == 2, "\(text)")
-      #expect(run.stderr.hasSuffix("/calendar_response.json: no data.items.edges to cut the narrow responses from\n"), "\(text): \(run.stderr)")
+      #expect(
+        run.stderr.hasSuffix("/calendar_response.json: no data.items.edges to cut the narrow responses from\n"), "\(text): \(run.stderr)")
       #expect(run.stderr.split(separator: "\n").count == 1)
     }
     try "{\"data\": ".write(toFile: response, atomically: true, encoding: .utf8)
@@ -94,7 +96,8 @@ struct ScriptsTests {
     let run = try await runProcess(
       Self.scripts + "/apollo-campaign", [directory + "/harness", directory + "/out", "1"], environment: ["CACHEBENCH": binary.path])
     #expect(run.status == 1)
-    #expect(run.stderr.hasSuffix("apollo-campaign: pair 1: Apollo's tier2 failed (run it in \(directory)/harness to see why)\n"), "\(run.stderr)")
+    #expect(
+      run.stderr.hasSuffix("apollo-campaign: pair 1: Apollo's tier2 failed (run it in \(directory)/harness to see why)\n"), "\(run.stderr)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/out") == [])
     let runs = try await runProcess(
       Self.scripts + "/apollo-campaign", [directory + "/harness", directory + "/out", "x"], environment: ["CACHEBENCH": binary.path])

@@ -15,10 +15,14 @@ struct SoakCommandTests {
     #expect(run.stdout.hasPrefix("Soak (growth: the least-squares slope of the samples after a warm-up of 25 steps, per 100,000 steps)\n"))
     #expect(run.stdout.contains("store          keys          figure           after warm-up  "))
     let growth = try CSVFile(path: directory + "/soak.csv")
-    #expect(growth.header.joined(separator: ",") == "workload,variant,store,keys,figure,warmup_steps,samples,first,last,growth_per_100k_steps,complete")
+    #expect(
+      growth.header.joined(separator: ",")
+        == "workload,variant,store,keys,figure,warmup_steps,samples,first,last,growth_per_100k_steps,complete")
     #expect(growth.rows.allSatisfy { $0["complete"] == "true" })
     let series = try CSVFile(path: directory + "/series.csv")
-    #expect(series.header.joined(separator: ",") == "workload,variant,store,keys,step,rss_bytes,live_bytes,records,accounted_bytes,db_bytes,wal_bytes,complete")
+    #expect(
+      series.header.joined(separator: ",")
+        == "workload,variant,store,keys,step,rss_bytes,live_bytes,records,accounted_bytes,db_bytes,wal_bytes,complete")
     // 6 stores × 3 strategies; 100 steps (a tenth of 300, at least 100) sampled at 0, 25, 50, 75 and 100.
     #expect(series.rows.count == 18 * 5)
     #expect(Set(series.rows.map { $0["step"] }) == ["0", "25", "50", "75", "100"])
@@ -39,7 +43,9 @@ struct SoakCommandTests {
         "--series", directory + "/series.csv", "--no-progress",
       ], environment: ["CACHEBENCH_SOAK_SIGNAL_AT": "\(signal):60"])
     #expect(run.status == status, "\(run.stderr)")
-    #expect(run.stderr.contains("soak stopped by SIG\(signal) before its end: 4 samples (the last at step 60 of memory × path) written, marked complete=false"))
+    #expect(
+      run.stderr.contains(
+        "soak stopped by SIG\(signal) before its end: 4 samples (the last at step 60 of memory × path) written, marked complete=false"))
     // The first session's samples at 0, 25 and 50, then one where it stopped; no other session ran.
     let series = try CSVFile(path: directory + "/series.csv")
     #expect(series.rows.map { $0["step"] } == ["0", "25", "50", "60"])

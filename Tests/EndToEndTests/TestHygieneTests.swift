@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 import Support
+import Testing
 
 /// What keeps these tests from hanging CI: one runner starts every process (`runProcess` in
 /// Binary.swift, on `ChildProcess`: both pipes read side by side, a deadline on every wait), and

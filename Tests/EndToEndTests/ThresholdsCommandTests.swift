@@ -6,7 +6,8 @@ import Testing
 /// --deterministic-only`), which a quoted comma no longer shifts.
 @Suite("Thresholds and the gate's filter", .timeLimit(.minutes(10)))
 struct ThresholdsCommandTests {
-  static let header = "run_id,timestamp,git_rev,host,workload,variant,store,keys,phase,metric,unit,better,deterministic,n,min,p50,p90,p99,max,mean,stddev\n"
+  static let header =
+    "run_id,timestamp,git_rev,host,workload,variant,store,keys,phase,metric,unit,better,deterministic,n,min,p50,p90,p99,max,mean,stddev\n"
   static let thresholdsHeader = "workload,variant,store,keys,phase,metric,relative_percent,absolute\n"
 
   /// A results CSV: write allocations (deterministic, every statistic `allocations`), write
@@ -49,7 +50,10 @@ struct ThresholdsCommandTests {
   @Test(
     "compare --thresholds: a bad file is 65 naming the file, the line (both, for a tie) and the column",
     arguments: [
-      ("w,,memory,path,write,allocations,-1,0\n", "Error: t.csv:2: column 'relative_percent': expected a tolerance of 0 or more, found '-1'\n"),
+      (
+        "w,,memory,path,write,allocations,-1,0\n",
+        "Error: t.csv:2: column 'relative_percent': expected a tolerance of 0 or more, found '-1'\n"
+      ),
       ("*,*,*,*,*,alocations,1,0\n", "Error: t.csv:2: column 'metric': unknown metric 'alocations': no row of the files compared has it\n"),
       ("*,*,*,*,*,latency,1,0\n*,*,*,*,*,latency,2,0\n", "Error: t.csv:3: a second entry for */*/*/*/*/latency: line 2 holds it already\n"),
       (
@@ -78,7 +82,8 @@ struct ThresholdsCommandTests {
       files: ["a.csv": Self.results(), "b.csv": Self.results(), "t.csv": Self.thresholdsHeader])
     defer { try? FileManager.default.removeItem(atPath: other) }
     #expect(collision.status == 64)
-    #expect(collision.stderr.hasPrefix("Error: '--out' names '--thresholds', 't.csv': an output may not replace a file the command reads.\n"))
+    #expect(
+      collision.stderr.hasPrefix("Error: '--out' names '--thresholds', 't.csv': an output may not replace a file the command reads.\n"))
     #expect(try String(contentsOfFile: other + "/t.csv", encoding: .utf8) == Self.thresholdsHeader)
   }
 
@@ -104,7 +109,10 @@ struct ThresholdsCommandTests {
   @Test(
     "thresholds: an unknown action, too few arguments, no --out: 64 with the usage",
     arguments: [
-      (["thresholds", "updat", "a.csv", "--out", "t.csv"], "Error: Unknown action 'updat'; 'thresholds' takes: update. Did you mean 'update'?\n"),
+      (
+        ["thresholds", "updat", "a.csv", "--out", "t.csv"],
+        "Error: Unknown action 'updat'; 'thresholds' takes: update. Did you mean 'update'?\n"
+      ),
       (["thresholds", "update", "--out", "t.csv"], "Error: Missing expected argument 'update <BASELINE.csv> [<RUN.csv>...]'.\n"),
       (["thresholds", "update", "a.csv"], "Error: Missing expected option '--out <FILE.csv>'.\n"),
     ])
@@ -112,7 +120,9 @@ struct ThresholdsCommandTests {
     let (run, directory) = try await run(arguments, files: ["a.csv": Self.results()])
     defer { try? FileManager.default.removeItem(atPath: directory) }
     #expect(run.status == 64)
-    #expect(run.stderr.hasPrefix(stderr + "Usage: cachebench thresholds update <BASELINE.csv> [<RUN.csv>...] --out <FILE.csv>\n"), "\(run.stderr)")
+    #expect(
+      run.stderr.hasPrefix(stderr + "Usage: cachebench thresholds update <BASELINE.csv> [<RUN.csv>...] --out <FILE.csv>\n"), "\(run.stderr)"
+    )
   }
 
   @Test("export --format csv --deterministic-only keeps a row whose quoted field holds a comma, which awk -F, shifted")

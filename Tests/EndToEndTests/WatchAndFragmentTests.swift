@@ -114,8 +114,11 @@ struct WatchAndFragmentTests {
     "read.fragments and read.watchers that the workload cannot serve: the file and key path, exit 65",
     arguments: [
       (#""watchers": 4"#, Self.schema, "Error: w.json:3:11: read.watchers: is 4, more than the 3 operations the workload reads\n"),
-      (#""fragments": 2"#, "type Query { a: Book  b: Book  c: Author }\ntype Book { id: ID!  title: String }\ntype Author { name: String }",
-       "Error: w.json: read.fragments: reads records by their own keys, but the schema has no @typePolicy and no programmatic resolver is run: no type is keyed\n"),
+      (
+        #""fragments": 2"#,
+        "type Query { a: Book  b: Book  c: Author }\ntype Book { id: ID!  title: String }\ntype Author { name: String }",
+        "Error: w.json: read.fragments: reads records by their own keys, but the schema has no @typePolicy and no programmatic resolver is run: no type is keyed\n"
+      ),
     ])
   func unservable(read: String, schema: String, stderr: String) async throws {
     let directory = try temporaryDirectory()
@@ -134,7 +137,9 @@ struct WatchAndFragmentTests {
     try Self.writeWorkload(in: directory, read: "", schema: schema, cTitle: "null")
     let run = try await cachebench(["run", "w.json", "--out", "w.csv", "--no-progress"], in: directory)
     #expect(run.status == 65)
-    #expect(run.stderr.contains("c.json: the read-back failed: null at non-null c.name (String!), field \"name\" of record \"QUERY_ROOT.c\""), "\(run.stderr)")
+    #expect(
+      run.stderr.contains("c.json: the read-back failed: null at non-null c.name (String!), field \"name\" of record \"QUERY_ROOT.c\""),
+      "\(run.stderr)")
     #expect(!FileManager.default.fileExists(atPath: directory + "/w.csv"))
   }
 }

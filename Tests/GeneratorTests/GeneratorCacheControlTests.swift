@@ -1,6 +1,6 @@
+import Generator
 import GraphQLLanguage
 import Testing
-import Generator
 
 @Suite("generator.cacheControl writes @cacheControl into the schema's extensions")
 struct GeneratorCacheControlTests {
@@ -77,7 +77,10 @@ struct GeneratorCacheControlTests {
       (#"{"cacheControl": {"maxAge": {"min": -1, "max": 5}}}"#, "cacheControl.maxAge.min must be in 0...2147483647, got -1"),
       (#"{"cacheControl": {"maxAge": {"min": 9, "max": 5}}}"#, "cacheControl.maxAge min 9 must not be greater than max 5"),
       (#"{"cacheControl": {"ttl": 5}}"#, "cacheControl.ttl is not a setting of cacheControl; known: share, maxAge, zeroShare"),
-      (#"{"cacheControl": 5}"#, #"cacheControl must be an object ({"share": 0.5, "maxAge": {"min": 60, "max": 3600}, "zeroShare": 0.02}) or null, not an integer"#),
+      (
+        #"{"cacheControl": 5}"#,
+        #"cacheControl must be an object ({"share": 0.5, "maxAge": {"min": 60, "max": 3600}, "zeroShare": 0.02}) or null, not an integer"#
+      ),
     ])
   func errors(json: String, message: String) throws {
     guard case .object(let object) = try JSONParser.parse(Array(json.utf8), file: "w.json") else { return }

@@ -1,6 +1,6 @@
+import Generator
 import NormalizedCache
 import Testing
-import Generator
 
 @Suite("Duplication, pools and skew")
 struct GeneratorDuplicationTests {

@@ -1,10 +1,10 @@
 import Foundation
+import Generator
 import GraphQLLanguage
 import NormalizedCache
-import Testing
-import Generator
 import Results
 import Support
+import Testing
 
 @Suite("Writing a generated workload as files")
 struct GeneratorFilesTests {
@@ -33,7 +33,8 @@ struct GeneratorFilesTests {
     #expect(recorded["schema"] == ["schema.graphqls", "extensions.graphqls"])
     #expect(try read("schema.graphqls") == Array(workload.schemaSDL.utf8))
     // Every file ends with a line end, as every file cachebench writes.
-    for path in ["schema.graphqls", "extensions.graphqls", "workload.json", "responses/00000.json", "operations/" + (try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("operations").path).sorted()[0])] {
+    let operations = try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("operations").path).sorted()
+    for path in ["schema.graphqls", "extensions.graphqls", "workload.json", "responses/00000.json", "operations/" + operations[0]] {
       #expect(try read(path).last == 0x0A, "\(path)")
     }
     #expect(try read("extensions.graphqls") == Array(workload.extensionsSDL.utf8))

@@ -1,6 +1,6 @@
+import Generator
 import GraphQLLanguage
 import Testing
-import Generator
 
 @Suite("Each knob changes what it says")
 struct GeneratorKnobTests {

@@ -1,6 +1,6 @@
+import Generator
 import GraphQLLanguage
 import NormalizedCache
-import Generator
 
 /// Small workloads and the measurements the generator tests take of them.
 enum GeneratorTestSupport {

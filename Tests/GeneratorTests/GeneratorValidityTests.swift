@@ -1,7 +1,7 @@
+import Generator
 import GraphQLLanguage
 import NormalizedCache
 import Testing
-import Generator
 
 @Suite("Generated workloads parse, validate and normalize")
 struct GeneratorValidityTests {

@@ -151,8 +151,7 @@ struct OperationValidator {
         checkValue(field.value, type: definition.type, path: path + "." + field.name)
       }
       for (name, definition) in input.inputFields.sorted(by: { $0.key < $1.key })
-      where definition.type.isNonNull && definition.defaultValue == nil && !fields.contains(where: { $0.name == name })
-      {
+      where definition.type.isNonNull && definition.defaultValue == nil && !fields.contains(where: { $0.name == name }) {
         problems.append("\(path): required input field \(name) missing")
       }
     case .int, .float, .string, .boolean, .enumValue:

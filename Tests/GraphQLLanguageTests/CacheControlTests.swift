@@ -121,7 +121,10 @@ struct CacheControlTests {
         "type Book { id: ID @cacheControl(maxAge: 2147483648) }",
         "s0.graphqls:1:20: @cacheControl(maxAge:) must be at most 2147483647 seconds (GraphQL's Int), got 2147483648"
       ),
-      ("type Book { id: ID @cacheControl(maxAge: 99999999999999999999) }", "s0.graphqls:1:42: Int 99999999999999999999 does not fit in 64 bits"),
+      (
+        "type Book { id: ID @cacheControl(maxAge: 99999999999999999999) }",
+        "s0.graphqls:1:42: Int 99999999999999999999 does not fit in 64 bits"
+      ),
       (
         "type Book { id: ID @cacheControl(maxAge: 5, inheritMaxAge: true) }",
         "s0.graphqls:1:20: @cacheControl takes maxAge or inheritMaxAge: true, not both"
@@ -130,7 +133,10 @@ struct CacheControlTests {
         "type Book { id: ID @cacheControl(maxAge: 5, ttl: 3) }",
         #"s0.graphqls:1:20: @cacheControl has no argument "ttl" (it takes maxAge: Int, inheritMaxAge: Boolean)"#
       ),
-      ("type Book { id: ID @cacheControl(maxAge: 5, scope: SHARED) }", "s0.graphqls:1:20: @cacheControl(scope:) must be PUBLIC or PRIVATE, got SHARED"),
+      (
+        "type Book { id: ID @cacheControl(maxAge: 5, scope: SHARED) }",
+        "s0.graphqls:1:20: @cacheControl(scope:) must be PUBLIC or PRIVATE, got SHARED"
+      ),
       (
         "type Book { id: ID @cacheControl(maxAge: 5) @cacheControl(maxAge: 6) }",
         "s0.graphqls:1:45: @cacheControl is given twice here (the other is at s0.graphqls:1:20)"
@@ -213,12 +219,27 @@ struct CacheControlTests {
   @Test(
     "in an operation, @cacheControl stands on fields only",
     arguments: [
-      ("query Q @cacheControl(maxAge: 5) { a }", "op.graphql:1:9: @cacheControl applies to object types, interfaces, unions and their fields, not to an operation (fields of an operation take it)"),
-      ("query Q { ... on Query @cacheControl(maxAge: 5) { a } }", "op.graphql:1:24: @cacheControl applies to object types, interfaces, unions and their fields, not to an inline fragment (fields of an operation take it)"),
-      ("query Q { ...F @cacheControl(maxAge: 5) } fragment F on Query { a }", "op.graphql:1:16: @cacheControl applies to object types, interfaces, unions and their fields, not to a fragment spread (fields of an operation take it)"),
+      (
+        "query Q @cacheControl(maxAge: 5) { a }",
+        "op.graphql:1:9: @cacheControl applies to object types, interfaces, unions and their fields, not to an operation (fields of an operation take it)"
+      ),
+      (
+        "query Q { ... on Query @cacheControl(maxAge: 5) { a } }",
+        "op.graphql:1:24: @cacheControl applies to object types, interfaces, unions and their fields, not to an inline fragment (fields of an operation take it)"
+      ),
+      (
+        "query Q { ...F @cacheControl(maxAge: 5) } fragment F on Query { a }",
+        "op.graphql:1:16: @cacheControl applies to object types, interfaces, unions and their fields, not to a fragment spread (fields of an operation take it)"
+      ),
       ("query Q { a @cacheControl }", "op.graphql:1:13: @cacheControl requires an explicit maxAge argument"),
-      ("query Q($age: Int) { a @cacheControl(maxAge: $age) }", "op.graphql:1:24: @cacheControl(maxAge:) must be an Int literal, not the variable $age"),
-      (#"query Q { a @cacheControlField(name: "a", maxAge: 1) }"#, "op.graphql:1:13: @cacheControlField belongs in schema extensions; a field of an operation takes @cacheControl"),
+      (
+        "query Q($age: Int) { a @cacheControl(maxAge: $age) }",
+        "op.graphql:1:24: @cacheControl(maxAge:) must be an Int literal, not the variable $age"
+      ),
+      (
+        #"query Q { a @cacheControlField(name: "a", maxAge: 1) }"#,
+        "op.graphql:1:13: @cacheControlField belongs in schema extensions; a field of an operation takes @cacheControl"
+      ),
       ("query Q { a @cacheControl(maxAge: 5, maxAge: 6) }", #"op.graphql:1:38: There can be only one argument named "maxAge""#),
       (#"query Q { book(id: "1", id: "2") { a } }"#, #"op.graphql:1:25: There can be only one argument named "id""#),
     ])

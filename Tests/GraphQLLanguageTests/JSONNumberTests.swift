@@ -47,7 +47,9 @@ struct JSONNumberTests {
 
   @Test("the parser reads through it: ints, doubles, and its own messages for the faults")
   func parser() throws {
-    #expect(try JSONParser.parse("[0, -7, 1.5, 2e2, 9223372036854775808]") == .array([.int(0), .int(-7), .double(1.5), .double(200), .double(9_223_372_036_854_775_808)]))
+    #expect(
+      try JSONParser.parse("[0, -7, 1.5, 2e2, 9223372036854775808]")
+        == .array([.int(0), .int(-7), .double(1.5), .double(200), .double(9_223_372_036_854_775_808)]))
     #expect(throws: GraphQLError.self) { try JSONParser.parse("[01]") }
     #expect(throws: GraphQLError.self) { try JSONParser.parse("[1e999]") }
   }

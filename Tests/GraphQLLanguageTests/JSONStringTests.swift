@@ -37,7 +37,8 @@ struct JSONStringTests {
   func ordinaryText() {
     #expect(JSONString.quoted(Self.ordinary) == Self.ordinaryJSON)
     #expect(JSONWriter.string(.string(Self.ordinary)) == Self.ordinaryJSON)
-    #expect(JSONWriter.string(.object(JSONObject(members: [.init(key: Self.ordinary, value: .null)]))) == "{" + Self.ordinaryJSON + ":null}")
+    #expect(
+      JSONWriter.string(.object(JSONObject(members: [.init(key: Self.ordinary, value: .null)]))) == "{" + Self.ordinaryJSON + ":null}")
     let long = String(repeating: "abcdefgh", count: 9) + "\"" + String(repeating: "é", count: 9)
     #expect(JSONString.quoted(long) == "\"" + long.replacing("\"", with: "\\\"") + "\"")
   }

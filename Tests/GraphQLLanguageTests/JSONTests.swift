@@ -1,8 +1,8 @@
 import Generator
+import Support
 import Testing
 
 @testable import GraphQLLanguage
-import Support
 
 @Suite("JSON")
 struct JSONTests {
@@ -13,14 +13,15 @@ struct JSONTests {
 
   @Test("keeps integers, doubles and booleans apart")
   func kinds() throws {
-    let value = try JSONParser.parse(#"{"i": 1, "d": 1.0, "e": 1e3, "b": true, "n": null, "big": 12345678901234567890, "neg": -9223372036854775808}"#)
+    let value = try JSONParser.parse(
+      #"{"i": 1, "d": 1.0, "e": 1e3, "b": true, "n": null, "big": 12345678901234567890, "neg": -9223372036854775808}"#)
     let object = try #require(value.objectValue)
     #expect(object["i"] == .int(1))
     #expect(object["d"] == .double(1.0))
     #expect(object["e"] == .double(1000))
     #expect(object["b"] == .bool(true))
     #expect(object["n"] == .null)
-    #expect(object["big"] == .double(12345678901234567890))
+    #expect(object["big"] == .double(12_345_678_901_234_567_890))
     #expect(object["neg"] == .int(Int.min))
     #expect(object["b"] != .int(1))
   }

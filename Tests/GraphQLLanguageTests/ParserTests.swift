@@ -106,7 +106,10 @@ struct ExecutableParserTests {
       ("query Q($v Int) { a }", "q.graphql:1:12: Expected \":\", found Name \"Int\""),
       ("fragment on on T { a }", "q.graphql:1:10: Expected a fragment name, found Name \"on\""),
       ("{ a(x: $v) } type", "q.graphql:1:18: Expected Name, found <EOF>"),
-      ("\n\n   bogus { a }", "q.graphql:3:4: Expected a definition (query, mutation, subscription, fragment, type, extend, ...), found Name \"bogus\""),
+      (
+        "\n\n   bogus { a }",
+        "q.graphql:3:4: Expected a definition (query, mutation, subscription, fragment, type, extend, ...), found Name \"bogus\""
+      ),
       ("{ a(x: ..) }", "q.graphql:1:8: Unexpected \".\"; did you mean \"...\"?"),
     ])
   func parseErrors(text: String, message: String) {

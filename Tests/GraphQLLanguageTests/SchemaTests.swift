@@ -64,8 +64,10 @@ struct SchemaTests {
         extend interface Named @typePolicy(keyFields: "name")
         """)
     }
-    #expect(error?.description
-        == #"s0.graphqls:3:1: Type "Dog" inherits conflicting @typePolicy key fields from its interfaces "Node" (keyFields: "id") and "Named" (keyFields: "name"); give "Dog" a @typePolicy of its own"#)
+    #expect(
+      error?.description
+        == #"s0.graphqls:3:1: Type "Dog" inherits conflicting @typePolicy key fields from its interfaces "Node" (keyFields: "id") and "Named" (keyFields: "name"); give "Dog" a @typePolicy of its own"#
+    )
   }
 
   @Test("two interfaces with the same key fields do not conflict, and an own policy settles a conflict")

@@ -1,5 +1,5 @@
-import Testing
 import Measurement
+import Testing
 
 @Suite("monotonic clock")
 struct MonotonicClockTests {

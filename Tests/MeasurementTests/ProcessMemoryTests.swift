@@ -13,10 +13,10 @@ struct ProcessMemoryTests {
   }
 
   #if os(Linux)
-  @Test("this process has a resident set, and jemalloc live bytes")
-  func thisProcess() throws {
-    #expect((ProcessMemory.residentBytes() ?? 0) > 1_000_000)
-    #expect(try ProcessMemory.liveBytes() > 0)
-  }
+    @Test("this process has a resident set, and jemalloc live bytes")
+    func thisProcess() throws {
+      #expect((ProcessMemory.residentBytes() ?? 0) > 1_000_000)
+      #expect(try ProcessMemory.liveBytes() > 0)
+    }
   #endif
 }

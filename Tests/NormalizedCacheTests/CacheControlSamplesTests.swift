@@ -62,7 +62,8 @@ struct CacheControlSamplesTests {
 
   @Test("scalar example 3: only bookCount has a maxAge (300); the rest take the default")
   func scalar3() throws {
-    let values = try Self.resolved("type Query { author: Author }\n" + Self.author(bookCount: "@cacheControl(maxAge: 300)"), Self.authorScalars)
+    let values = try Self.resolved(
+      "type Query { author: Author }\n" + Self.author(bookCount: "@cacheControl(maxAge: 300)"), Self.authorScalars)
     #expect(values == ["author": nil, "author.id": nil, "author.firstName": nil, "author.lastName": nil, "author.bookCount": 300])
   }
 
@@ -158,7 +159,8 @@ struct CacheControlSamplesTests {
   @Test("schema and operation example 3: Author.books' 900 beats Book's 1800, and the books' ids take 900")
   func schemaAndOperation3() throws {
     let values = try Self.resolved(
-      Self.authorsWithBooks(bookCount: "@cacheControl(maxAge: 60)", books: "@cacheControl(maxAge: 900)", book: "@cacheControl(maxAge: 1800)"),
+      Self.authorsWithBooks(
+        bookCount: "@cacheControl(maxAge: 60)", books: "@cacheControl(maxAge: 900)", book: "@cacheControl(maxAge: 1800)"),
       Self.getAuthorsWithBooks)
     #expect(values == ["authors": 3600, "authors.id": 3600, "authors.bookCount": 60, "authors.books": 900, "authors.books.id": 900])
   }

@@ -77,7 +77,8 @@ struct SeedFieldPolicyTests {
         extend type Query @fieldPolicy(forField: "animal", keyArgs: "\(keyArgs)")
         """),
       strategy: .typePolicy)
-    try harness.write("{ allAnimals { species habitat name } }", #"{"allAnimals": [{"species": "Lion", "habitat": "Savanna", "name": "Leo"}]}"#)
+    try harness.write(
+      "{ allAnimals { species habitat name } }", #"{"allAnimals": [{"species": "Lion", "habitat": "Savanna", "name": "Leo"}]}"#)
     #expect(harness.cache.statistics().recordCount == 2)
     #expect(!harness.cache.loadRecords(forKeys: [key]).isEmpty)
     let result = try harness.read(#"{ animal(species: "Lion", habitat: "Savanna") { name } }"#)
@@ -113,7 +114,8 @@ struct SeedFieldPolicyTests {
       strategy: .typePolicy)
     try harness.write(
       "{ allAnimals { species habitat name } }",
-      #"{"allAnimals": [{"species": "Lion", "habitat": "Savanna", "name": "Leo"}, {"species": "Elephant", "habitat": "Savanna", "name": "Dumbo"}]}"#)
+      #"{"allAnimals": [{"species": "Lion", "habitat": "Savanna", "name": "Leo"}, {"species": "Elephant", "habitat": "Savanna", "name": "Dumbo"}]}"#
+    )
     let query = "query Q($species: [String!]) { animals(species: $species, habitat: \"Savanna\") { name } }"
     let both = try harness.read(query, variables: ["species": ["Lion", "Elephant"]])
     #expect(both.data == ["animals": [["name": "Leo"], ["name": "Dumbo"]]])
@@ -177,7 +179,8 @@ struct CacheReaderTests {
   func genreMiss() throws {
     let harness = ReadHarness(schema: .empty, strategy: .path)
     try harness.write(SeedNormalizedCacheDocumentTests.getFavoriteBook, SeedNormalizedCacheDocumentTests.getFavoriteBookResponse)
-    try harness.write(SeedNormalizedCacheDocumentTests.bestFriendsFavoriteBook, SeedNormalizedCacheDocumentTests.bestFriendsFavoriteBookResponse)
+    try harness.write(
+      SeedNormalizedCacheDocumentTests.bestFriendsFavoriteBook, SeedNormalizedCacheDocumentTests.bestFriendsFavoriteBookResponse)
     let result = try harness.read("{ favoriteBook { title genre } }")
     #expect(result.miss?.description == #"no field "genre" in record "QUERY_ROOT.favoriteBook" at data.favoriteBook.genre"#)
   }
@@ -194,7 +197,8 @@ struct CacheReaderTests {
       """, #"extend interface Pet @typePolicy(keyFields: "id")"#)
     let harness = ReadHarness(schema: schema, strategy: .typePolicy)
     let query = "{ g: grid { value: v } pets { __typename id ... on Dog { barks } ... on Cat { lives } } }"
-    let response = #"{"g": [[{"value": 1}, null], []], "pets": [{"__typename": "Dog", "id": "d", "barks": true}, {"__typename": "Cat", "id": "c", "lives": 9}]}"#
+    let response =
+      #"{"g": [[{"value": 1}, null], []], "pets": [{"__typename": "Dog", "id": "d", "barks": true}, {"__typename": "Cat", "id": "c", "lives": 9}]}"#
     try harness.write(query, response)
     let result = try harness.read(query)
     #expect(result.data.map(JSONValue.object) == (try JSONParser.parse(response)))
@@ -239,13 +243,16 @@ struct CacheReaderTests {
   @Test("a leaf read from a field that holds a reference, alone or in a list, is a miss; scalars of every kind read back")
   func leafShapes() throws {
     let cache = InMemoryNormalizedCache()
-    try cache.merge(records: RecordSet(records: [
-      Record(key: "QUERY_ROOT", [
-        "book": .reference("Book:1"), "refs": .list([.string("a"), .reference("Book:1")]),
-        "scalars": .list([.null, .bool(false), .bool(true), .int(-7), .double(2.5), .string("é"), .list([.int(1)])]),
-      ]),
-      Record(key: "Book:1", ["title": "Emma"]),
-    ]))
+    try cache.merge(
+      records: RecordSet(records: [
+        Record(
+          key: "QUERY_ROOT",
+          [
+            "book": .reference("Book:1"), "refs": .list([.string("a"), .reference("Book:1")]),
+            "scalars": .list([.null, .bool(false), .bool(true), .int(-7), .double(2.5), .string("é"), .list([.int(1)])]),
+          ]),
+        Record(key: "Book:1", ["title": "Emma"]),
+      ]))
     func read(_ text: String) throws -> ReadResult {
       let plan = try OperationPlan(document: try ExecutableDocument(parsing: [Source(name: "q.graphql", text: text)]))
       return try CacheReader(cache: cache).read(plan)

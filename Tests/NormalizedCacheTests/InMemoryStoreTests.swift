@@ -8,7 +8,7 @@ struct InMemoryStoreTests {
   struct Random {
     var state: UInt64
     mutating func next(_ bound: Int) -> Int {
-      state = state &* 6364136223846793005 &+ 1442695040888963407
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       return Int((state >> 33) % UInt64(bound))
     }
   }
@@ -149,11 +149,13 @@ struct InMemoryStoreTests {
   }
 
   /// An empty pattern matches nothing: a removal by it removes nothing, as in Apollo's stores.
-  @Test("a key pattern is a plain substring, ASCII case ignored", arguments: [
-    ("User_1", "user_", true), ("User_1", "USER_1", true), ("UserA1", "User_", false), ("User:1", "r:", true),
-    ("Book:1", "%", false), ("a%b", "%", true), ("Book:1", "", false), ("ab", "abc", false), ("ÉCOLE:1", "école", false),
-    ("x.école", "école", true),
-  ])
+  @Test(
+    "a key pattern is a plain substring, ASCII case ignored",
+    arguments: [
+      ("User_1", "user_", true), ("User_1", "USER_1", true), ("UserA1", "User_", false), ("User:1", "r:", true),
+      ("Book:1", "%", false), ("a%b", "%", true), ("Book:1", "", false), ("ab", "abc", false), ("ÉCOLE:1", "école", false),
+      ("x.école", "école", true),
+    ])
   func keyPattern(key: String, pattern: String, matches: Bool) {
     #expect(KeyPattern.matches(key, pattern) == matches)
     #expect(KeyPattern(pattern).matches(key) == matches)

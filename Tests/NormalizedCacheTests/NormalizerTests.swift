@@ -67,7 +67,9 @@ struct NormalizerTests {
     #expect(try normalize(query, response, schema: inheritedOnly, strategy: .typePolicy).keys.last == "Author:7")
     #expect(try normalize(query, response, schema: schema, strategy: .path).keys.last == "QUERY_ROOT.author")
     // The own policy's key field missing: no key, and no fall back to the inherited policy.
-    #expect(try normalize("{ author { id } }", #"{"author": {"id": "7"}}"#, schema: schema, strategy: .typePolicy).keys.last == "QUERY_ROOT.author")
+    #expect(
+      try normalize("{ author { id } }", #"{"author": {"id": "7"}}"#, schema: schema, strategy: .typePolicy).keys.last
+        == "QUERY_ROOT.author")
   }
 
   @Test("path keys add an index per list level and restart below an object with its own key")
@@ -115,7 +117,8 @@ struct NormalizerTests {
     let query = "{ mixed { __typename ... on Author { firstName } ... on Item { name } ... on Named { name } } }"
     let response = #"{"mixed": [{"__typename": "Author", "firstName": "Ray", "name": "Ray B"}, {"__typename": "Item", "name": "Pen"}]}"#
     let records = try normalize(query, response, schema: schema)
-    #expect(records["QUERY_ROOT.mixed.0"] == Record(key: "QUERY_ROOT.mixed.0", ["__typename": "Author", "firstName": "Ray", "name": "Ray B"]))
+    #expect(
+      records["QUERY_ROOT.mixed.0"] == Record(key: "QUERY_ROOT.mixed.0", ["__typename": "Author", "firstName": "Ray", "name": "Ray B"]))
     #expect(records["QUERY_ROOT.mixed.1"] == Record(key: "QUERY_ROOT.mixed.1", ["__typename": "Item", "name": "Pen"]))
     // A field of a fragment that applies is required: the response must have it.
     #expect(throws: NormalizationError.self) {
@@ -134,7 +137,8 @@ struct NormalizerTests {
   @Test("without __typename, an object's type comes from the schema's field type, for keys and conditions")
   func inferredType() throws {
     let schema = try makeSchema(Self.schema, #"extend type Author @typePolicy(keyFields: "id")"#)
-    let records = try normalize("{ author { id ... on Author { name } } }", #"{"author": {"id": "9", "name": "R"}}"#, schema: schema, strategy: .typePolicy)
+    let records = try normalize(
+      "{ author { id ... on Author { name } } }", #"{"author": {"id": "9", "name": "R"}}"#, schema: schema, strategy: .typePolicy)
     #expect(records["Author:9"] == Record(key: "Author:9", ["id": "9", "name": "R"]))
   }
 
@@ -144,7 +148,10 @@ struct NormalizerTests {
       ("{ author { name } }", #"{"author": {}}"#, #"missing field "name" at data.author"#),
       ("{ authors { name } }", #"{"authors": [{"name": "a"}, {"nam": "b"}]}"#, #"missing field "name" at data.authors.1"#),
       ("{ author { name } }", #"{"author": "Ray"}"#, #"field "author" has a selection set, but the response has a string at data.author"#),
-      ("{ author { name } }", #"{"author": {"name": {"first": "R"}}}"#, #"field "name" has no selection set, but the response has an object at data.author.name"#),
+      (
+        "{ author { name } }", #"{"author": {"name": {"first": "R"}}}"#,
+        #"field "name" has no selection set, but the response has an object at data.author.name"#
+      ),
       ("{ author { name } }", #"[1]"#, "a response must be a JSON object, not an array"),
       ("{ author { name } }", #"{"data": 3}"#, "the response's \"data\" is an integer, not an object"),
     ])
@@ -158,10 +165,22 @@ struct NormalizerTests {
   @Test(
     "against the schema, a list where it says an object, or an object where it says a list, is an error naming the path",
     arguments: [
-      ("{ author { name } }", #"{"author": [{"name": "a"}]}"#, #"field "author" is Author in the schema, not a list, but the response has a list at data.author"#),
-      ("{ authors { name } }", #"{"authors": {"name": "a"}}"#, #"field "authors" is [Author] in the schema, a list, but the response has an object at data.authors"#),
-      ("{ grid { v } }", #"{"grid": [{"v": 1}]}"#, #"field "grid" is [Cell] in the schema, a list, but the response has an object at data.grid.0"#),
-      ("{ grid { v } }", #"{"grid": [[[{"v": 1}]]]}"#, #"field "grid" is Cell in the schema, not a list, but the response has a list at data.grid.0.0"#),
+      (
+        "{ author { name } }", #"{"author": [{"name": "a"}]}"#,
+        #"field "author" is Author in the schema, not a list, but the response has a list at data.author"#
+      ),
+      (
+        "{ authors { name } }", #"{"authors": {"name": "a"}}"#,
+        #"field "authors" is [Author] in the schema, a list, but the response has an object at data.authors"#
+      ),
+      (
+        "{ grid { v } }", #"{"grid": [{"v": 1}]}"#,
+        #"field "grid" is [Cell] in the schema, a list, but the response has an object at data.grid.0"#
+      ),
+      (
+        "{ grid { v } }", #"{"grid": [[[{"v": 1}]]]}"#,
+        #"field "grid" is Cell in the schema, not a list, but the response has a list at data.grid.0.0"#
+      ),
     ])
   func shapeAgainstSchema(query: String, response: String, message: String) throws {
     let schema = try makeSchema(Self.schema)
@@ -176,7 +195,9 @@ struct NormalizerTests {
   @Test("the shapes the schema gives pass: nulls at every level, lists of lists")
   func shapesThatFit() throws {
     let schema = try makeSchema(Self.schema)
-    let records = try normalize("{ grid { v } authors { name } author { name } }", #"{"grid": [[{"v": 1}, null], null], "authors": null, "author": null}"#, schema: schema)
+    let records = try normalize(
+      "{ grid { v } authors { name } author { name } }", #"{"grid": [[{"v": 1}, null], null], "authors": null, "author": null}"#,
+      schema: schema)
     #expect(records["QUERY_ROOT.grid.0.0"] == Record(key: "QUERY_ROOT.grid.0.0", ["v": 1]))
   }
 
@@ -202,10 +223,11 @@ struct RecordMergeTests {
   @Test("merge overwrites field by field, keeps fields it does not mention, and returns only changes")
   func fieldByField() {
     var records = RecordSet(records: [Record(key: "Book:1", ["id": "1", "title": "Old", "tags": ["a", "b"]])])
-    let changed = records.merge(records: RecordSet(records: [
-      Record(key: "Book:1", ["title": "New", "tags": ["a", "b"], "year": 2001]),
-      Record(key: "Book:2", ["id": "2", "next": .reference("Book:1")]),
-    ]))
+    let changed = records.merge(
+      records: RecordSet(records: [
+        Record(key: "Book:1", ["title": "New", "tags": ["a", "b"], "year": 2001]),
+        Record(key: "Book:2", ["id": "2", "next": .reference("Book:1")]),
+      ]))
     #expect(Set(changed) == ["Book:1.title", "Book:1.year", "Book:2.id", "Book:2.next"])
     #expect(changed.count == 4)
     #expect(changed.contains("Book:1.title"))

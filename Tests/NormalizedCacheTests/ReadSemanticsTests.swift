@@ -15,7 +15,8 @@ struct ReadSemanticsTests {
     """
 
   func harness(_ strategy: KeyStrategy = .path, withSchema: Bool = true) throws -> ReadHarness {
-    let schema = withSchema
+    let schema =
+      withSchema
       ? try makeSchema(
         Self.schemaText,
         """
@@ -118,7 +119,8 @@ struct ReadSemanticsTests {
     // A new record it never read: no; by record, QUERY_ROOT.books changed to hold it.
     #expect(try wakes(#"{ books { id title } }"#, #"{"books": [{"id": "2", "title": "U"}]}"#) == (false, true))
     // The author's name, reached through Book:1.author: yes.
-    #expect(try wakes(#"{ books { id author { id name } } }"#, #"{"books": [{"id": "1", "author": {"id": "a", "name": "Bo"}}]}"#) == (true, true))
+    #expect(
+      try wakes(#"{ books { id author { id name } } }"#, #"{"books": [{"id": "1", "author": {"id": "a", "name": "Bo"}}]}"#) == (true, true))
     #expect(try wakes(#"{ hero { name } }"#, #"{"hero": {"name": "Han"}}"#) == (true, true))
     // Its records, each once: QUERY_ROOT, QUERY_ROOT.hero, Book:1 and Author:a; and its five
     // keys: QUERY_ROOT.hero (b is the field policy's lookup of Book:1, not a key of QUERY_ROOT),
@@ -166,7 +168,8 @@ struct ReadSemanticsTests {
       let read = try CacheReader(cache: harness.cache).read(object.selection, key: object.key)
       #expect(read.data == (try ResponseProjection.selectedData(of: object.object, selection: object.selection)))
     }
-    #expect(try objects.first.map { try CacheReader(cache: harness.cache).read($0.selection, key: $0.key).data }
-      == ["id": "1", "title": "T", "author": ["id": "a", "name": "Ann"]])
+    #expect(
+      try objects.first.map { try CacheReader(cache: harness.cache).read($0.selection, key: $0.key).data }
+        == ["id": "1", "title": "T", "author": ["id": "a", "name": "Ann"]])
   }
 }

@@ -1,6 +1,6 @@
 import Generator
-import Testing
 import Support
+import Testing
 
 @testable @_spi(RecordBytes) import NormalizedCache
 
@@ -39,10 +39,12 @@ struct RecordBytesTests {
   }
 
   /// Invariant 2: the checked read stops at the end of its buffer and at 64 bits.
-  @Test("the checked read refuses a varint cut short or longer than 64 bits", arguments: [
-    [UInt8](), [0x80], [0xFF, 0xFF], [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02],
-    [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x81, 0x00],
-  ])
+  @Test(
+    "the checked read refuses a varint cut short or longer than 64 bits",
+    arguments: [
+      [UInt8](), [0x80], [0xFF, 0xFF], [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x02],
+      [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x81, 0x00],
+    ])
   func checkedReadRefuses(_ bytes: [UInt8]) {
     bytes.withUnsafeBytes { buffer in
       var offset = 0
@@ -234,11 +236,14 @@ struct RecordsDocExampleTests {
 
   @Test("Book:bk123's six fields encode to the 80 bytes the page lists")
   func encoding() {
-    let record = Record(key: "Book:bk123", [
-      "title": "Dune", "year": 1965, "inPrint": true, "rating": 4.5,
-      "author": .reference("Author:7"), "tags": ["sf", nil],
-    ])
-    let expected = Self.bytes("""
+    let record = Record(
+      key: "Book:bk123",
+      [
+        "title": "Dune", "year": 1965, "inPrint": true, "rating": 4.5,
+        "author": .reference("Author:7"), "tags": ["sf", nil],
+      ])
+    let expected = Self.bytes(
+      """
       057469746C6506050444756E6504796561720303DA1E07696E5072696E74010206726174696E6709040000000000001240
       06617574686F720A0608417574686F723A3704746167730707020502736600
       """)

@@ -6,7 +6,10 @@ import Testing
 struct RecordCodecTests {
   /// Names around the 16 bytes the fast comparison reads (length byte included), and past the
   /// one-byte length varint (128).
-  static let names = ["a", "id", "seven77", "eight888", "fourteen141414", "fifteen15151515", "sixteen161616161", "x", String(repeating: "n", count: 128), "é名"]
+  static let names = [
+    "a", "id", "seven77", "eight888", "fourteen141414", "fifteen15151515", "sixteen161616161", "x", String(repeating: "n", count: 128),
+    "é名",
+  ]
 
   @Test("a field is found by name from any hint, at any place in the record, up to its last byte")
   func findFromEveryHint() throws {
@@ -37,7 +40,12 @@ struct RecordCodecTests {
     }
   }
 
-  @Test("names that only resemble a field's are not found", arguments: ["", "i", "ids", "iD", "fifteen1515151", "fifteen151515155", "sixteen16161616", "sixteen1616161616", String(repeating: "n", count: 127), "é"])
+  @Test(
+    "names that only resemble a field's are not found",
+    arguments: [
+      "", "i", "ids", "iD", "fifteen1515151", "fifteen151515155", "sixteen16161616", "sixteen1616161616",
+      String(repeating: "n", count: 127), "é",
+    ])
   func lookalikes(name: String) {
     let record = Record(key: "K", fields: Self.names.map { ($0, RecordValue.null) })
     record.encodedFields.withUnsafeBytes { bytes in
@@ -60,7 +68,11 @@ struct RecordCodecTests {
       var hint = 0
       let id = RecordCodec.FieldName("id")
       let found = withExtendedLifetime(id) { RecordCodec.find(id.probe, in: bytes, hint: &hint) }
-      #expect(found.map { offset in var offset = offset; return RecordCodec.readValue(bytes, &offset) } == .string("1"))
+      #expect(
+        found.map { offset in
+          var offset = offset
+          return RecordCodec.readValue(bytes, &offset)
+        } == .string("1"))
       hint = 0
       let i = RecordCodec.FieldName("i")
       #expect(withExtendedLifetime(i) { RecordCodec.find(i.probe, in: bytes, hint: &hint) } == nil)

@@ -46,18 +46,28 @@ struct RecordDatesTests {
     #expect(book != Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T"]))
   }
 
-  @Test("an unchanged refetch at another date, or a record met again at its dates, is settled without a field-by-field merge, with its result")
+  @Test(
+    "an unchanged refetch at another date, or a record met again at its dates, is settled without a field-by-field merge, with its result")
   func refetchShortcut() throws {
     var partial = Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T", "price": 5])
     _ = partial.merge(Record(key: "Book:1", writtenAt: 250, ["title": "T"]))
     let cases: [(old: Record, new: Record, shortcut: Bool)] = [
-      (Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T"]), Record(key: "Book:1", writtenAt: 200, ["id": "1", "title": "T"]), true),
+      (
+        Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T"]), Record(key: "Book:1", writtenAt: 200, ["id": "1", "title": "T"]),
+        true
+      ),
       // The old record's dates had exceptions: every field now takes the one new date.
       (partial, Record(key: "Book:1", writtenAt: 300, ["id": "1", "title": "T", "price": 5]), true),
       // An earlier date: the shortcut does not look at which is later, nor does the merge.
       (Record(key: "Book:1", writtenAt: 200, ["id": "1"]), Record(key: "Book:1", writtenAt: 100, ["id": "1"]), true),
-      (Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T"]), Record(key: "Book:1", writtenAt: 200, ["id": "1", "title": "U"]), false),
-      (Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T"]), Record(key: "Book:1", writtenAt: 200, ["title": "T", "id": "1"]), false),
+      (
+        Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T"]), Record(key: "Book:1", writtenAt: 200, ["id": "1", "title": "U"]),
+        false
+      ),
+      (
+        Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T"]), Record(key: "Book:1", writtenAt: 200, ["title": "T", "id": "1"]),
+        false
+      ),
       (Record(key: "Book:1", writtenAt: 100, ["id": "1", "title": "T"]), Record(key: "Book:1", writtenAt: 200, ["id": "1"]), false),
       (Record(key: "Book:1", writtenAt: 100, [:]), Record(key: "Book:1", writtenAt: 200, [:]), false),
       (Record(key: "Book:1", ["id": "1"]), Record(key: "Book:1", writtenAt: 200, ["id": "1"]), false),
@@ -77,7 +87,9 @@ struct RecordDatesTests {
       let nothing = old.encodedFields.withUnsafeBytes { a in new.encodedFields.withUnsafeBytes { b in RecordCodec.changesNothing(a, b) } }
       #expect(nothing == (9...10).contains(index), "case \(index)")
       let merged = RecordCodec.merge(existing: old.encodedFields, new: new.encodedFields)
-      let byField = old.encodedFields.withUnsafeBytes { a in new.encodedFields.withUnsafeBytes { b in RecordCodec.mergeDated(existing: a, new: b) } }
+      let byField = old.encodedFields.withUnsafeBytes { a in
+        new.encodedFields.withUnsafeBytes { b in RecordCodec.mergeDated(existing: a, new: b) }
+      }
       #expect(merged?.merged == byField?.merged, "case \(index)")
       #expect(merged?.changed == byField?.changed, "case \(index)")
       if shortcut {
@@ -92,7 +104,7 @@ struct RecordDatesTests {
     // A linear congruential generator: the same cases every run.
     var state: UInt64 = 11
     func next(_ bound: Int) -> Int {
-      state = state &* 6364136223846793005 &+ 1442695040888963407
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
       return Int((state >> 33) % UInt64(bound))
     }
     let names = ["a", "b", "c", "d", "e", "f"]
@@ -129,7 +141,9 @@ struct RecordDatesTests {
           }
         }
         let unchanged = expected.elementsEqual(model) { $0.name == $1.name && $0.value == $1.value && $0.date == $1.date }
-        let nothing = stored.encodedFields.withUnsafeBytes { a in incoming.encodedFields.withUnsafeBytes { RecordCodec.changesNothing(a, $0) } }
+        let nothing = stored.encodedFields.withUnsafeBytes { a in
+          incoming.encodedFields.withUnsafeBytes { RecordCodec.changesNothing(a, $0) }
+        }
         let result = RecordCodec.merge(existing: stored.encodedFields, new: incoming.encodedFields)
         #expect((result == nil) == unchanged, "trial \(trial) step \(step)")
         if nothing { #expect(unchanged, "trial \(trial) step \(step)") }
@@ -222,13 +236,21 @@ struct RecordDatesValidationTests {
     "a malformed dates field is refused with the offset and the problem",
     arguments: [
       // The dates field second.
-      ([1, UInt8(ascii: "a"), 1, 0, 0, 2, 3, 2], "malformed record encoding at byte 4: a field of empty name (a record's dates) that is not the first"),
+      (
+        [1, UInt8(ascii: "a"), 1, 0, 0, 2, 3, 2],
+        "malformed record encoding at byte 4: a field of empty name (a record's dates) that is not the first"
+      ),
       (record(dates: [5, 0]), "malformed record encoding at byte 2: the dates field holds a value other than an Int"),
       (record(dates: [3, 1]), "malformed record encoding at byte 2: the dates field holds a date before 0"),
-      (record(dates: [7, 2, 3, 2, 3, 0]), "malformed record encoding at byte 2: the dates field is a list of 2 Ints, not a base and pairs"),
+      (
+        record(dates: [7, 2, 3, 2, 3, 0]), "malformed record encoding at byte 2: the dates field is a list of 2 Ints, not a base and pairs"
+      ),
       // An empty list has no base; a list in the list is not an Int.
       (record(dates: [7, 0]), "malformed record encoding at byte 2: the dates field is a list of 0 Ints, not a base and pairs"),
-      (record(dates: [7, 3, 7, 1, 3, 2, 3, 2, 3, 2]), "malformed record encoding at byte 4: the dates field holds a value other than an Int"),
+      (
+        record(dates: [7, 3, 7, 1, 3, 2, 3, 2, 3, 2]),
+        "malformed record encoding at byte 4: the dates field holds a value other than an Int"
+      ),
       // [base 100, position 1 of 1 field, 1 second before]: no field 1.
       (
         record(dates: [7, 3, 3, 200, 1, 3, 2, 3, 2]),
@@ -249,13 +271,18 @@ struct RecordDatesValidationTests {
   func checkedValue() throws {
     // 100 (ZigZag 200, a varint of two bytes); then [base 100, field 1 at 1 second before].
     #expect(try ([3, 200, 1] as [UInt8]).withUnsafeBytes { try RecordCodec.checkedDates(ofValue: $0, fieldCount: 2) } == [100, 100])
-    #expect(try ([7, 3, 3, 200, 1, 3, 2, 3, 2] as [UInt8]).withUnsafeBytes { try RecordCodec.checkedDates(ofValue: $0, fieldCount: 2) } == [100, 99])
+    #expect(
+      try ([7, 3, 3, 200, 1, 3, 2, 3, 2] as [UInt8]).withUnsafeBytes { try RecordCodec.checkedDates(ofValue: $0, fieldCount: 2) } == [
+        100, 99,
+      ])
     for (bytes, message) in [
       ([7, 0] as [UInt8], "malformed record encoding at byte 0: the dates field is a list of 0 Ints, not a base and pairs"),
       ([3, 200, 1, 3], "malformed record encoding at byte 3: bytes after the dates field's value"),
       ([5, 0], "malformed record encoding at byte 0: the dates field holds a value other than an Int"),
     ] {
-      let error = #expect(throws: RecordCodec.EncodingError.self) { try bytes.withUnsafeBytes { try RecordCodec.checkedDates(ofValue: $0, fieldCount: 1) } }
+      let error = #expect(throws: RecordCodec.EncodingError.self) {
+        try bytes.withUnsafeBytes { try RecordCodec.checkedDates(ofValue: $0, fieldCount: 1) }
+      }
       #expect(error?.description == message)
     }
   }

@@ -24,7 +24,8 @@ struct RecordSetTests {
   /// it did before; U+0008 and U+000C, `\u0008` and `\u000c` before, are now `\b` and `\f`.
   @Test("a record's listing quotes strings and references as JSON strings")
   func listing() {
-    let record = Record(key: "R", ["s": .string("Dune \"1\"\n\t\\ é \u{1}\u{8}\u{C}"), "r": .reference("A\\b"), "n": .list([.int(1), .null])])
+    let record = Record(
+      key: "R", ["s": .string("Dune \"1\"\n\t\\ é \u{1}\u{8}\u{C}"), "r": .reference("A\\b"), "n": .list([.int(1), .null])])
     #expect(record.description == #"R {s: "Dune \"1\"\n\t\\ é \u0001\b\f", r: "-> #A\\b", n: [1, null]}"#)
   }
 }

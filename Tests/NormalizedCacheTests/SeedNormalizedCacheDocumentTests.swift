@@ -115,7 +115,9 @@ struct SeedNormalizedCacheDocumentTests {
     var cache = try normalize(Self.getFavoriteBook, Self.getFavoriteBookResponse)
     cache.merge(records: try normalize(Self.favoriteBookYear, Self.favoriteBookYearResponse))
     cache.merge(records: try normalize(Self.bestFriendsFavoriteBook, Self.bestFriendsFavoriteBookResponse))
-    #expect(cache["QUERY_ROOT.bestFriend"] == Record(key: "QUERY_ROOT.bestFriend", ["favoriteBook": .reference("QUERY_ROOT.bestFriend.favoriteBook")]))
+    #expect(
+      cache["QUERY_ROOT.bestFriend"]
+        == Record(key: "QUERY_ROOT.bestFriend", ["favoriteBook": .reference("QUERY_ROOT.bestFriend.favoriteBook")]))
     #expect(
       cache["QUERY_ROOT.bestFriend.favoriteBook"]
         == Record(

@@ -114,8 +114,9 @@ struct SeedTypePolicyArticleTests {
     #expect(records.keys == ["QUERY_ROOT", "Robot:r1", "User:u1", "Orphan:o1", "Robot:r2", "QUERY_ROOT.plain"])
     #expect(records["Robot:r1"] == Record(key: "Robot:r1", ["__typename": "Robot", "id": "r1"]))
     // The path strategy ignores it, as every policy.
-    #expect(try normalize("{ node { __typename id } }", #"{"node": {"__typename": "Robot", "id": "r1"}}"#, schema: schema, strategy: .path).keys
-      == ["QUERY_ROOT", "QUERY_ROOT.node"])
+    #expect(
+      try normalize("{ node { __typename id } }", #"{"node": {"__typename": "Robot", "id": "r1"}}"#, schema: schema, strategy: .path).keys
+        == ["QUERY_ROOT", "QUERY_ROOT.node"])
   }
 
   @Test("a type implementing interfaces with conflicting policies is a validation error when the schema loads")
@@ -128,8 +129,10 @@ struct SeedTypePolicyArticleTests {
         extend interface Animal @typePolicy(keyFields: "name")
         """)
     }
-    #expect(error?.message
-        == #"Type "Cat" inherits conflicting @typePolicy key fields from its interfaces "Animal" (keyFields: "name") and "Pet" (keyFields: "id"); give "Cat" a @typePolicy of its own"#)
+    #expect(
+      error?.message
+        == #"Type "Cat" inherits conflicting @typePolicy key fields from its interfaces "Animal" (keyFields: "name") and "Pet" (keyFields: "id"); give "Cat" a @typePolicy of its own"#
+    )
   }
 
   @Test(
@@ -196,7 +199,8 @@ struct SeedTypePolicyArticleTests {
       type.isMember(ofUnion: "ClassroomPets") ? try? CacheKeyInfo(jsonValue: object["id"]) : nil
     }
     let query = "{ classroomPets { __typename ... on Cat { id name } ... on Hamster { id name } } }"
-    let response = #"{"classroomPets": [{"__typename": "Cat", "id": "c1", "name": "Tom"}, {"__typename": "Hamster", "id": "h1", "name": "Ham"}]}"#
+    let response =
+      #"{"classroomPets": [{"__typename": "Cat", "id": "c1", "name": "Tom"}, {"__typename": "Hamster", "id": "h1", "name": "Ham"}]}"#
     #expect(
       try normalize(query, response, schema: schema, strategy: byInterface).keys
         == ["QUERY_ROOT", "Cat:c1", "QUERY_ROOT.classroomPets.1"])
@@ -215,17 +219,22 @@ struct SeedTypePolicyArticleTests {
     }
     #expect(try normalize(query, response, schema: schema, strategy: animalGroup).keys == ["QUERY_ROOT", "Animal:123", "Animal:124"])
     // The built-in interface-group resolver uses the first interface each type declares: Animal.
-    #expect(try normalize(query, response, schema: schema, strategy: try builtIn("interface-group")).keys == ["QUERY_ROOT", "Animal:123", "Animal:124"])
+    #expect(
+      try normalize(query, response, schema: schema, strategy: try builtIn("interface-group")).keys == [
+        "QUERY_ROOT", "Animal:123", "Animal:124",
+      ])
   }
 
   @Test("a programmatic key takes precedence over @typePolicy; returning nil falls back to it")
   func programmaticOverTypePolicy() throws {
     let schema = try makeSchema(Self.schemaText, #"extend type Book @typePolicy(keyFields: "id")"#)
     let seedBooks = try builtIn("seed-books")
-    let withISBN = try normalize(#"{ book(id: "1") { id isbn } }"#, #"{"book": {"id": "1", "isbn": "X"}}"#, schema: schema, strategy: seedBooks)
+    let withISBN = try normalize(
+      #"{ book(id: "1") { id isbn } }"#, #"{"book": {"id": "1", "isbn": "X"}}"#, schema: schema, strategy: seedBooks)
     #expect(withISBN.keys == ["QUERY_ROOT", "Book:isbn:X"])
     let declined = try resolver { _, _ in nil }
-    let fallback = try normalize(#"{ book(id: "1") { id isbn } }"#, #"{"book": {"id": "1", "isbn": "X"}}"#, schema: schema, strategy: declined)
+    let fallback = try normalize(
+      #"{ book(id: "1") { id isbn } }"#, #"{"book": {"id": "1", "isbn": "X"}}"#, schema: schema, strategy: declined)
     #expect(fallback.keys == ["QUERY_ROOT", "Book:1"])
   }
 }

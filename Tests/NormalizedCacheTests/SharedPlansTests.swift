@@ -110,10 +110,12 @@ struct SharedPlansTests {
     let plans = SharedPlans(document: document)
     let operation = try document.operation(named: "Q")
     let field = { (name: String) -> [[Selection]] in
-      guard case .field(let post) = operation.selectionSet.first(where: {
-        if case .field(let field) = $0 { return field.responseKey == name }
-        return false
-      }) else { return [] }
+      guard
+        case .field(let post) = operation.selectionSet.first(where: {
+          if case .field(let field) = $0 { return field.responseKey == name }
+          return false
+        })
+      else { return [] }
       return [post.selectionSet!]
     }
     #expect(!plans.usesNoVariables(field("post")))

@@ -66,9 +66,10 @@ struct StoreConformanceTests {
 
   @Test("a store that lists its keys but does not declare it fails the capabilities check, and only it")
   func undeclared() throws {
-    #expect(try StoreConformance.run { UndeclaredStore() } == [
-      "its capabilities declare the capability protocols it adopts: it adopts KeyEnumerableCache but capabilities.keyListing is nil: the workbench would not see it"
-    ])
+    #expect(
+      try StoreConformance.run { UndeclaredStore() } == [
+        "its capabilities declare the capability protocols it adopts: it adopts KeyEnumerableCache but capabilities.keyListing is nil: the workbench would not see it"
+      ])
   }
 
   @Test("the in-memory store passes every check")
@@ -83,14 +84,15 @@ struct StoreConformanceTests {
     // By hand: replacing loses unmentioned fields (overwrite, and the dated records' partial
     // writes), reports unchanged fields as changed (identical merge, the second merge of true/1,
     // the zoo merged again, and the dated rewrites); nothing else.
-    #expect(failed == [
-      "a field-level overwrite keeps unmentioned fields, in their order, and reports only the changed ones",
-      "merging identical records again changes nothing",
-      "true and 1, and 1 and 1.0, are different values",
-      "every kind of value round-trips: lists, nested lists, references, escapes, -0.0",
-      "dated records keep each field's date through merges, a rewrite refreshing it unreported",
-      "a record of more than 64 fields keeps its dates through partial merges",
-    ], "\(problems)")
+    #expect(
+      failed == [
+        "a field-level overwrite keeps unmentioned fields, in their order, and reports only the changed ones",
+        "merging identical records again changes nothing",
+        "true and 1, and 1 and 1.0, are different values",
+        "every kind of value round-trips: lists, nested lists, references, escapes, -0.0",
+        "dated records keep each field's date through merges, a rewrite refreshing it unreported",
+        "a record of more than 64 fields keeps its dates through partial merges",
+      ], "\(problems)")
     #expect(problems.contains { $0.hasPrefix("a field-level overwrite keeps unmentioned fields") })
     #expect(problems.contains { $0.hasPrefix("merging identical records again changes nothing: changed keys were [") })
     #expect(!problems.contains { $0.hasPrefix("loads in order") })

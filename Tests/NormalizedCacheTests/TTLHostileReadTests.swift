@@ -10,10 +10,11 @@ struct TTLHostileReadTests {
   /// Book 1 written at `date`, with a title (Book's maxAge 60) and a stock (maxAge 0).
   func harness(writtenAt date: Int) throws -> TTLReadTests.Harness {
     let harness = try TTLReadTests.Harness()
-    try harness.cache.merge(records: RecordSet(records: [
-      Record(key: "QUERY_ROOT", writtenAt: date, ["book(id:1)": .reference("Book:1")]),
-      Record(key: "Book:1", writtenAt: date, ["id": "1", "title": "T", "stock": 3]),
-    ]))
+    try harness.cache.merge(
+      records: RecordSet(records: [
+        Record(key: "QUERY_ROOT", writtenAt: date, ["book(id:1)": .reference("Book:1")]),
+        Record(key: "Book:1", writtenAt: date, ["id": "1", "title": "T", "stock": 3]),
+      ]))
     return harness
   }
 

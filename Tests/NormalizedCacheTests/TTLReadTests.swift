@@ -49,7 +49,8 @@ struct TTLReadTests {
   }
 
   static let bookQuery = "{ book(id: 1) { id title price stock author { id name } publisher { name } } }"
-  static let bookResponse = #"{"book": {"id": "1", "title": "T", "price": 5, "stock": 3, "author": {"id": "a", "name": "N"}, "publisher": {"name": "P"}}}"#
+  static let bookResponse =
+    #"{"book": {"id": "1", "title": "T", "price": 5, "stock": 3, "author": {"id": "a", "name": "N"}, "publisher": {"name": "P"}}}"#
 
   func spelled(_ paths: [[String]]) -> [String] { paths.map(ReadResult.spelled) }
 
@@ -203,7 +204,8 @@ struct TTLReadTests {
   @Test("a read with a clock goes on past a missing field and still assembles nothing")
   func goesOn() throws {
     let harness = try Harness()
-    try harness.write("{ shelf { label books { id title } } }", #"{"shelf": {"label": "L", "books": [{"id": "1", "title": "A"}]}}"#, at: 100)
+    try harness.write(
+      "{ shelf { label books { id title } } }", #"{"shelf": {"label": "L", "books": [{"id": "1", "title": "A"}]}}"#, at: 100)
     let read = try harness.read("{ shelf { label books { id title price } } }", at: 120)
     #expect(spelled(read.missing) == ["shelf.books.0.price"])
     #expect(read.data == nil)

@@ -113,22 +113,28 @@ struct ApolloDatasetTests {
   func json() throws {
     var dataset = ApolloDataset(
       version: "cachebench", capturedAt: "2025-11-22T07:39:12Z", gitSHA: "a3f0feb", device: "vm",
-      results: [ApolloDataset.Result(tier: 2, scenario: "tier2.sqlite.x", meanMs: 12.5, stdMs: 0.25, p50Ms: 12, p95Ms: 13, p99Ms: 14.75, iterations: 50)])
-    #expect(dataset.json == """
-      {
-        "version": "cachebench",
-        "captured_at": "2025-11-22T07:39:12Z",
-        "git_sha": "a3f0feb",
-        "device": "vm",
-        "results": [
-          {"tier": 2, "scenario": "tier2.sqlite.x", "mean_ms": 12.5, "std_ms": 0.25, "p50_ms": 12, "p95_ms": 13, "p99_ms": 14.75, "iterations": 50}
-        ]
-      }
+      results: [
+        ApolloDataset.Result(
+          tier: 2, scenario: "tier2.sqlite.x", meanMs: 12.5, stdMs: 0.25, p50Ms: 12, p95Ms: 13, p99Ms: 14.75, iterations: 50)
+      ])
+    #expect(
+      dataset.json == """
+        {
+          "version": "cachebench",
+          "captured_at": "2025-11-22T07:39:12Z",
+          "git_sha": "a3f0feb",
+          "device": "vm",
+          "results": [
+            {"tier": 2, "scenario": "tier2.sqlite.x", "mean_ms": 12.5, "std_ms": 0.25, "p50_ms": 12, "p95_ms": 13, "p99_ms": 14.75, "iterations": 50}
+          ]
+        }
 
-      """)
+        """)
     let baseline = ApolloDataset(
       version: "2.x", capturedAt: "2026-05-19T18:05:58Z", gitSHA: "c3ed76fd", device: "M1 Pro",
-      results: [ApolloDataset.Result(tier: 2, scenario: "tier2.sqlite.x", meanMs: 10, stdMs: 0, p50Ms: 10, p95Ms: 10, p99Ms: 10, iterations: 50)])
+      results: [
+        ApolloDataset.Result(tier: 2, scenario: "tier2.sqlite.x", meanMs: 10, stdMs: 0, p50Ms: 10, p95Ms: 10, p99Ms: 10, iterations: 50)
+      ])
     dataset = try dataset.compared(with: baseline, file: "b.json")
     let text = dataset.json
     #expect(text.contains(#""git_sha": "a3f0feb",\#n  "baseline_version": "2.x",\#n  "baseline_git_sha": "c3ed76fd",\#n  "device": "vm""#))
@@ -141,7 +147,9 @@ struct ApolloDatasetTests {
   static func baseline(_ means: [(String, Double)]) -> ApolloDataset {
     ApolloDataset(
       version: "2.x", capturedAt: "t", gitSHA: "s", device: "d",
-      results: means.map { ApolloDataset.Result(tier: 2, scenario: $0, meanMs: $1, stdMs: 0, p50Ms: $1, p95Ms: $1, p99Ms: $1, iterations: 50) })
+      results: means.map {
+        ApolloDataset.Result(tier: 2, scenario: $0, meanMs: $1, stdMs: 0, p50Ms: $1, p95Ms: $1, p99Ms: $1, iterations: 50)
+      })
   }
 
   @Test("each result against the baseline's of its scenario, or of its family's; the baseline's other scenarios left out")
@@ -163,9 +171,13 @@ struct ApolloDatasetTests {
     #expect(compared.baseline == ApolloDataset.Provenance(version: "2.x", gitSHA: "s"))
   }
 
-  @Test("a projected load the baseline lacks against the whole load of its records, its family's too; the list load and over-fetch without a verdict")
+  @Test(
+    "a projected load the baseline lacks against the whole load of its records, its family's too; the list load and over-fetch without a verdict"
+  )
   func projectedComparison() throws {
-    #expect(ApolloDataset.wholeLoadScenario(of: "tier2.sqlite_rows.projected_load_3_of_10_fields") == "tier2.sqlite_rows.single_key_load_10_fields")
+    #expect(
+      ApolloDataset.wholeLoadScenario(of: "tier2.sqlite_rows.projected_load_3_of_10_fields")
+        == "tier2.sqlite_rows.single_key_load_10_fields")
     #expect(
       ApolloDataset.wholeLoadScenario(of: "tier2.inmemory.projected_batch_load_3_of_10_fields_100_records")
         == "tier2.inmemory.batch_load_100_records")
@@ -239,7 +251,10 @@ struct ApolloDatasetTests {
       summary: Summary([1])!)
     let cases: [([MetricRow], [SampleRow], String)] = [
       ([deterministic], [], "r.csv has no timing rows (unit ns) to write as Apollo's dataset"),
-      ([memory.row, rebuilt.row], memory.samples + rebuilt.samples, "r.csv holds rows of several builds (a3f0feb, b4c0ffee): export one build's rows"),
+      (
+        [memory.row, rebuilt.row], memory.samples + rebuilt.samples,
+        "r.csv holds rows of several builds (a3f0feb, b4c0ffee): export one build's rows"
+      ),
       (
         [memory.row], [],
         "s.csv has no samples of apollo-tier2/memory/typePolicy/tier2/batch_load_100_records (run r1): "

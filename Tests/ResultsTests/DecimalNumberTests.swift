@@ -17,7 +17,10 @@ struct DecimalNumberTests {
 
   @Test(
     "what Swift's Double(_:) takes beyond the grammar is refused",
-    arguments: ["0x10", "0x1p-1074", "+5", "inf", "-inf", "nan", "infinity", "1.", ".5", "1e", "1e+", "--1", "-", "", " 1", "1 ", "1e999", "1_000", "١"])
+    arguments: [
+      "0x10", "0x1p-1074", "+5", "inf", "-inf", "nan", "infinity", "1.", ".5", "1e", "1e+", "--1", "-", "", " 1", "1 ", "1e999", "1_000",
+      "١",
+    ])
   func notNumbers(text: String) {
     #expect(DecimalNumber.number(text) == nil)
   }

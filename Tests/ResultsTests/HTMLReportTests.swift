@@ -4,7 +4,9 @@ import Testing
 
 @Suite("HTML report")
 struct HTMLReportTests {
-  static func row(_ store: String, _ keys: String, _ phase: Phase, _ metric: String, _ p50: Double, unit: MetricUnit = .ns, variant: String = "")
+  static func row(
+    _ store: String, _ keys: String, _ phase: Phase, _ metric: String, _ p50: Double, unit: MetricUnit = .ns, variant: String = ""
+  )
     -> MetricRow
   {
     var summary = Summary(single: p50)
@@ -30,15 +32,18 @@ struct HTMLReportTests {
   static let samples: [SampleRow] = (0..<20).flatMap { index in
     ["path", "typePolicy"].map { keys in
       SampleRow(
-        runID: "r", key: MetricKey(workload: "books", store: "memory", keys: keys, phase: .write, metric: "latency"), unit: .ns, index: index,
+        runID: "r", key: MetricKey(workload: "books", store: "memory", keys: keys, phase: .write, metric: "latency"), unit: .ns,
+        index: index,
         value: Double(1_000 + index * 100))
     }
   }
 
   static let verdicts = [
-    Verdict(key: MetricKey(workload: "books", store: "memory", keys: "path", phase: .write, metric: "allocations"), unit: .count,
+    Verdict(
+      key: MetricKey(workload: "books", store: "memory", keys: "path", phase: .write, metric: "allocations"), unit: .count,
       better: .lower, deterministic: true, baseline: 100, current: 110, status: .regressed),
-    Verdict(key: MetricKey(workload: "books", store: "memory", keys: "path", phase: .read, metric: "latency"), unit: .ns,
+    Verdict(
+      key: MetricKey(workload: "books", store: "memory", keys: "path", phase: .read, metric: "latency"), unit: .ns,
       better: .lower, deterministic: false, baseline: 1_000, current: 900, status: .improved, ciLow: 0.85, ciHigh: 0.95, pValue: 0.01),
   ]
 
@@ -56,7 +61,9 @@ struct HTMLReportTests {
     #expect(report.sectionIDs == ["run", "growth"])
     let html = report.render()
     #expect(html.contains("<th>scenario</th><th>memory</th><th>&lt;odd&gt; &amp; store</th>"))
-    #expect(html.contains("<tr><td>tier2/single_key_load_10_fields</td><td class=\"number\">0.02 (1.140×)</td><td class=\"number\">0.00 (1.140×)</td></tr>"))
+    #expect(
+      html.contains(
+        "<tr><td>tier2/single_key_load_10_fields</td><td class=\"number\">0.02 (1.140×)</td><td class=\"number\">0.00 (1.140×)</td></tr>"))
     // No ratio row: k alone.
     #expect(html.contains("<tr><td>lists/mutate_references</td><td class=\"number\">1.09</td><td class=\"number\">1.09</td></tr>"))
     #expect(!HTMLReport(rows: Self.rows, generator: "t").sectionIDs.contains("growth"))
@@ -101,7 +108,10 @@ struct HTMLReportTests {
   @Test("a sweep draws its metrics against the knob instead of the latency bars")
   func sweep() {
     let rows = ["0", "0.5", "0.9"].flatMap { value in
-      [Self.row("memory", "path", .write, "latency", 1_000, variant: "duplication=\(value)"), Self.row("memory", "path", .read, "latency", 900, variant: "duplication=\(value)")]
+      [
+        Self.row("memory", "path", .write, "latency", 1_000, variant: "duplication=\(value)"),
+        Self.row("memory", "path", .read, "latency", 900, variant: "duplication=\(value)"),
+      ]
     }
     let report = HTMLReport(rows: rows, generator: "t")
     #expect(report.sectionIDs == ["run", "sweep"])

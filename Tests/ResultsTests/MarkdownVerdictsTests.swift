@@ -31,7 +31,9 @@ struct MarkdownVerdictsTests {
     }
   }
 
-  @Test("the heading says the outcome, the counts line counts every verdict, the table lists the regressed and improved rows as the verdicts have them")
+  @Test(
+    "the heading says the outcome, the counts line counts every verdict, the table lists the regressed and improved rows as the verdicts have them"
+  )
   func summary() throws {
     let comparison = try Self.comparison()
     let markdown = comparison.markdown()
@@ -40,11 +42,12 @@ struct MarkdownVerdictsTests {
     let rows = Self.tableRows(markdown)
     #expect(rows.count == 2)
     let regressed = try #require(comparison.verdicts.first { $0.status == .regressed })
-    #expect(rows[0] == [
-      "🔴 regressed", "books", "memory", "path", "write", "allocations", regressed.statistic.rawValue,
-      HumanFormat.value(regressed.baseline!, unit: .count), HumanFormat.value(regressed.current!, unit: .count),
-      Comparison.change(regressed),
-    ])
+    #expect(
+      rows[0] == [
+        "🔴 regressed", "books", "memory", "path", "write", "allocations", regressed.statistic.rawValue,
+        HumanFormat.value(regressed.baseline!, unit: .count), HumanFormat.value(regressed.current!, unit: .count),
+        Comparison.change(regressed),
+      ])
     #expect(rows[0][9] == "+4 (+4.0%)")
     #expect(rows[1][0] == "🟢 improved" && rows[1][5] == "allocated\\_bytes" && rows[1][9] == "-1.0 kB (-25.0%)", "\(rows[1])")
   }
@@ -61,7 +64,8 @@ struct MarkdownVerdictsTests {
   func escapingAndLimit() throws {
     #expect(MarkdownVerdicts.escape("a|b_c\nd") == "a\\|b\\_c d")
     let verdicts = (0..<5).map { index in
-      Verdict(key: Fixtures.key("m\(index)"), unit: .count, better: .lower, deterministic: true, baseline: 1, current: 2, status: .regressed)
+      Verdict(
+        key: Fixtures.key("m\(index)"), unit: .count, better: .lower, deterministic: true, baseline: 1, current: 2, status: .regressed)
     }
     let markdown = MarkdownVerdicts.render(verdicts, command: "compare", criterion: "c", limit: 3)
     #expect(Self.tableRows(markdown).count == 3)

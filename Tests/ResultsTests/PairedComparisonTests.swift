@@ -1,9 +1,9 @@
 import Foundation
 import Generator
+import Support
 import Testing
 
 @testable import Results
-import Support
 
 /// How a shared machine treats a paired run, as simulated here.
 private struct Machine {

@@ -1,9 +1,9 @@
 import Foundation
 import Generator
+import Support
 import Testing
 
 @testable import Results
-import Support
 
 /// Runs of 40 timing rows (10 per store of four), as a shared machine gives them: every run shifted
 /// as a whole (lognormal, σ 0.25: a quarter either way), every row noisy (lognormal, σ 0.1, about
@@ -105,7 +105,9 @@ struct RepeatedComparisonTests {
     #expect(markdown.contains("Smallest timing change these runs detect 80% of the time: "))
   }
 
-  @Test("with outliers besides (one run in twenty slowed by half): at most 5 false alarms in 100; a 50% slowdown caught at least 80 times in 100 with 5 rounds, 90 with 7")
+  @Test(
+    "with outliers besides (one run in twenty slowed by half): at most 5 false alarms in 100; a 50% slowdown caught at least 80 times in 100 with 5 rounds, 90 with 7"
+  )
   func simulatedOutliers() throws {
     var random = SplitMix64(seed: 99)
     var alarms = 0

@@ -29,9 +29,10 @@ struct ResultsExportTests {
   @Test("BMF: the published shape; a benchmark per workload[variant]/store/keys/phase, a measure per metric, p50 within its range")
   func bmf() throws {
     let object = try #require(try Self.json(ResultsExport.bmf(Self.rows)) as? [String: Any])
-    #expect(Set(object.keys) == [
-      "books/memory/path/write", "books[readers=2]/memory/path/read", #"books/my "odd" \store/path/dedup"#,
-    ])
+    #expect(
+      Set(object.keys) == [
+        "books/memory/path/write", "books[readers=2]/memory/path/read", #"books/my "odd" \store/path/dedup"#,
+      ])
     var measures = 0
     for (name, benchmark) in object {
       #expect(name.count <= 1024)

@@ -138,7 +138,8 @@ struct ResultsFileTests {
     } catch {
       #expect(
         "\(error)"
-          == "\(path):3: the last line has no line end: the file was cut short or not written whole (cachebench ends every file it writes with one)")
+          == "\(path):3: the last line has no line end: the file was cut short or not written whole (cachebench ends every file it writes with one)"
+      )
     }
     try AtomicFile.write(whole, to: path)
     #expect(try ResultsFile.read(MetricRow.self, from: path).count == 2)

@@ -46,7 +46,8 @@ struct ResultsMergeTests {
     return ResultsMerge.Part(
       name: "part-\(k).csv",
       rows: Shard.appendingCounts(
-        to: run(mine.map(\.element), positions: mine.map(\.offset), runID: "2026112\(k)T1000Z-seed\(seed)-shard\(k)of\(n)", gitRev: gitRev)))
+        to: run(mine.map(\.element), positions: mine.map(\.offset), runID: "2026112\(k)T1000Z-seed\(seed)-shard\(k)of\(n)", gitRev: gitRev))
+    )
   }
 
   static func keys(_ rows: [MetricRow]) -> [String] { rows.map { "\($0.key)=\($0.summary.p50)" } }
@@ -64,7 +65,9 @@ struct ResultsMergeTests {
     return ResultsMerge.Part(name: part.name, rows: part.rows.filter { $0.key.store != store || $0.key.keys != keys })
   }
 
-  @Test("the parts in any order give the unsplit run's rows in its order, the trailing rows after every configuration's", arguments: [1, 2, 3, 7])
+  @Test(
+    "the parts in any order give the unsplit run's rows in its order, the trailing rows after every configuration's",
+    arguments: [1, 2, 3, 7])
   func order(shards: Int) throws {
     let parts = (1...shards).reversed().map { Self.part($0, of: shards) }
     let merged = try Self.merge(parts)
@@ -73,24 +76,41 @@ struct ResultsMergeTests {
     #expect(Set(merged.map(\.run.runID)) == ["20261121T1000Z-seed4"])
   }
 
-  @Test("parts that are not one run's, or do not cover it once, are refused with the file at fault", arguments: [
-    ([part(1, of: 3), part(2, of: 3)], "shard 3/3 is missing"),
-    ([part(1, of: 3), part(2, of: 3), part(2, of: 3), part(3, of: 3)], "part-2.csv and part-2.csv are both shard 2/3"),
-    ([part(1, of: 2), part(2, of: 3)], "part-2.csv is shard 2/3, part-1.csv shard 1/2: one run has one N"),
-    ([part(1, of: 2), part(2, of: 2, seed: 5)], "part-2.csv ran with seed 5, part-1.csv with seed 4"),
-    ([part(1, of: 2), part(2, of: 2, gitRev: "def")], "part-2.csv was built from def, part-1.csv from abc: merge parts of one build"),
-    ([ResultsMerge.Part(name: "whole.csv", rows: run(configurations))], "whole.csv is not a shard of a run: its run ID 20261125T100000Z-seed4 has no -shardKofN (run it with --shard K/N)"),
-    ([part(1, of: 2), ResultsMerge.Part(name: "part-2.csv", rows: Array(part(2, of: 2).rows.dropFirst(2)))],
-      "part-2.csv lacks 1 of shard 2/2's 3 configurations (memory × typePolicy): it is not a whole part of this run"),
-    // Shard 1 of 3 holds one more configuration than the others: lost, the counts still agree.
-    ([part(1, of: 3, losing: "limit-dictionary", "path"), part(2, of: 3), part(3, of: 3)],
-      "part-1.csv lacks 1 of shard 1/3's 3 configurations (limit-dictionary × path): it is not a whole part of this run"),
-    // Shard 2 lost the second half of its rows.
-    ([part(1, of: 3), ResultsMerge.Part(name: "part-2.csv", rows: Array(part(2, of: 3).rows.prefix(2))), part(3, of: 3)],
-      "part-2.csv lacks 1 of shard 2/3's 2 configurations (chain × path): it is not a whole part of this run"),
-    ([part(1, of: 2), ResultsMerge.Part(name: "part-2.csv", rows: part(2, of: 2).rows + run([("memory", "path")], runID: "20261122T1000Z-seed4-shard2of2"))],
-      "part-2.csv holds the configuration memory × path, which is shard 1/2's, not 2/2's"),
-  ])
+  @Test(
+    "parts that are not one run's, or do not cover it once, are refused with the file at fault",
+    arguments: [
+      ([part(1, of: 3), part(2, of: 3)], "shard 3/3 is missing"),
+      ([part(1, of: 3), part(2, of: 3), part(2, of: 3), part(3, of: 3)], "part-2.csv and part-2.csv are both shard 2/3"),
+      ([part(1, of: 2), part(2, of: 3)], "part-2.csv is shard 2/3, part-1.csv shard 1/2: one run has one N"),
+      ([part(1, of: 2), part(2, of: 2, seed: 5)], "part-2.csv ran with seed 5, part-1.csv with seed 4"),
+      ([part(1, of: 2), part(2, of: 2, gitRev: "def")], "part-2.csv was built from def, part-1.csv from abc: merge parts of one build"),
+      (
+        [ResultsMerge.Part(name: "whole.csv", rows: run(configurations))],
+        "whole.csv is not a shard of a run: its run ID 20261125T100000Z-seed4 has no -shardKofN (run it with --shard K/N)"
+      ),
+      (
+        [part(1, of: 2), ResultsMerge.Part(name: "part-2.csv", rows: Array(part(2, of: 2).rows.dropFirst(2)))],
+        "part-2.csv lacks 1 of shard 2/2's 3 configurations (memory × typePolicy): it is not a whole part of this run"
+      ),
+      // Shard 1 of 3 holds one more configuration than the others: lost, the counts still agree.
+      (
+        [part(1, of: 3, losing: "limit-dictionary", "path"), part(2, of: 3), part(3, of: 3)],
+        "part-1.csv lacks 1 of shard 1/3's 3 configurations (limit-dictionary × path): it is not a whole part of this run"
+      ),
+      // Shard 2 lost the second half of its rows.
+      (
+        [part(1, of: 3), ResultsMerge.Part(name: "part-2.csv", rows: Array(part(2, of: 3).rows.prefix(2))), part(3, of: 3)],
+        "part-2.csv lacks 1 of shard 2/3's 2 configurations (chain × path): it is not a whole part of this run"
+      ),
+      (
+        [
+          part(1, of: 2),
+          ResultsMerge.Part(
+            name: "part-2.csv", rows: part(2, of: 2).rows + run([("memory", "path")], runID: "20261122T1000Z-seed4-shard2of2")),
+        ],
+        "part-2.csv holds the configuration memory × path, which is shard 1/2's, not 2/2's"
+      ),
+    ])
   func refused(parts: [ResultsMerge.Part], message: String) {
     #expect(throws: MergeError.self) { try Self.merge(parts) }
     do {
@@ -120,7 +140,8 @@ extension ResultsMergeTests {
     // then an instruction count each (no limit comparison: neither position is a multiple of 3),
     // then the counts: 3 and 3. Lines: the header, rows 2-7, the counts on lines 8 and 9.
     let whole = Self.part(2, of: 3)
-    #expect(whole.rows.suffix(2).map { "\($0.key)=\($0.summary.p50)" } == ["w/memory/typePolicy/shard/rows=3.0", "w/chain/path/shard/rows=3.0"])
+    #expect(
+      whole.rows.suffix(2).map { "\($0.key)=\($0.summary.p50)" } == ["w/memory/typePolicy/shard/rows=3.0", "w/chain/path/shard/rows=3.0"])
     func merged(_ rows: [MetricRow]) throws(MergeError) {
       _ = try Self.merge([Self.part(1, of: 3), ResultsMerge.Part(name: "part-2.csv", rows: rows), Self.part(3, of: 3)])
     }
@@ -129,7 +150,8 @@ extension ResultsMergeTests {
     var lost = whole.rows
     lost.remove(at: 1)
     #expect(
-      throws: MergeError.incomplete("part-2.csv, line 7: memory × typePolicy has 2 rows in the part where its count row says 3: rows were lost")
+      throws: MergeError.incomplete(
+        "part-2.csv, line 7: memory × typePolicy has 2 rows in the part where its count row says 3: rows were lost")
     ) { try merged(lost) }
     // Cut at a line end: the last count, then both, then an instruction count too.
     #expect(throws: MergeError.incomplete("part-2.csv, line 8: the part ends without the count of chain × path's rows: it was cut short")) {
@@ -211,8 +233,10 @@ struct ResultsMergeWholeTests {
   static let first = [
     row("memory", .write, "latency", 0, shard: 1), row("memory", .read, "latency", 800, shard: 1),
     row("memory", .dedup, "records", 40, unit: .count, shard: 1),
-    row("memory", .concurrency, "read_latency", 900, readers: 1, shard: 1), row("memory", .concurrency, "write_latency", 2000, readers: 1, shard: 1),
-    row("memory", .concurrency, "read_latency", 950, readers: 2, shard: 1), row("memory", .concurrency, "write_latency", 2100, readers: 2, shard: 1),
+    row("memory", .concurrency, "read_latency", 900, readers: 1, shard: 1),
+    row("memory", .concurrency, "write_latency", 2000, readers: 1, shard: 1),
+    row("memory", .concurrency, "read_latency", 950, readers: 2, shard: 1),
+    row("memory", .concurrency, "write_latency", 2100, readers: 2, shard: 1),
     row("memory", .read, "latency_vs_limit", 0.5, unit: .ratio, shard: 1),
   ]
   static let second = [
@@ -244,7 +268,8 @@ struct ResultsMergeWholeTests {
     "a part without one of a configuration's rows is refused, naming the configuration and the row",
     arguments: [
       (
-        "w/memory/path/read/latency_vs_limit", "p1.csv lacks the row memory × path read/latency_vs_limit: it is not a whole part of this run"
+        "w/memory/path/read/latency_vs_limit",
+        "p1.csv lacks the row memory × path read/latency_vs_limit: it is not a whole part of this run"
       ),
       (
         "w/memory/path/read/latency",

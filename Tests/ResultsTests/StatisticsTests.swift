@@ -1,5 +1,5 @@
-import Testing
 import Results
+import Testing
 
 /// Expected values are numpy's (`np.percentile(x, q)`, `np.std(x, ddof=1)`) or worked by hand.
 @Suite("statistics")

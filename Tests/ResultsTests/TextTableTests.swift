@@ -1,5 +1,5 @@
-import Testing
 import Results
+import Testing
 
 @Suite("readable tables and numbers")
 struct TextTableTests {

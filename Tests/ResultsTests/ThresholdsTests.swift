@@ -37,7 +37,9 @@ struct ThresholdsTests {
   func reads() throws {
     let file = try thresholds("*,*,*,*,*,instructions,0.5,0\nbooks,,memory,path,write,allocations,0,2\n")
     #expect(file.lines.map(\.line) == [2, 3])
-    #expect(file.lines[0].entry == ThresholdEntry(pattern: MetricPattern(metric: "instructions"), tolerance: Tolerance(relative: 0.005, absolute: 0)))
+    #expect(
+      file.lines[0].entry
+        == ThresholdEntry(pattern: MetricPattern(metric: "instructions"), tolerance: Tolerance(relative: 0.005, absolute: 0)))
     #expect(
       file.lines[1].entry
         == ThresholdEntry(
@@ -52,7 +54,10 @@ struct ThresholdsTests {
       ("*,*,*,*,*,allocations,x,0\n", "t.csv:2: column 'relative_percent': expected a number, found 'x'"),
       ("*,*,*,*,*,allocations,1,-2\n", "t.csv:2: column 'absolute': expected a tolerance of 0 or more, found '-2'"),
       ("*,*,*,*,*,allocations,1,inf\n", "t.csv:2: column 'absolute': expected a number, found 'inf'"),
-      ("*,*,*,*,*,allocations,1,0\n*,*,*,*,*,allocations,2,0\n", "t.csv:3: a second entry for */*/*/*/*/allocations: line 2 holds it already"),
+      (
+        "*,*,*,*,*,allocations,1,0\n*,*,*,*,*,allocations,2,0\n",
+        "t.csv:3: a second entry for */*/*/*/*/allocations: line 2 holds it already"
+      ),
       (
         "*,*,*,*,wrte,allocations,1,0\n",
         "t.csv:2: column 'phase': expected * or one of parse, write, normalize, merge, read, fragment, watch, lookup, footprint, dedup, traffic, gc, disk, concurrency, tier2, tier3, lists, ttl, refresh, shard, found 'wrte'"
@@ -72,7 +77,12 @@ struct ThresholdsTests {
     try "workload,variant,store,keys,phase,metric,absolute\n".write(toFile: path, atomically: true, encoding: .utf8)
     #expect(throws: CSVError(file: path, line: 1, message: "missing column 'relative_percent'")) { try Thresholds.read(from: path) }
     try (Self.header + "*,*,*,*,*,allocations,1,0").write(toFile: path, atomically: true, encoding: .utf8)
-    #expect(throws: CSVError(file: path, line: 2, message: "the last line has no line end: the file was cut short or not written whole (cachebench ends every file it writes with one)")) {
+    #expect(
+      throws: CSVError(
+        file: path, line: 2,
+        message:
+          "the last line has no line end: the file was cut short or not written whole (cachebench ends every file it writes with one)")
+    ) {
       try Thresholds.read(from: path)
     }
   }
@@ -89,7 +99,9 @@ struct ThresholdsTests {
       """)
     #expect(try file.tolerance(for: Fixtures.key("allocations")) == Tolerance(relative: 0, absolute: 3))
     #expect(try file.tolerance(for: Fixtures.key("allocations", keys: "typePolicy")) == Tolerance(relativePercent: 2, absolute: 0))
-    #expect(try file.tolerance(for: Fixtures.key("allocations", store: "sqlite", keys: "typePolicy")) == Tolerance(relativePercent: 1, absolute: 0))
+    #expect(
+      try file.tolerance(for: Fixtures.key("allocations", store: "sqlite", keys: "typePolicy"))
+        == Tolerance(relativePercent: 1, absolute: 0))
     #expect(try file.tolerance(for: Fixtures.key("latency", phase: .read)) == Tolerance(relativePercent: 4, absolute: 0))
     #expect(try file.tolerance(for: Fixtures.key("latency")) == nil)
     // The variant: empty names the rows without one; a concurrency row's is its whole column.
@@ -106,9 +118,13 @@ struct ThresholdsTests {
     let file = try thresholds("*,*,memory,*,*,allocations,1,0\n*,*,*,path,*,allocations,2,0\nbooks,,memory,path,write,allocations,0,0\n")
     // The most specific entry settles the row both match; another row meets the tie.
     #expect(try file.tolerance(for: Fixtures.key("allocations")) == Tolerance(relative: 0, absolute: 0))
-    #expect(throws: CSVError(
-      file: file.file, line: 3,
-      message: "line 2 and line 3 both match books/memory/path/read/allocations, each naming 2 columns: add an entry that names more, or remove one")) {
+    #expect(
+      throws: CSVError(
+        file: file.file, line: 3,
+        message:
+          "line 2 and line 3 both match books/memory/path/read/allocations, each naming 2 columns: add an entry that names more, or remove one"
+      )
+    ) {
       try file.tolerance(for: Fixtures.key("allocations", phase: .read))
     }
   }
@@ -118,13 +134,17 @@ struct ThresholdsTests {
     let rows = [Fixtures.row("allocations", p50: 10, unit: .count, deterministic: true)]
     try thresholds("*,*,*,*,write,allocations,1,0\nother,*,*,*,*,alocations,1,0\n").checkMetrics(of: rows)
     let typo = try thresholds("*,*,*,*,*,allocations,1,0\n*,*,*,*,write,alocations,1,0\n")
-    #expect(throws: CSVError(
-      file: typo.file, line: 3, field: "metric", message: "unknown metric 'write/alocations': no row of the files compared has it")) {
+    #expect(
+      throws: CSVError(
+        file: typo.file, line: 3, field: "metric", message: "unknown metric 'write/alocations': no row of the files compared has it")
+    ) {
       try typo.checkMetrics(of: rows)
     }
     let wrongPhase = try thresholds("*,*,*,*,read,allocations,1,0\n")
-    #expect(throws: CSVError(
-      file: wrongPhase.file, line: 2, field: "metric", message: "unknown metric 'read/allocations': no row of the files compared has it")) {
+    #expect(
+      throws: CSVError(
+        file: wrongPhase.file, line: 2, field: "metric", message: "unknown metric 'read/allocations': no row of the files compared has it")
+    ) {
       try wrongPhase.checkMetrics(of: rows)
     }
   }

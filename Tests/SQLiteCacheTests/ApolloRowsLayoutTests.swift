@@ -69,7 +69,8 @@ struct ApolloRowsLayoutTests {
     #expect(loaded["Book:4"]?.writtenAt("title") == 100)
     #expect(try cache.statistics().recordCount == 3)
     // A field added later comes back in its name's place; the empty record, filled, exists.
-    try cache.merge(records: RecordSet(records: [Record(key: "Book:2", ["author": .reference("Author:1")]), Record(key: "Empty:1", ["a": 1])]))
+    try cache.merge(
+      records: RecordSet(records: [Record(key: "Book:2", ["author": .reference("Author:1")]), Record(key: "Empty:1", ["a": 1])]))
     let again = try cache.loadRecords(forKeys: ["Book:2", "Empty:1"])
     #expect(again["Book:2"]?.fieldKeys == ["author", "id", "title"])
     #expect(again["Empty:1"] == Record(key: "Empty:1", ["a": 1]))
@@ -84,13 +85,15 @@ struct ApolloRowsLayoutTests {
     }
     #expect(
       record.description
-        == #"SQLite error 21: Apollo's rows (the rows and rows-rowid layouts) cannot store record "A.$[0]": its key holds ".$[", which names nested lists' sub-records"#)
+        == #"SQLite error 21: Apollo's rows (the rows and rows-rowid layouts) cannot store record "A.$[0]": its key holds ".$[", which names nested lists' sub-records"#
+    )
     let reference = try #require(throws: SQLiteError.self) {
       try cache.merge(records: RecordSet(records: [Record(key: "Book:3", ["see": [.reference("X.$[2]")]])]))
     }
     #expect(
       reference.description
-        == #"SQLite error 21: Apollo's rows (the rows and rows-rowid layouts) cannot store field "see" of record "Book:3": its reference to "X.$[2]" holds ".$[", which names nested lists' sub-records"#)
+        == #"SQLite error 21: Apollo's rows (the rows and rows-rowid layouts) cannot store field "see" of record "Book:3": its reference to "X.$[2]" holds ".$[", which names nested lists' sub-records"#
+    )
     // Nothing of either merge was written; the other rows layouts store both keys.
     #expect(try cache.allKeys() == ["Book:1"])
     let ours = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: .rowsOrdered))
@@ -112,10 +115,11 @@ struct ApolloRowsLayoutTests {
     // Stored bytes count the pointer rows without an Int, as the SQL count does on reopening.
     #expect(try cache.accountedBytes() == Self.cache(directory.path("apollo-rows.sqlite")).accountedBytes())
     try cache.removeRecords(matching: "Book:1")
-    #expect(try RowsLayoutTests.rows(cache) == [
-      "Book:2|b|0|-|-|-|-|Book:2.b.$[0]|-|0",
-      "Book:2.b.$[0]|$|0|4|-|-|-|-|-|0",
-    ])
+    #expect(
+      try RowsLayoutTests.rows(cache) == [
+        "Book:2|b|0|-|-|-|-|Book:2.b.$[0]|-|0",
+        "Book:2.b.$[0]|$|0|4|-|-|-|-|-|0",
+      ])
     try cache.removeRecord(for: "Book:2")
     #expect(try RowsLayoutTests.rows(cache) == [])
   }
@@ -167,7 +171,9 @@ struct ApolloRowsLayoutTests {
   /// Apollo's reader cuts a text at its first NUL (`String(cString:)`) and traps on a list whose
   /// element rows have different dates (a `precondition`); it joins elements in position order
   /// whatever the gaps.
-  @Test("rows Apollo's writer never makes: a NUL in a text is kept, a list of mixed dates takes its first element's, positions with gaps are refused")
+  @Test(
+    "rows Apollo's writer never makes: a NUL in a text is kept, a list of mixed dates takes its first element's, positions with gaps are refused"
+  )
   func rowsApolloNeverWrites() throws {
     let directory = try TemporaryDirectory()
     let path = directory.path("odd.sqlite")
@@ -199,10 +205,12 @@ struct ApolloRowsLayoutTests {
     }
   }
 
-  @Test("`.$[` is found wherever it is, and nothing else is taken for it", arguments: [
-    (".$[", true), ("A.$[0]", true), ("Book:1.editions.$[12]", true), ("a$[1]", false), ("a.$", false), ("a.[$]", false),
-    ("$[.$", false), ("a.$$[", false), ("", false), ("$", false), ("x.$x.$[", true), ("ü.$[", true),
-  ])
+  @Test(
+    "`.$[` is found wherever it is, and nothing else is taken for it",
+    arguments: [
+      (".$[", true), ("A.$[0]", true), ("Book:1.editions.$[12]", true), ("a$[1]", false), ("a.$", false), ("a.[$]", false),
+      ("$[.$", false), ("a.$$[", false), ("", false), ("$", false), ("x.$x.$[", true), ("ü.$[", true),
+    ])
   func token(key: String, holds: Bool) {
     #expect(RowBytes.holdsSubRecordToken(key) == holds)
   }

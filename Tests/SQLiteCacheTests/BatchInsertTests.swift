@@ -43,7 +43,9 @@ struct BatchInsertTests {
     }
     // Merged again with one change in each of 40: updates, not inserts; counts unchanged.
     let again = Self.records(40).map { record in
-      record.isEmpty ? record : Record(key: record.key, fields: record.fields.map { ($0.key, $0.key == "n" || $0.key == "name" ? .string("changed") : $0.value) })
+      record.isEmpty
+        ? record
+        : Record(key: record.key, fields: record.fields.map { ($0.key, $0.key == "n" || $0.key == "name" ? .string("changed") : $0.value) })
     }
     let changed = try store.merge(records: RecordSet(records: again))
     #expect(try Set(changed) == Set(oracle.merge(records: RecordSet(records: again))))

@@ -77,7 +77,8 @@ struct BoundedStoreByHandTests {
       // Stored bytes, and per record the layout's overhead and its usage row (its 3-byte key and the row's overhead).
       #expect(
         reopened.accountedBytes()
-          == (try reopened.statistics().payloadBytes) + 3 * (SQLiteNormalizedCache.Layout.compact.recordOverheadBytes + 3 + SQLiteNormalizedCache.usageRowOverheadBytes))
+          == (try reopened.statistics().payloadBytes) + 3
+          * (SQLiteNormalizedCache.Layout.compact.recordOverheadBytes + 3 + SQLiteNormalizedCache.usageRowOverheadBytes))
       try reopened.merge(records: RecordSet(records: [Self.record("D:1")]))
       // B is the least recently used: A was read after it, C and D written after.
       #expect(reopened.takeEvictions().keys == ["B:1"])

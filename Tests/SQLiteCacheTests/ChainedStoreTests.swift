@@ -2,8 +2,8 @@ import Foundation
 import NormalizedCache
 import NormalizedCacheConformance
 import SQLiteCache
-import Testing
 import Support
+import Testing
 
 @Suite("Chained store")
 struct ChainedStoreTests {
@@ -81,4 +81,3 @@ struct ChainedStoreTests {
     #expect(try chain.allKeys().sorted() == plain.allKeys().sorted())
   }
 }
-

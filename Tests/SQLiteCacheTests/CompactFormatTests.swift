@@ -42,10 +42,12 @@ struct CompactFormatTests {
     return bytes
   }
 
-  @Test("skip steps over exactly one value of each kind", arguments: [
-    RecordValue.null, true, false, 0, -1, .int(Int.max), .int(Int.min), 2.5, "", "text", .reference("Book:1"),
-    [], [1, [2, [3, "x"]], [], .reference("A:1")],
-  ])
+  @Test(
+    "skip steps over exactly one value of each kind",
+    arguments: [
+      RecordValue.null, true, false, 0, -1, .int(Int.max), .int(Int.min), 2.5, "", "text", .reference("Book:1"),
+      [], [1, [2, [3, "x"]], [], .reference("A:1")],
+    ])
   func skip(_ value: RecordValue) {
     let bytes = Self.encoded(value) + [0xEE]
     bytes.withUnsafeBytes { buffer in
@@ -55,9 +57,11 @@ struct CompactFormatTests {
     }
   }
 
-  @Test("skip refuses truncated and unknown values", arguments: [
-    [UInt8](), [0x03], [0x03, 0x80], [0x04, 1, 2, 3], [0x05, 0x05, 0x61], [0x07, 0x02, 0x00], [0x08], [0x07, 0xFF, 0xFF, 0x03],
-  ])
+  @Test(
+    "skip refuses truncated and unknown values",
+    arguments: [
+      [UInt8](), [0x03], [0x03, 0x80], [0x04, 1, 2, 3], [0x05, 0x05, 0x61], [0x07, 0x02, 0x00], [0x08], [0x07, 0xFF, 0xFF, 0x03],
+    ])
   func skipRefuses(_ bytes: [UInt8]) {
     bytes.withUnsafeBytes { buffer in
       var offset = 0

@@ -108,7 +108,8 @@ struct ConsistentReadTests {
 
   static func response(_ version: Int) -> String {
     let cs = (1...3).map { #"{"__typename": "C", "id": "\#($0)", "v": \#(version)}"# }.joined(separator: ", ")
-    return #"{"data": {"a": {"__typename": "A", "id": "1", "v": \#(version), "b": {"__typename": "B", "id": "1", "v": \#(version), "c": [\#(cs)]}}}}"#
+    return
+      #"{"data": {"a": {"__typename": "A", "id": "1", "v": \#(version), "b": {"__typename": "B", "id": "1", "v": \#(version), "c": [\#(cs)]}}}}"#
   }
 
   /// The stores under test: every configuration of the conformance suite, a bounded in-memory
@@ -131,12 +132,16 @@ struct ConsistentReadTests {
     return try OperationPlan(document: document, schema: schema)
   }
 
-  @Test("3 reader threads and a writer of 150 merges: every read equals the state after some prefix of the merges, never going back", arguments: stores)
+  @Test(
+    "3 reader threads and a writer of 150 merges: every read equals the state after some prefix of the merges, never going back",
+    arguments: stores)
   func readsSeeOnePrefix(_ name: String) throws {
     let plan = try Self.plan()
     let normalizer = Normalizer(strategy: .typePolicy)
     let merges = 150
-    let responses = try (0...merges).map { try normalizer.normalize(JSONParser.parse(Self.response($0), file: "r.json"), plan: plan).records }
+    let responses = try (0...merges).map {
+      try normalizer.normalize(JSONParser.parse(Self.response($0), file: "r.json"), plan: plan).records
+    }
 
     // The model: the state after each prefix, read back by one thread from a store of its own.
     let model = InMemoryNormalizedCache()
@@ -227,6 +232,8 @@ struct ConsistentReadTests {
     #expect(try SQLiteNormalizedCache(path: directory.path("a.sqlite")).readsInParallel)
     #expect(try !SQLiteNormalizedCache(path: directory.path("b.sqlite"), options: .init(journalMode: .delete)).readsInParallel)
     #expect(try !SQLiteNormalizedCache(path: ":memory:").readsInParallel)
-    #expect(try !SQLiteNormalizedCache(path: directory.path("c.sqlite"), options: .init(budget: CacheBudget(maxSizeBytes: 1 << 20))).readsInParallel)
+    #expect(
+      try !SQLiteNormalizedCache(path: directory.path("c.sqlite"), options: .init(budget: CacheBudget(maxSizeBytes: 1 << 20)))
+        .readsInParallel)
   }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import NormalizedCache
-import Testing
 import Support
+import Testing
 
 @_spi(RecordBytes) @testable import SQLiteCache
 
@@ -33,7 +33,8 @@ struct CorruptFileTests {
           ]))
     }
     for index in 0..<3 {
-      records.append(Record(key: "Person:\(index)", ["name": .string("person \(index)"), "friends": .list([.reference("Person:\((index + 1) % 3)")])]))
+      records.append(
+        Record(key: "Person:\(index)", ["name": .string("person \(index)"), "friends": .list([.reference("Person:\((index + 1) % 3)")])]))
     }
     for index in 0..<2 {
       var wide = Record.Builder(key: "Wide:\(index)", writtenAt: date)
@@ -108,10 +109,16 @@ struct CorruptFileTests {
       let (what, damaged): (String, String) =
         switch generator.below(6) {
         case 0:
-          ("a byte flipped", "substr(\(bytes), 1, \(at) - 1) || X'\(String(format: "%02X", generator.below(256)))' || substr(\(bytes), \(at) + 1)")
+          (
+            "a byte flipped",
+            "substr(\(bytes), 1, \(at) - 1) || X'\(String(format: "%02X", generator.below(256)))' || substr(\(bytes), \(at) + 1)"
+          )
         case 1: ("cut short", "substr(\(bytes), 1, \(r) % \(length))")
         case 2:
-          ("a byte inserted", "substr(\(bytes), 1, \(at)) || X'\(String(format: "%02X", generator.below(256)))' || substr(\(bytes), \(at) + 1)")
+          (
+            "a byte inserted",
+            "substr(\(bytes), 1, \(at)) || X'\(String(format: "%02X", generator.below(256)))' || substr(\(bytes), \(at) + 1)"
+          )
         case 3: ("an integer", ["-1", "0", "1", "2147483648", "-9223372036854775808", "9223372036854775807", "\(r % 300)"][r % 7])
         case 4: ("another type", ["NULL", "X''", "X'00'", "''", "1.5", "'x'"][r % 6])
         default: ("bytes doubled", "\(bytes) || \(bytes)")
@@ -120,7 +127,8 @@ struct CorruptFileTests {
         "CASE typeof(\(column)) WHEN 'text' THEN CAST(\(damaged) AS TEXT) WHEN 'blob' THEN CAST(\(damaged) AS BLOB) ELSE \(damaged) END"
       do {
         try connection.execute(
-          "UPDATE OR IGNORE \"\(table)\" SET \(column) = \(retyped) WHERE \(rowKey) IN (SELECT \(selected) FROM \"\(table)\" ORDER BY \(selected) LIMIT 1 OFFSET \(row))")
+          "UPDATE OR IGNORE \"\(table)\" SET \(column) = \(retyped) WHERE \(rowKey) IN (SELECT \(selected) FROM \"\(table)\" ORDER BY \(selected) LIMIT 1 OFFSET \(row))"
+        )
         done.append("\(table).\(column) of row \(row): \(what)")
       } catch {
         // SQLITE_MISMATCH: a rowid column takes integers alone; that damage cannot be made.
@@ -200,14 +208,17 @@ struct CorruptFileTests {
   /// each layout that keeps a record in one value (the rows layouts' dates are a column, checked
   /// by LayoutTests): each load is a record the encoding's check accepts (but a name twice, wrong
   /// data no store can tell) or a store error, and a merge into it succeeds or throws one.
-  @Test("damaged dated records load as records the encoding's check accepts, or fail as corrupt", arguments: [
-    SQLiteNormalizedCache.Layout.compact, .apollo,
-  ])
+  @Test(
+    "damaged dated records load as records the encoding's check accepts, or fail as corrupt",
+    arguments: [
+      SQLiteNormalizedCache.Layout.compact, .apollo,
+    ])
   func damagedDatedRecord(_ layout: SQLiteNormalizedCache.Layout) throws {
     let store = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
-    try store.merge(records: RecordSet(records: [
-      Record(key: "K", writtenAt: 1_000, ["a": 1, "b": "text", "c": .list([.reference("R:1"), .int(-7)]), "d": .null]),
-    ]))
+    try store.merge(
+      records: RecordSet(records: [
+        Record(key: "K", writtenAt: 1_000, ["a": 1, "b": "text", "c": .list([.reference("R:1"), .int(-7)]), "d": .null])
+      ]))
     try store.merge(records: RecordSet(records: [Record(key: "K", writtenAt: 1_090, ["b": "later"])]))
     let column = layout == .compact ? "data" : "record"
     // The value as hex both ways: the record's bytes, a blob or the text's UTF-8.
@@ -244,7 +255,9 @@ struct CorruptFileTests {
       do {
         for record in try store.loadRecords(forKeys: ["K"]).values {
           let problem: String? =
-            switch Result(catching: { () throws(RecordCodec.EncodingError) in try Record(key: record.key, encodedFields: record.encodedFields) }) {
+            switch Result(catching: { () throws(RecordCodec.EncodingError) in
+              try Record(key: record.key, encodedFields: record.encodedFields)
+            }) {
             case .success: nil
             case .failure(let error): error.problem
             }

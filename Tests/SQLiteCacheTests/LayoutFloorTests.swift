@@ -19,10 +19,12 @@ struct LayoutFloorTests {
     let directory = try TemporaryDirectory()
     let store = try LayoutFloorStore(path: directory.path("floor.sqlite"), floor: floor)
     // Lists a row an element in `rows`: of Strings, of references, empty, and a list in a list (one value).
-    let user = Record(key: "User_1", [
-      "name": "Ada", "age": 36, "tags": ["a", "b"], "friend": .reference("User_2"), "nothing": .null,
-      "friends": [.reference("User_3"), .reference("User_4"), .null], "none": [], "grid": [[1, 2], [], ["x"]], "zero": 0,
-    ])
+    let user = Record(
+      key: "User_1",
+      [
+        "name": "Ada", "age": 36, "tags": ["a", "b"], "friend": .reference("User_2"), "nothing": .null,
+        "friends": [.reference("User_3"), .reference("User_4"), .null], "none": [], "grid": [[1, 2], [], ["x"]], "zero": 0,
+      ])
     let other = Record(key: "Other_1", ["n": -5, "ok": true, "score": 2.5])
     try store.merge(records: RecordSet(records: [user, other]))
     #expect(try store.loadRecords(forKeys: ["User_1", "Other_1", "missing"]) == ["User_1": user, "Other_1": other])
@@ -54,7 +56,7 @@ struct LayoutFloorTests {
       try snapshot.lendRecords(forKeys: ["List:0", "missing", "List:1"], projection: projection, to: &lent)
       return try (0..<lent.count).map { position -> Record? in
         guard let bytes = lent[position] else { return nil }
-        return try Record(key: "x", encodedFields: Array(bytes))   // checked: the floor made well-formed bytes
+        return try Record(key: "x", encodedFields: Array(bytes))  // checked: the floor made well-formed bytes
       }
     }
     #expect(loaded.count == 3 && loaded[1] == nil)
@@ -69,9 +71,10 @@ struct LayoutFloorTests {
 
   @Test("a floor's label names its layout and modes")
   func labels() {
-    #expect(Self.floors.map(\.label) == [
-      "limit-apollo-delete-full", "limit-compact-wal-normal", "limit-rows-delete-full", "limit-rows-rowid-wal-normal",
-    ])
+    #expect(
+      Self.floors.map(\.label) == [
+        "limit-apollo-delete-full", "limit-compact-wal-normal", "limit-rows-delete-full", "limit-rows-rowid-wal-normal",
+      ])
   }
 
   @Test("SQLite's syncs are counted: a rollback-journal merge at synchronous FULL syncs three times, a read none")

@@ -91,7 +91,8 @@ struct LayoutTests {
     let error = try #require(throws: SQLiteError.self) {
       try SQLiteNormalizedCache(path: path, options: .init(layout: other))
     }
-    #expect(error.description == "SQLite error 1: \(path) holds a cache of the \(layout) layout, which cannot be opened as the \(other) layout")
+    #expect(
+      error.description == "SQLite error 1: \(path) holds a cache of the \(layout) layout, which cannot be opened as the \(other) layout")
   }
 
   @Test("a records table of none of the layouts is an error")
@@ -127,15 +128,19 @@ struct LayoutTests {
     ]
     for (layout, other) in pairs {
       let path = directory.path("\(layout)-\(other).sqlite")
-      try SQLiteNormalizedCache(path: path, options: .init(layout: layout)).merge(records: RecordSet(records: [Record(key: "A:1", ["a": 1])]))
+      try SQLiteNormalizedCache(path: path, options: .init(layout: layout)).merge(
+        records: RecordSet(records: [Record(key: "A:1", ["a": 1])]))
       let error = try #require(throws: SQLiteError.self) { try SQLiteNormalizedCache(path: path, options: .init(layout: other)) }
-      #expect(error.description == "SQLite error 1: \(path) holds a cache of the \(layout) layout, which cannot be opened as the \(other) layout")
+      #expect(
+        error.description == "SQLite error 1: \(path) holds a cache of the \(layout) layout, which cannot be opened as the \(other) layout")
       let reopened = try SQLiteNormalizedCache(path: path, options: .init(layout: layout))
       #expect(try reopened.loadRecords(forKeys: ["A:1"])["A:1"] == Record(key: "A:1", ["a": 1]))
     }
   }
 
-  @Test("each layout's descriptor says what its store creates: its columns, its kind of table, its name", arguments: SQLiteNormalizedCache.Layout.allCases)
+  @Test(
+    "each layout's descriptor says what its store creates: its columns, its kind of table, its name",
+    arguments: SQLiteNormalizedCache.Layout.allCases)
   func descriptorMatchesSchema(_ layout: SQLiteNormalizedCache.Layout) throws {
     let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
     let descriptor = layout.descriptor
@@ -156,7 +161,8 @@ struct LayoutTests {
     #expect(try floor.texts("SELECT name FROM pragma_table_info('records') ORDER BY cid") == descriptor.columns)
     // Apollo's rows are known by a schema_metadata table the floor does not make.
     if let version = descriptor.schemaVersion {
-      try floor.execute("CREATE TABLE schema_metadata(key TEXT PRIMARY KEY, value TEXT); INSERT INTO schema_metadata VALUES ('version', '\(version)')")
+      try floor.execute(
+        "CREATE TABLE schema_metadata(key TEXT PRIMARY KEY, value TEXT); INSERT INTO schema_metadata VALUES ('version', '\(version)')")
     }
     #expect(try LayoutDescriptor.existing(in: floor)?.layout == layout)
     if descriptor.schemaVersion != nil {
@@ -165,50 +171,89 @@ struct LayoutTests {
     }
   }
 
-  @Test("a stored record that does not decode is reported, not trusted", arguments: [
-    (SQLiteNormalizedCache.Layout.compact, "INSERT INTO records(key, data) VALUES ('bad', x'7F00')",
-     #"SQLite error 11: an unknown field number in the record of key "bad" (compact layout)"#),
-    (.compact, "INSERT INTO records(key, data) VALUES ('bad', x'0105FF')",
-     #"SQLite error 11: a malformed value in the record of key "bad" (compact layout)"#),
-    (.compact, "INSERT INTO records(key, data) VALUES ('bad', x'0109')",
-     #"SQLite error 11: a malformed value in the record of key "bad" (compact layout)"#),
-    (.apollo, #"INSERT INTO records(key, record) VALUES ('bad', '{"a": {"b": 1}}')"#,
-     #"SQLite error 11: malformed JSON (an object that is not a reference at byte 6) in the record of key "bad" (apollo layout)"#),
-    (.apollo, #"INSERT INTO records(key, record) VALUES ('bad', '{"a": [1,}')"#,
-     #"SQLite error 11: malformed JSON (expected a value at byte 9) in the record of key "bad" (apollo layout)"#),
-    // A record's dates (the empty name) only first, and only as docs/records.md#dates has them:
-    // the readers trust them. Compact: field 1 is "a" (the good record's), 2 the empty name;
-    // `01 03 02` is a = 1, `02 03 0A` dates of 5, `02 21 78` dates of "x".
-    (.apollo, #"INSERT INTO records(key, record) VALUES ('bad', '{"a":1,"":5}')"#,
-     #"SQLite error 11: malformed JSON (a member of empty name (a record's dates) that is not the first at byte 7) in the record of key "bad" (apollo layout)"#),
-    (.apollo, #"INSERT INTO records(key, record) VALUES ('bad', '{"": "x","a":1}')"#,
-     #"SQLite error 11: malformed JSON (a dates member that is not a record's dates (the dates field holds a value other than an Int) at byte 5) in the record of key "bad" (apollo layout)"#),
-    (.apollo, #"INSERT INTO records(key, record) VALUES ('bad', '{"":[5,7,1],"a":1}')"#,
-     #"SQLite error 11: malformed JSON (a dates member that is not a record's dates (the dates field's exception (7, 1) is not a later field of the 1 with a date from 1 to 5 seconds before its base) at byte 4) in the record of key "bad" (apollo layout)"#),
-    (.compact, "INSERT INTO fields(id, name) VALUES (2, ''); INSERT INTO records(key, data) VALUES ('bad', x'01030202030A')",
-     #"SQLite error 11: a dates field that is not the first field or not a record's dates in the record of key "bad" (compact layout)"#),
-    (.compact, "INSERT INTO fields(id, name) VALUES (2, ''); INSERT INTO records(key, data) VALUES ('bad', x'022178010302')",
-     #"SQLite error 11: a dates field that is not the first field or not a record's dates in the record of key "bad" (compact layout)"#),
-    // The rows layouts: a list in a list whose sub-record is not there, counted (ours) or not
-    // (Apollo's); a record row in Apollo's rows, which have none; a row without a value.
-    (.rowsOrdered, "INSERT INTO records(cache_key, field_name, position, int_value, child_key_value, written_at) VALUES ('bad', 'l', 0, 2, 'bad.l.$[0]', 0)",
-     #"SQLite error 11: sub-record "bad.l.$[0]" has no rows in the record of key "bad" (rows layout)"#),
-    (.rowsOrdered,
-     "INSERT INTO records(cache_key, field_name, position, int_value, child_key_value, written_at) VALUES ('bad', 'l', 0, 2, 'bad.l.$[0]', 0), "
-       + "('bad.l.$[0]', '$', 0, 7, NULL, 0)",
-     #"SQLite error 11: sub-record "bad.l.$[0]" holds 1 elements, not 2 in the record of key "bad" (rows layout)"#),
-    (.rows, "INSERT INTO records(cache_key, field_name, position, child_key_value, written_at) VALUES ('bad', 'l', 0, 'bad.l.$[0]', 0)",
-     #"SQLite error 11: sub-record "bad.l.$[0]" has no rows in the record of key "bad" (rows layout)"#),
-    (.rows, "INSERT INTO records(cache_key, field_name, position, int_value, written_at) VALUES ('bad', '', -1, 1, 0), ('bad', 'a', -1, 1, 0)",
-     #"SQLite error 11: a record row (Apollo's rows have none) in the record of key "bad" (rows layout)"#),
-    (.rows, "INSERT INTO records(cache_key, field_name, position, written_at) VALUES ('bad', 'a', -1, 0)",
-     #"SQLite error 11: a row without a value in the record of key "bad" (rows layout)"#),
-    // A date before 0 is no record's; with one of Int.max beside it, the seconds before the base overflowed.
-    (.rows, "INSERT INTO records(cache_key, field_name, position, int_value, written_at) VALUES ('bad', 'a', -1, 1, 9223372036854775807), ('bad', 'b', -1, 2, -9223372036854775808)",
-     #"SQLite error 11: a field written at -9223372036854775808, before 0 in the record of key "bad" (rows layout)"#),
-    (.rowsOrdered, "INSERT INTO records(cache_key, field_name, position, int_value, written_at) VALUES ('bad', 'a', -1, 1, -5)",
-     #"SQLite error 11: a field written at -5, before 0 in the record of key "bad" (rows layout)"#),
-  ])
+  @Test(
+    "a stored record that does not decode is reported, not trusted",
+    arguments: [
+      (
+        SQLiteNormalizedCache.Layout.compact, "INSERT INTO records(key, data) VALUES ('bad', x'7F00')",
+        #"SQLite error 11: an unknown field number in the record of key "bad" (compact layout)"#
+      ),
+      (
+        .compact, "INSERT INTO records(key, data) VALUES ('bad', x'0105FF')",
+        #"SQLite error 11: a malformed value in the record of key "bad" (compact layout)"#
+      ),
+      (
+        .compact, "INSERT INTO records(key, data) VALUES ('bad', x'0109')",
+        #"SQLite error 11: a malformed value in the record of key "bad" (compact layout)"#
+      ),
+      (
+        .apollo, #"INSERT INTO records(key, record) VALUES ('bad', '{"a": {"b": 1}}')"#,
+        #"SQLite error 11: malformed JSON (an object that is not a reference at byte 6) in the record of key "bad" (apollo layout)"#
+      ),
+      (
+        .apollo, #"INSERT INTO records(key, record) VALUES ('bad', '{"a": [1,}')"#,
+        #"SQLite error 11: malformed JSON (expected a value at byte 9) in the record of key "bad" (apollo layout)"#
+      ),
+      // A record's dates (the empty name) only first, and only as docs/records.md#dates has them:
+      // the readers trust them. Compact: field 1 is "a" (the good record's), 2 the empty name;
+      // `01 03 02` is a = 1, `02 03 0A` dates of 5, `02 21 78` dates of "x".
+      (
+        .apollo, #"INSERT INTO records(key, record) VALUES ('bad', '{"a":1,"":5}')"#,
+        #"SQLite error 11: malformed JSON (a member of empty name (a record's dates) that is not the first at byte 7) in the record of key "bad" (apollo layout)"#
+      ),
+      (
+        .apollo, #"INSERT INTO records(key, record) VALUES ('bad', '{"": "x","a":1}')"#,
+        #"SQLite error 11: malformed JSON (a dates member that is not a record's dates (the dates field holds a value other than an Int) at byte 5) in the record of key "bad" (apollo layout)"#
+      ),
+      (
+        .apollo, #"INSERT INTO records(key, record) VALUES ('bad', '{"":[5,7,1],"a":1}')"#,
+        #"SQLite error 11: malformed JSON (a dates member that is not a record's dates (the dates field's exception (7, 1) is not a later field of the 1 with a date from 1 to 5 seconds before its base) at byte 4) in the record of key "bad" (apollo layout)"#
+      ),
+      (
+        .compact, "INSERT INTO fields(id, name) VALUES (2, ''); INSERT INTO records(key, data) VALUES ('bad', x'01030202030A')",
+        #"SQLite error 11: a dates field that is not the first field or not a record's dates in the record of key "bad" (compact layout)"#
+      ),
+      (
+        .compact, "INSERT INTO fields(id, name) VALUES (2, ''); INSERT INTO records(key, data) VALUES ('bad', x'022178010302')",
+        #"SQLite error 11: a dates field that is not the first field or not a record's dates in the record of key "bad" (compact layout)"#
+      ),
+      // The rows layouts: a list in a list whose sub-record is not there, counted (ours) or not
+      // (Apollo's); a record row in Apollo's rows, which have none; a row without a value.
+      (
+        .rowsOrdered,
+        "INSERT INTO records(cache_key, field_name, position, int_value, child_key_value, written_at) VALUES ('bad', 'l', 0, 2, 'bad.l.$[0]', 0)",
+        #"SQLite error 11: sub-record "bad.l.$[0]" has no rows in the record of key "bad" (rows layout)"#
+      ),
+      (
+        .rowsOrdered,
+        "INSERT INTO records(cache_key, field_name, position, int_value, child_key_value, written_at) VALUES ('bad', 'l', 0, 2, 'bad.l.$[0]', 0), "
+          + "('bad.l.$[0]', '$', 0, 7, NULL, 0)",
+        #"SQLite error 11: sub-record "bad.l.$[0]" holds 1 elements, not 2 in the record of key "bad" (rows layout)"#
+      ),
+      (
+        .rows, "INSERT INTO records(cache_key, field_name, position, child_key_value, written_at) VALUES ('bad', 'l', 0, 'bad.l.$[0]', 0)",
+        #"SQLite error 11: sub-record "bad.l.$[0]" has no rows in the record of key "bad" (rows layout)"#
+      ),
+      (
+        .rows,
+        "INSERT INTO records(cache_key, field_name, position, int_value, written_at) VALUES ('bad', '', -1, 1, 0), ('bad', 'a', -1, 1, 0)",
+        #"SQLite error 11: a record row (Apollo's rows have none) in the record of key "bad" (rows layout)"#
+      ),
+      (
+        .rows, "INSERT INTO records(cache_key, field_name, position, written_at) VALUES ('bad', 'a', -1, 0)",
+        #"SQLite error 11: a row without a value in the record of key "bad" (rows layout)"#
+      ),
+      // A date before 0 is no record's; with one of Int.max beside it, the seconds before the base overflowed.
+      (
+        .rows,
+        "INSERT INTO records(cache_key, field_name, position, int_value, written_at) VALUES ('bad', 'a', -1, 1, 9223372036854775807), ('bad', 'b', -1, 2, -9223372036854775808)",
+        #"SQLite error 11: a field written at -9223372036854775808, before 0 in the record of key "bad" (rows layout)"#
+      ),
+      (
+        .rowsOrdered, "INSERT INTO records(cache_key, field_name, position, int_value, written_at) VALUES ('bad', 'a', -1, 1, -5)",
+        #"SQLite error 11: a field written at -5, before 0 in the record of key "bad" (rows layout)"#
+      ),
+    ])
   func corruptRecord(_ layout: SQLiteNormalizedCache.Layout, _ insert: String, _ message: String) throws {
     let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
     try cache.merge(records: RecordSet(records: [Record(key: "good", ["a": 1])]))
@@ -285,7 +330,8 @@ struct CompactShortFormTests {
     let text = String(repeating: "x", count: length)
     let directory = try TemporaryDirectory()
     let cache = try SQLiteNormalizedCache(path: directory.path("short.sqlite"))
-    let record = Record(key: "R", ["s": .string(text), "r": .reference(CacheKey(text)), "l": [.string(text), [.reference(CacheKey(text))], 7]])
+    let record = Record(
+      key: "R", ["s": .string(text), "r": .reference(CacheKey(text)), "l": [.string(text), [.reference(CacheKey(text))], 7]])
     try cache.merge(records: RecordSet(records: [record]))
     #expect(try cache.loadRecords(forKeys: ["R"])["R"] == record)
     let reopened = try SQLiteNormalizedCache(path: directory.path("short.sqlite"))

@@ -7,11 +7,14 @@ import Testing
 /// `ApolloSQLiteDatabase` opens it (no memory map, SQLite's default page cache, `FULLMUTEX`).
 @Suite("Opening a SQLite file: ours and Apollo's")
 struct OpeningTests {
-  @Test("a store opened as Apollo opens it has no memory map, a 2,000 KiB page cache and SQLite's own mutex; ours a 256 MiB map and none", arguments: SQLiteNormalizedCache.Layout.allCases)
+  @Test(
+    "a store opened as Apollo opens it has no memory map, a 2,000 KiB page cache and SQLite's own mutex; ours a 256 MiB map and none",
+    arguments: SQLiteNormalizedCache.Layout.allCases)
   func opening(layout: SQLiteNormalizedCache.Layout) throws {
     let directory = try TemporaryDirectory()
     let ours = try SQLiteNormalizedCache(path: directory.path("ours.sqlite"), options: .init(layout: layout))
-    let theirs = try SQLiteNormalizedCache(path: directory.path("theirs.sqlite"), options: SQLiteNormalizedCache.Options(layout: layout).openedAsApollo)
+    let theirs = try SQLiteNormalizedCache(
+      path: directory.path("theirs.sqlite"), options: SQLiteNormalizedCache.Options(layout: layout).openedAsApollo)
     let (oursMap, oursCache, oursMutex) = try ours.opening()
     #expect(oursMap == 268_435_456 && oursCache == 2_000 && oursMutex == .nomutex)
     let (theirMap, theirCache, theirMutex) = try theirs.opening()

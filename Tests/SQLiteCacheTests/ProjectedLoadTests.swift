@@ -63,9 +63,11 @@ struct ProjectedLoadTests {
     }
   }
 
-  @Test("a set asked again after a merge named new fields lends them: the compact layout's kept filter is made again", arguments: [
-    SQLiteNormalizedCache.Layout.compact, .apollo, .rows,
-  ])
+  @Test(
+    "a set asked again after a merge named new fields lends them: the compact layout's kept filter is made again",
+    arguments: [
+      SQLiteNormalizedCache.Layout.compact, .apollo, .rows,
+    ])
   func filterAfterNewNames(_ layout: SQLiteNormalizedCache.Layout) throws {
     let store = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
     try store.merge(records: RecordSet(records: [Record(key: "Book:1", ["title": "Dune", "year": 1965])]))
@@ -87,7 +89,9 @@ struct ProjectedLoadTests {
       }
       let set = FieldSet(names)
       let expected = Set(names)
-      for probe in names + (0..<60).map({ _ in String((0..<Int.random(in: 1...6, using: &random)).map { _ in alphabet.randomElement(using: &random)! }) }) {
+      for probe in names
+        + (0..<60).map({ _ in String((0..<Int.random(in: 1...6, using: &random)).map { _ in alphabet.randomElement(using: &random)! }) })
+      {
         let found = Array(probe.utf8).withUnsafeBytes { set.contains($0) }
         #expect(found == expected.contains(probe), "\(probe) in \(names)")
         if let index = Array(probe.utf8).withUnsafeBytes({ set.index(of: $0) }) { #expect(set.fieldKeys[index] == probe) }

@@ -1,8 +1,8 @@
 import GraphQLLanguage
+@_spi(RecordBytes) import NormalizedCache
 import Testing
 
 @testable import SQLiteCache
-@_spi(RecordBytes) import NormalizedCache
 
 /// The JSON text of the apollo layout, both ways.
 @Suite("Record JSON")
@@ -25,18 +25,22 @@ struct RecordJSONTests {
   @Test("JSON text parses to the bytes the one encoder writes for the same values")
   func sameBytesAsTheEncoder() throws {
     let long = String(repeating: "long é ", count: 40)
-    let record = Record(key: "R", [
-      "s": .string(long), "n": .list((-70..<70).map { .int($0 * 1_000_003) }), "r": .reference("Book:1"),
-      "d": 1.5, "b": true, "z": .null, "nested": .list([.list([.string("a")]), .list([])]),
-    ])
+    let record = Record(
+      key: "R",
+      [
+        "s": .string(long), "n": .list((-70..<70).map { .int($0 * 1_000_003) }), "r": .reference("Book:1"),
+        "d": 1.5, "b": true, "z": .null, "nested": .list([.list([.string("a")]), .list([])]),
+      ])
     #expect(try Self.parse(RecordJSON.string(of: record)).encodedFields == record.encodedFields)
   }
 
-  @Test("numbers read as JSONParser reads them", arguments: [
-    ("0", RecordValue.int(0)), ("-0", .int(0)), ("-0.0", .double(-0.0)), ("1.0", .double(1)), ("1e2", .double(100)),
-    ("9223372036854775807", .int(Int.max)), ("-9223372036854775808", .int(Int.min)),
-    ("9223372036854775808", .double(9_223_372_036_854_775_808)), ("1.99", .double(1.99)), ("5e-324", .double(.leastNonzeroMagnitude)),
-  ])
+  @Test(
+    "numbers read as JSONParser reads them",
+    arguments: [
+      ("0", RecordValue.int(0)), ("-0", .int(0)), ("-0.0", .double(-0.0)), ("1.0", .double(1)), ("1e2", .double(100)),
+      ("9223372036854775807", .int(Int.max)), ("-9223372036854775808", .int(Int.min)),
+      ("9223372036854775808", .double(9_223_372_036_854_775_808)), ("1.99", .double(1.99)), ("5e-324", .double(.leastNonzeroMagnitude)),
+    ])
   func numbers(_ text: String, _ value: RecordValue) throws {
     #expect(try Self.parse(#"{"n":\#(text)}"#)["n"] == value)
   }
@@ -117,7 +121,8 @@ struct RecordJSONTests {
     }
     // Keys the in-place path takes (plain, empty) and those it leaves to the general one (escapes).
     let list = #"{"l":[{"$reference":"A:1"},{"$reference":""},{"$reference":"B\"2"},{"$reference":"C\\3\n"}, {"$reference":"D"}]}"#
-    #expect(try Self.parse(list)["l"] == .list([.reference("A:1"), .reference(""), .reference("B\"2"), .reference("C\\3\n"), .reference("D")]))
+    #expect(
+      try Self.parse(list)["l"] == .list([.reference("A:1"), .reference(""), .reference("B\"2"), .reference("C\\3\n"), .reference("D")]))
     // A list's elements that are references go straight to the reference, the others through
     // the value parser, in any order.
     let mixed = #"{"l":[{"$reference":"A"},1,"x",[{"$reference":"B"}],null,{"$reference":"C"}]}"#
@@ -130,10 +135,12 @@ struct RecordJSONTests {
   /// the end, and what parses is a valid record that prints and parses back to itself.
   @Test("damaged JSON is refused or parses to a valid record, never read past its end")
   func damagedText() throws {
-    let record = Record(key: "R", [
-      "refs": .list((0..<6).map { .reference("Item:\($0)") }), "r": .reference("Book:1"), "s": "a\"b",
-      "n": .list([.int(-12), .double(2.5), .null, .bool(true), .list([.reference("A"), .string("")])]),
-    ])
+    let record = Record(
+      key: "R",
+      [
+        "refs": .list((0..<6).map { .reference("Item:\($0)") }), "r": .reference("Book:1"), "s": "a\"b",
+        "n": .list([.int(-12), .double(2.5), .null, .bool(true), .list([.reference("A"), .string("")])]),
+      ])
     let text = Array(RecordJSON.string(of: record).utf8)
     let bytes: [UInt8] = Array(#"{}[]",:\ $0"#.utf8) + [0x00, 0x7F, 0xC3]
     var state: UInt64 = 0x9E37_79B9_7F4A_7C15
@@ -171,16 +178,19 @@ struct RecordJSONTests {
     #expect(parsed > 0 && parsed < 4_000)
   }
 
-  @Test("text that is not a record is refused with its place", arguments: [
-    ("", "expected '{' at 0"), ("[]", "expected '{' at 0"), (#"{"a":1} x"#, "unexpected text after the record at 8"),
-    (#"{"a":"x"#, "unterminated string at 7"), ("{\"a\":\"\u{1}\"}", "a control character in a string at 7"),
-    (#"{"a":{"$reference":"K","b":1}}"#, "a reference with more than one member at 22"), (#"{"a":tru}"#, "expected true at 5"),
-    (#"{"a":{"$referencx":"K"}}"#, "an object that is not a reference at 5"), (#"{"a":{"$reference"}}"#, "expected ':' at 18"),
-    (#"{"a":{"$ref"#, "unterminated string at 11"), (#"{"a":{}}"#, "expected a string at 6"),
-    (#"{"a":[{"$reference":"K"},{"b":1}]}"#, "an object that is not a reference at 25"),
-    (#"{"a":[{"$reference":"K"}"#, "expected ']' at 24"),
-    (#"{"a":01}"#, "a number cannot have a leading zero at 6"), (#"{"a":1.}"#, "expected a digit after '.' at 7"), (#"{"a":"\x"}"#, "invalid escape at 8"),
-  ])
+  @Test(
+    "text that is not a record is refused with its place",
+    arguments: [
+      ("", "expected '{' at 0"), ("[]", "expected '{' at 0"), (#"{"a":1} x"#, "unexpected text after the record at 8"),
+      (#"{"a":"x"#, "unterminated string at 7"), ("{\"a\":\"\u{1}\"}", "a control character in a string at 7"),
+      (#"{"a":{"$reference":"K","b":1}}"#, "a reference with more than one member at 22"), (#"{"a":tru}"#, "expected true at 5"),
+      (#"{"a":{"$referencx":"K"}}"#, "an object that is not a reference at 5"), (#"{"a":{"$reference"}}"#, "expected ':' at 18"),
+      (#"{"a":{"$ref"#, "unterminated string at 11"), (#"{"a":{}}"#, "expected a string at 6"),
+      (#"{"a":[{"$reference":"K"},{"b":1}]}"#, "an object that is not a reference at 25"),
+      (#"{"a":[{"$reference":"K"}"#, "expected ']' at 24"),
+      (#"{"a":01}"#, "a number cannot have a leading zero at 6"), (#"{"a":1.}"#, "expected a digit after '.' at 7"),
+      (#"{"a":"\x"}"#, "invalid escape at 8"),
+    ])
   func refused(_ json: String, _ expected: String) {
     do {
       _ = try Self.parse(json)

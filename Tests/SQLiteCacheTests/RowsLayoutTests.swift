@@ -166,7 +166,9 @@ struct RowsLayoutTests {
     #expect(try cache.loadRecordsInOrder(forKeys: keys) == fresh.loadRecordsInOrder(forKeys: keys))
   }
 
-  @Test("records refetched unchanged in one merge take their dates, each its own, beside a changed one", arguments: [SQLiteNormalizedCache.Layout.rowsOrdered, .rows])
+  @Test(
+    "records refetched unchanged in one merge take their dates, each its own, beside a changed one",
+    arguments: [SQLiteNormalizedCache.Layout.rowsOrdered, .rows])
   func refreshOfManyRecords(_ layout: SQLiteNormalizedCache.Layout) throws {
     let cache = try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: layout))
     let keys = (0..<70).map { "Item:\($0)" }

@@ -15,7 +15,8 @@ struct SQLiteErrorTests {
     let error = try #require(throws: SQLiteError.self) {
       try connection.execute("INSERT INTO t(id, name) VALUES (2, 'a')")
     }
-    #expect(error.description == "SQLite error 19: UNIQUE constraint failed: t.name - while executing `INSERT INTO t(id, name) VALUES (2, 'a')`")
+    #expect(
+      error.description == "SQLite error 19: UNIQUE constraint failed: t.name - while executing `INSERT INTO t(id, name) VALUES (2, 'a')`")
     #expect(error.resultCode == 19)
     #expect(error.extendedResultCode == 2067)  // SQLITE_CONSTRAINT_UNIQUE
     #expect(error.sql == "INSERT INTO t(id, name) VALUES (2, 'a')")
@@ -36,7 +37,8 @@ struct SQLiteErrorTests {
     try statement.bind(1, at: 1)
     try statement.bindNull(at: 2)
     let error = try #require(throws: SQLiteError.self) { try statement.execute() }
-    #expect(error.description == "SQLite error 19: NOT NULL constraint failed: t.name - while executing `INSERT INTO t(id, name) VALUES (?, ?)`")
+    #expect(
+      error.description == "SQLite error 19: NOT NULL constraint failed: t.name - while executing `INSERT INTO t(id, name) VALUES (?, ?)`")
     #expect(error.extendedResultCode == 1299)  // SQLITE_CONSTRAINT_NOTNULL
   }
 

@@ -2,8 +2,8 @@ import Foundation
 import Generator
 import NormalizedCache
 import SQLiteCache
-import Testing
 import Support
+import Testing
 
 /// The measurement: `Item` records of ten fields merged into and loaded from each layout,
 /// on a file in WAL mode. Cheap by default; for the real figures, in release:

@@ -38,7 +38,8 @@ struct TransactionTests {
     #expect(error.description == "SQLite error 19: boom - while executing `\(statement)`")
     #expect(error.extendedResultCode == 1811)  // SQLITE_CONSTRAINT_TRIGGER
 
-    #expect(try cache.loadRecords(forKeys: ["Item:1", "Item:z", "Item:a"]) == Dictionary(uniqueKeysWithValues: before.map { ($0.key, $0) }))
+    #expect(
+      try cache.loadRecords(forKeys: ["Item:1", "Item:z", "Item:a"]) == Dictionary(uniqueKeysWithValues: before.map { ($0.key, $0) }))
     #expect(try cache.statistics().recordCount == 2)
     if configuration.options!.layout == .compact {
       #expect(try cache.withConnection { connection throws(SQLiteError) in try connection.integer("SELECT count(*) FROM fields") } == 1)

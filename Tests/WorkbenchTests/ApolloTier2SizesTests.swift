@@ -19,7 +19,8 @@ struct ApolloTier2SizesTests {
 
   @Test("every store gets each scenario at each size, then k and the ratio of each; the default names are left to the default")
   func rows() throws {
-    let result = try runWorkload(#"""
+    let result = try runWorkload(
+      #"""
       {"name": "t", "seed": 1, "apolloTier2": {"sizes": [[20, 3], [1000, 2]]}, "repetitions": 2, "warmup": 1,
        "stores": [{"kind": "memory"}, {"kind": "sqlite", "layout": "compact", "label": "sqlite-compact"},
                   {"kind": "sqlite", "layout": "rows", "label": "sqlite-rows"}]}

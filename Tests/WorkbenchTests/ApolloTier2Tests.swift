@@ -63,7 +63,8 @@ struct ApolloTier2Tests {
 
   @Test("every store and layout gets one row per scenario, a sample per measured iteration, and the footprint of 1,000 records")
   func rows() throws {
-    let result = try runWorkload(#"""
+    let result = try runWorkload(
+      #"""
       {"name": "t", "seed": 1, "apolloTier2": {}, "repetitions": 3, "warmup": 1,
        "stores": [{"kind": "memory"}, {"kind": "sqlite", "layout": "apollo", "journal": "delete", "synchronous": "full", "label": "sqlite-apollo"},
                   {"kind": "sqlite", "layout": "compact", "label": "sqlite-compact"}]}
@@ -125,7 +126,8 @@ struct ApolloTier2Tests {
 
   @Test("with \"limits\": \"layouts\" each SQLite layout runs beside its floor, which holds the same records")
   func layoutFloors() throws {
-    let result = try runWorkload(#"""
+    let result = try runWorkload(
+      #"""
       {"name": "t", "seed": 1, "apolloTier2": {}, "limits": "layouts", "repetitions": 1, "warmup": 0,
        "stores": [{"kind": "sqlite", "layout": "compact", "journal": "delete", "synchronous": "full", "label": "c"},
                   {"kind": "sqlite", "layout": "rows", "journal": "wal", "synchronous": "normal", "label": "r"}]}

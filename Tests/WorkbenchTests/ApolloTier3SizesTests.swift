@@ -26,7 +26,8 @@ struct ApolloTier3SizesTests {
 
   @Test("every store and floor gets each scenario at each size, then one growth row per scenario: k fitted to those p50s")
   func rows() throws {
-    let result = try runWorkload(#"""
+    let result = try runWorkload(
+      #"""
       {"name": "t", "seed": 1, "apolloTier3": {"sizes": [[20, 4], [300, 10], [100, 5]]}, "limits": "layouts", "repetitions": 2, "warmup": 1,
        "stores": [{"kind": "sqlite", "layout": "compact", "journal": "wal", "synchronous": "normal", "label": "c"},
                   {"kind": "sqlite", "layout": "rows", "journal": "wal", "synchronous": "normal", "label": "r"}]}
@@ -35,7 +36,8 @@ struct ApolloTier3SizesTests {
     let all = Metric.tier3Scenarios.map(\.name)
     let floor = ["insert_one_field", "select_exact_key", "select_type_selection_set_ordered", "update_composite_key"]
     let expected: [String: [String]] = [
-      "c": all, "r": all, "limit-compact-wal-normal": ["select_exact_key", "select_type_selection_set_ordered"], "limit-rows-wal-normal": floor,
+      "c": all, "r": all, "limit-compact-wal-normal": ["select_exact_key", "select_type_selection_set_ordered"],
+      "limit-rows-wal-normal": floor,
     ]
     for (store, scenarios) in expected {
       let rows = result.rows.filter { $0.key.store == store && $0.key.phase == .tier3 }

@@ -17,12 +17,16 @@ struct ApolloTier3Tests {
   @Test("the records: ten fields each, ten types a tenth each, keys Type:N, values from the seed")
   func records() throws {
     let records = ApolloTier3Records.chunk(0..<40, seed: 42).records
-    #expect(records.map(\.key).prefix(11) == [
-      "Planet:0", "Person:0", "Starship:0", "Species:0", "Vehicle:0", "Film:0", "Droid:0", "Moon:0", "Comet:0", "Galaxy:0", "Planet:1",
-    ])
+    #expect(
+      records.map(\.key).prefix(11) == [
+        "Planet:0", "Person:0", "Starship:0", "Species:0", "Vehicle:0", "Film:0", "Droid:0", "Moon:0", "Comet:0", "Galaxy:0", "Planet:1",
+      ])
     #expect(records.allSatisfy { $0.fields.map(\.key) == ApolloTier3Records.fields })
     #expect(records[12]["__typename"] == "Starship" && records[12]["id"] == "1" && records[12]["name"] == "Starship 1")
-    guard case .int? = records[0]["mass"] else { Issue.record("mass is not an Int"); return }
+    guard case .int? = records[0]["mass"] else {
+      Issue.record("mass is not an Int")
+      return
+    }
     #expect(Dictionary(grouping: records, by: { $0["__typename"] }).values.allSatisfy { $0.count == 4 })
     // One seed, one store; another seed, other values under the same keys.
     #expect(ApolloTier3Records.chunk(0..<40, seed: 42).records == records)
@@ -131,7 +135,8 @@ struct ApolloTier3Tests {
 
   @Test("a run gives every store each scenario's row and its build, the floors the SQL they have, the gates beside")
   func rows() throws {
-    let result = try runWorkload(#"""
+    let result = try runWorkload(
+      #"""
       {"name": "t", "seed": 1, "apolloTier3": {"records": 300}, "limits": "layouts", "repetitions": 2, "warmup": 1,
        "stores": [{"kind": "sqlite", "layout": "compact", "journal": "delete", "synchronous": "full", "label": "c"},
                   {"kind": "sqlite", "layout": "apollo", "journal": "delete", "synchronous": "full", "label": "a"},
@@ -142,7 +147,8 @@ struct ApolloTier3Tests {
     let floor = ["insert_one_field", "select_exact_key", "select_type_selection_set_ordered", "update_composite_key"]
     let compactFloor = ["select_exact_key", "select_type_selection_set_ordered"]
     let expected: [String: [String]] = [
-      "c": all, "a": all, "r": all, "limit-compact-delete-full": compactFloor, "limit-apollo-delete-full": floor, "limit-rows-wal-normal": floor,
+      "c": all, "a": all, "r": all, "limit-compact-delete-full": compactFloor, "limit-apollo-delete-full": floor,
+      "limit-rows-wal-normal": floor,
     ]
     for (store, scenarios) in expected {
       let rows = result.rows.filter { $0.key.store == store && $0.key.phase == .tier3 }
@@ -161,14 +167,16 @@ struct ApolloTier3Tests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tier3-keep-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: directory) }
     for records in [300, 200] {
-      _ = try runWorkload(#"""
+      _ = try runWorkload(
+        #"""
         {"name": "t", "seed": 1, "apolloTier3": {"records": \#(records), "keep": "\#(directory)/files"}, "repetitions": 1, "warmup": 0,
          "stores": [{"kind": "sqlite", "layout": "rows", "journal": "delete", "synchronous": "full", "label": "r"},
                     {"kind": "sqlite", "layout": "compact", "journal": "delete", "synchronous": "full", "label": "c"}]}
         """#)
       #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/files").sorted() == ["c.sqlite", "r.sqlite"])
       for (label, layout) in [("r", SQLiteNormalizedCache.Layout.rows), ("c", .compact)] {
-        let operations = try Tier3Operations(path: "\(directory)/files/\(label).sqlite", layout: layout, journal: .delete, synchronous: .full)
+        let operations = try Tier3Operations(
+          path: "\(directory)/files/\(label).sqlite", layout: layout, journal: .delete, synchronous: .full)
         #expect(try operations.recordCount() == records, "\(label)")
       }
       let store = try SQLiteNormalizedCache(path: directory + "/files/r.sqlite", options: .init(layout: .rows))
@@ -176,13 +184,15 @@ struct ApolloTier3Tests {
       #expect(Set(planet.fields.map(\.key)) == Set(ApolloTier3Records.fields))
     }
     // With sizes, a file a size, its name carrying the size.
-    _ = try runWorkload(#"""
+    _ = try runWorkload(
+      #"""
       {"name": "t", "seed": 1, "apolloTier3": {"sizes": [[100, 5], [200, 10]], "keep": "\#(directory)/sized"}, "repetitions": 1, "warmup": 0,
        "stores": [{"kind": "sqlite", "layout": "compact", "journal": "delete", "synchronous": "full", "label": "c"}]}
       """#)
     #expect(try FileManager.default.contentsOfDirectory(atPath: directory + "/sized").sorted() == ["c-100x5.sqlite", "c-200x10.sqlite"])
     for records in [100, 200] {
-      let operations = try Tier3Operations(path: "\(directory)/sized/c-\(records)x\(records == 100 ? 5 : 10).sqlite", layout: .compact, journal: .delete, synchronous: .full)
+      let operations = try Tier3Operations(
+        path: "\(directory)/sized/c-\(records)x\(records == 100 ? 5 : 10).sqlite", layout: .compact, journal: .delete, synchronous: .full)
       #expect(try operations.recordCount() == records)
     }
   }

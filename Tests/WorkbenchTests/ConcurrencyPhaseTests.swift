@@ -37,7 +37,9 @@ struct ConcurrencyPhaseTests {
     return try WorkloadRunner.run(Workload.load(path, registry: registry), options: RunOptions(progress: false), run: info)
   }
 
-  @Test("each reader count is a configuration of its own: every read timed, one throughput per repetition, the writers' merges, the hot run", arguments: ["memory", "sqlite"])
+  @Test(
+    "each reader count is a configuration of its own: every read timed, one throughput per repetition, the writers' merges, the hot run",
+    arguments: ["memory", "sqlite"])
   func rowsPerReaderCount(kind: String) throws {
     let result = try Self.run(
       Self.workload(stores: #"[{"kind": "\#(kind)"}]"#, concurrency: #"{"readers": [1, 3], "writers": 1, "operations": 61}"#))
@@ -67,12 +69,15 @@ struct ConcurrencyPhaseTests {
     #expect(table.contains("Concurrency, 61 reads a run, 1 writer"))
     #expect(table.contains("hot: every reader on the same operations, among the 1 most popular"))
     #expect(table.contains(" hot reads/s  hot x1 "))
-    #expect(table.split(separator: "\n").filter { $0.hasPrefix(kind + " ") }.count == 3, "one line in the strategy table, two in the concurrency table")
+    #expect(
+      table.split(separator: "\n").filter { $0.hasPrefix(kind + " ") }.count == 3,
+      "one line in the strategy table, two in the concurrency table")
   }
 
   @Test("without writers, the runs have no writing rows")
   func noWriters() throws {
-    let result = try Self.run(Self.workload(stores: #"[{"kind": "memory"}]"#, concurrency: #"{"readers": [2], "writers": 0, "operations": 10}"#))
+    let result = try Self.run(
+      Self.workload(stores: #"[{"kind": "memory"}]"#, concurrency: #"{"readers": [2], "writers": 0, "operations": 10}"#))
     let run = try #require(result.configurations.first(where: ConcurrencyTable.isConcurrency))
     #expect(run.samples[.concurrentReadLatency].count == 20)
     #expect(run.samples[.concurrentReadLatencyHot].count == 20)
@@ -80,11 +85,14 @@ struct ConcurrencyPhaseTests {
     #expect(run.samples[.concurrentWriteLatency].isEmpty)
   }
 
-  @Test("the reader count is written into the CSV's variant column after the sweep point, and read back from there", arguments: [
-    ("readers=4", "", 4), ("duplication=0.5 readers=2", "duplication=0.5", 2),
-  ])
+  @Test(
+    "the reader count is written into the CSV's variant column after the sweep point, and read back from there",
+    arguments: [
+      ("readers=4", "", 4), ("duplication=0.5 readers=2", "duplication=0.5", 2),
+    ])
   func readerCount(column: String, variant: String, readers: Int) {
-    let key = MetricKey(workload: "w", variant: variant, store: "memory", keys: "path", phase: .concurrency, metric: "read_latency", readers: readers)
+    let key = MetricKey(
+      workload: "w", variant: variant, store: "memory", keys: "path", phase: .concurrency, metric: "read_latency", readers: readers)
     #expect(key.variantColumn == column)
     let parsed = MetricKey.parse(variantColumn: column)
     #expect(parsed.variant == variant && parsed.readers == readers)
@@ -107,6 +115,8 @@ struct ConcurrencyPhaseTests {
     #expect(spread[0] != spread[1])
     #expect(Set(spread[0]).count > 3)
     settings.hotOperations = 50
-    #expect(Set(ReaderDraws(popularity: popularity, settings: settings, seed: 11).items(count: 2_000, thread: 0, round: 0, hot: true)) == Set(popularity), "more than there are: all of them")
+    #expect(
+      Set(ReaderDraws(popularity: popularity, settings: settings, seed: 11).items(count: 2_000, thread: 0, round: 0, hot: true))
+        == Set(popularity), "more than there are: all of them")
   }
 }

@@ -1,9 +1,9 @@
 import Foundation
 import Results
+import Support
 import Testing
 
 @testable import Workbench
-import Support
 
 @Suite("The run's git revision", .timeLimit(.minutes(10)))
 struct GitRevisionTests {

@@ -101,11 +101,14 @@ struct HeldMemoryTests {
       let ratio = Double(peak) / estimate
       #expect(
         (0.25...2).contains(ratio),
-        "seed \(seed) (CACHEBENCH_SEED), draw \(measured): peak \(peak) B against \(config.estimate.held) for \(JSONWriter.string(.object(config.json)))")
+        "seed \(seed) (CACHEBENCH_SEED), draw \(measured): peak \(peak) B against \(config.estimate.held) for \(JSONWriter.string(.object(config.json)))"
+      )
     }
   }
 
-  @Test("the estimate counts the schema and the operations: types 3000 of 500 fields and 2 responses hold their schema and operations; 10,000 types are refused")
+  @Test(
+    "the estimate counts the schema and the operations: types 3000 of 500 fields and 2 responses hold their schema and operations; 10,000 types are refused"
+  )
   func schemaAndOperationsCount() {
     var config = GeneratorConfig()
     config.types = 3000

@@ -52,7 +52,8 @@ struct ListsTests {
 
   @Test("every store and layout gets read, write and mutate rows per kind and size, then bytes per record")
   func rows() throws {
-    let result = try runWorkload(#"""
+    let result = try runWorkload(
+      #"""
       {"name": "t", "seed": 1, "lists": {"sizes": [3, 20], "position": 1}, "repetitions": 3, "warmup": 1,
        "stores": [{"kind": "memory"}, {"kind": "sqlite", "layout": "apollo", "journal": "delete", "synchronous": "full", "label": "sqlite-apollo"},
                   {"kind": "sqlite", "layout": "compact", "label": "sqlite-compact"}]}
@@ -74,7 +75,8 @@ struct ListsTests {
       }
       #expect(rows.map(\.key.metric) == timings + bytes + growth, "\(store)")
       let exponents = rows.filter { $0.unit == .exponent }
-      #expect(exponents.count == 9 && exponents.allSatisfy { $0.summary.n == 1 && !$0.deterministic && $0.summary.p50.isFinite }, "\(store)")
+      #expect(
+        exponents.count == 9 && exponents.allSatisfy { $0.summary.n == 1 && !$0.deterministic && $0.summary.p50.isFinite }, "\(store)")
       let timed = rows.filter { $0.unit == .ns }
       // The ratio of the growth: p50 at N = 20 over p50 at N = 3, from the rows themselves.
       let p50 = { (metric: String) in rows.first { $0.key.metric == metric }?.summary.p50 }
@@ -88,9 +90,12 @@ struct ListsTests {
     }
     // Apollo's layout writes a reference as {"$reference":"Item:0"} (23 bytes) where a string is
     // "item_0" (8): 500 records of 20 references take more pages than 500 of 20 strings.
-    let apollo = Dictionary(uniqueKeysWithValues: result.rows.filter { $0.key.store == "sqlite-apollo" }.map { ($0.key.metric, $0.summary.p50) })
+    let apollo = Dictionary(
+      uniqueKeysWithValues: result.rows.filter { $0.key.store == "sqlite-apollo" }.map { ($0.key.metric, $0.summary.p50) })
     #expect(try #require(apollo["bytes_per_record_references_20"]) > 2 * (try #require(apollo["bytes_per_record_scalars_20"])))
-    #expect(result.table.contains("store           list         N   K  read p50  write p50  mutate p50  mutate p99  bytes/record  k read/write/mutate"))
+    #expect(
+      result.table.contains(
+        "store           list         N   K  read p50  write p50  mutate p50  mutate p99  bytes/record  k read/write/mutate"))
     #expect(result.table.contains("sqlite-compact  nested      20  19  "))
   }
 

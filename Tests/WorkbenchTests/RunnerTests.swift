@@ -33,7 +33,9 @@ struct RunnerTests {
   func oneDefinitionPerName() throws {
     let rows =
       try runWorkload(smallGenerator).rows
-      + runWorkload(#"{"name": "records", "seed": 1, "storeRecords": {"count": 200, "batch": 50, "pointLoads": 20}, "repetitions": 1, "warmup": 0}"#).rows
+      + runWorkload(
+        #"{"name": "records", "seed": 1, "storeRecords": {"count": 200, "batch": 50, "pointLoads": 20}, "repetitions": 1, "warmup": 0}"#
+      ).rows
       + runWorkload(#"{"name": "tier2", "seed": 1, "apolloTier2": {}, "repetitions": 1, "warmup": 0}"#).rows
       + runWorkload(#"{"name": "lists", "seed": 1, "lists": {"sizes": [4]}, "repetitions": 1, "warmup": 0}"#).rows
     var definitions: [String: Set<String>] = [:]
@@ -51,7 +53,8 @@ struct RunnerTests {
     for store in ["memory", "sqlite"] {
       for keys in ["path", "typePolicy", "programmatic"] {
         let parse = try #require(rows.first { $0.key.store == store && $0.key.keys == keys && $0.key.phase == .parse })
-        let write = try #require(rows.first { $0.key.store == store && $0.key.keys == keys && $0.key.phase == .write && $0.key.metric == "latency" })
+        let write = try #require(
+          rows.first { $0.key.store == store && $0.key.keys == keys && $0.key.phase == .write && $0.key.metric == "latency" })
         // 6 responses × 2 measured repetitions, as many as the writes.
         #expect(parse.key.metric == "latency" && parse.unit == .ns && parse.summary.n == 12)
         #expect(write.summary.n == 12)
@@ -157,9 +160,11 @@ struct RunnerHelperTests {
     #expect(JSONDifference.first(between: value, and: value) == nil)
   }
 
-  @Test("key-field values split on unescaped plus signs", arguments: [
-    ("123", ["123"]), (#"Ray+Bradbury"#, ["Ray", "Bradbury"]), (#"a\+b+c\\d"#, ["a+b", #"c\d"#]), ("", [""]),
-  ])
+  @Test(
+    "key-field values split on unescaped plus signs",
+    arguments: [
+      ("123", ["123"]), (#"Ray+Bradbury"#, ["Ray", "Bradbury"]), (#"a\+b+c\\d"#, ["a+b", #"c\d"#]), ("", [""]),
+    ])
   func splitEscaped(id: String, parts: [String]) {
     #expect(FieldPolicyLookups.splitEscaped(id) == parts)
   }
@@ -178,7 +183,8 @@ struct LimitStoreTests {
     #expect(loaded[2]?.encodedFields == Record(key: "Book:1", ["title": "Persuasion"]).encodedFields)
     let statistics = store.statistics
     #expect(statistics.records == 2)
-    #expect(statistics.payloadBytes == 12 + Record(key: "Book:1", ["title": "Persuasion"]).encodedFields.count + records[1].encodedFields.count)
+    #expect(
+      statistics.payloadBytes == 12 + Record(key: "Book:1", ["title": "Persuasion"]).encodedFields.count + records[1].encodedFields.count)
     store.removeRecords(matching: "book:2")
     #expect(store.loadRecords(forKeys: ["Book:1", "Book:2"]).keys.sorted() == ["Book:1"])
   }
@@ -199,7 +205,8 @@ struct LimitStoreTests {
       for (store, limit) in [("memory", "limit-dictionary"), ("sqlite", "limit-sqlite")] {
         for phase in [Phase.merge, .read] {
           let ratio = try #require(row(store, keys, phase, "latency_vs_limit"))
-          let expected = try #require(row(limit, keys, phase, "latency")).summary.p50
+          let expected =
+            try #require(row(limit, keys, phase, "latency")).summary.p50
             / #require(row(store, keys, phase, "latency")).summary.p50
           #expect(ratio.unit == .ratio && ratio.better == .higher && !ratio.deterministic)
           #expect(ratio.summary.p50 == expected)
@@ -223,10 +230,11 @@ struct LimitStoreTests {
     ).rows
     #expect(rows.first { $0.key.store == "limit-sqlite" && $0.key.metric == "records" }?.summary.p50 == 200)
     let ratios = rows.filter { $0.key.store == "memory" && $0.key.metric.hasSuffix("_vs_limit") }.map(\.key.metric)
-    #expect(ratios.sorted() == [
-      "load_all_per_key_vs_limit", "load_batch_per_key_vs_limit", "merge_new_per_record_vs_limit",
-      "merge_unchanged_per_record_vs_limit", "point_lookup_vs_limit",
-    ])
+    #expect(
+      ratios.sorted() == [
+        "load_all_per_key_vs_limit", "load_batch_per_key_vs_limit", "merge_new_per_record_vs_limit",
+        "merge_unchanged_per_record_vs_limit", "point_lookup_vs_limit",
+      ])
   }
 }
 
@@ -240,13 +248,15 @@ struct NamedResolverRunTests {
 
   @Test("one run compares several programmatic resolvers, each row named by its resolver, each as its own run counts it")
   func severalResolvers() throws {
-    let both = try runWorkload(#"""
+    let both = try runWorkload(
+      #"""
       {"name": "r", "seed": 5, \#(Self.generator), "keys": ["path", "programmatic:id", "programmatic:seed-books"],
        "stores": [{"kind": "memory"}], "repetitions": 1, "warmup": 0, "read": {"pointLookups": 5, "fieldPolicyLookups": 0}}
       """#)
     #expect(Set(both.rows.map(\.key.keys)) == ["path", "programmatic:id", "programmatic:seed-books"])
     for resolver in ["id", "seed-books"] {
-      let alone = try runWorkload(#"""
+      let alone = try runWorkload(
+        #"""
         {"name": "r", "seed": 5, \#(Self.generator), "keys": ["programmatic"], "resolver": "\#(resolver)",
          "stores": [{"kind": "memory"}], "repetitions": 1, "warmup": 0, "read": {"pointLookups": 5, "fieldPolicyLookups": 0}}
         """#)

@@ -14,7 +14,9 @@ struct SoakTests {
     #expect(try SoakOptions(every: 7, warmup: 0).plan(steps: 10).every == 7)
     // Samples at 0, 4 and 8 and at the end (10); after a warm-up of 9 only the end is left.
     let error = #expect(throws: RunError.self) { try SoakOptions(every: 4, warmup: 9).plan(steps: 10) }
-    #expect(error?.description == "a soak of 10 steps sampled every 4 after a warm-up of 9 steps leaves 1 sample to fit a line through; it needs 2")
+    #expect(
+      error?.description
+        == "a soak of 10 steps sampled every 4 after a warm-up of 9 steps leaves 1 sample to fit a line through; it needs 2")
     #expect(try SoakOptions(every: 4, warmup: 8).plan(steps: 10).warmup == 8)
     #expect(throws: RunError.self) { try SoakOptions(every: 5, warmup: 10).plan(steps: 10) }
   }
@@ -42,17 +44,18 @@ struct SoakTests {
     #expect(growth[1].perHundredThousandSteps == 0)
   }
 
-  @Test("a soak of a bounded store: a sample every N steps and at the end, its records within the budget, the same deterministic figures twice")
+  @Test(
+    "a soak of a bounded store: a sample every N steps and at the end, its records within the budget, the same deterministic figures twice")
   func session() throws {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("soak-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("w.json").path
     try #"""
-      {"name": "soak", "seed": 4, "generator": {"responses": 8, "operations": 4, "depth": 2, "types": 4, "poolSize": 8},
-       "keys": ["typePolicy"], "stores": [{"kind": "sqlite", "maxSizeBytes": "30%", "dates": true, "label": "bounded"}],
-       "traffic": {"steps": 250}}
-      """#.write(toFile: path, atomically: true, encoding: .utf8)
+    {"name": "soak", "seed": 4, "generator": {"responses": 8, "operations": 4, "depth": 2, "types": 4, "poolSize": 8},
+     "keys": ["typePolicy"], "stores": [{"kind": "sqlite", "maxSizeBytes": "30%", "dates": true, "label": "bounded"}],
+     "traffic": {"steps": 250}}
+    """#.write(toFile: path, atomically: true, encoding: .utf8)
     let workload = try Workload.load(path)
     let first = try Soak.run(workload, options: SoakOptions(every: 100, warmup: 100, progress: false))
     #expect(first.samples.map(\.step) == [0, 100, 200, 250])

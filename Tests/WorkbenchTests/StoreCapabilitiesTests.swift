@@ -111,7 +111,8 @@ struct StoreCapabilitiesTests {
   @Test("a chain declares what its back can do, and the conformances of a chain follow its back")
   func chainCapabilities() throws {
     let memoryBack = ChainedNormalizedCache(front: InMemoryNormalizedCache(), back: InMemoryNormalizedCache())
-    let dictionaryBack = ChainedNormalizedCache(front: InMemoryNormalizedCache(budget: CacheBudget(maxSizeBytes: 5_000)), back: DictionaryStore())
+    let dictionaryBack = ChainedNormalizedCache(
+      front: InMemoryNormalizedCache(budget: CacheBudget(maxSizeBytes: 5_000)), back: DictionaryStore())
     #expect(memoryBack.capabilities.bounded != nil)
     #expect(memoryBack.capabilities.footprint != nil)
     #expect(memoryBack.capabilities.pages == nil)

@@ -26,7 +26,9 @@ private enum SharedItem {
   /// Fields a read of either operation finds expired when its item's are: `__typename`, `id`, `name`.
   static let expiringFields = 3
 
-  static func workload(stores: String, keys: String = #"["path"]"#, traffic: String, sweep: String? = nil, operations: [String] = ["A", "B"]) -> String {
+  static func workload(
+    stores: String, keys: String = #"["path"]"#, traffic: String, sweep: String? = nil, operations: [String] = ["A", "B"]
+  ) -> String {
     let list = operations.map { name in
       #"{"document": "\#(name.lowercased()).graphql", "operationName": "\#(name)", "response": "\#(name.lowercased()).json"}"#
     }
@@ -141,7 +143,8 @@ struct TTLTrafficTests {
   func modesAgree() throws {
     let result = try SharedItem.run(
       SharedItem.workload(
-        stores: #"[{"kind": "memory", "dates": true, "label": "dated"}, {"kind": "sqlite", "layout": "apollo", "dates": true, "label": "apollo"}]"#,
+        stores:
+          #"[{"kind": "memory", "dates": true, "label": "dated"}, {"kind": "sqlite", "layout": "apollo", "dates": true, "label": "apollo"}]"#,
         keys: #"["path", "typePolicy"]"#, traffic: #"{"steps": 300, "refetchShare": 0.1, "zipf": 0, "gc": false}"#,
         sweep: #"{"traffic.ttl": ["strict", "permissive"]}"#))
     for store in ["dated", "apollo"] {

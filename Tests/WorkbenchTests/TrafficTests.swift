@@ -132,7 +132,8 @@ struct TrafficByHandTests {
   @Test("one operation, unbounded, 5 reads: the first misses and is fetched, the other 4 hit")
   func oneOperation() throws {
     let result = try run(
-      TwoOperations.workload(stores: #"[{"kind": "memory"}, {"kind": "sqlite"}]"#, traffic: #"{"steps": 5, "refetchShare": 0}"#, operations: ["A"]))
+      TwoOperations.workload(
+        stores: #"[{"kind": "memory"}, {"kind": "sqlite"}]"#, traffic: #"{"steps": 5, "refetchShare": 0}"#, operations: ["A"]))
     for store in ["memory", "sqlite"] {
       #expect(result.value(store, .trafficHitRatio) == 0.8)
       #expect(result.value(store, .partialMissShare) == 0)

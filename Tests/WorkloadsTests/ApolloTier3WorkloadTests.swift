@@ -31,7 +31,10 @@ struct ApolloTier3WorkloadTests {
       (#"{"name": "w", "seed": 1, "apolloTier3": {"rows": 5}, "stores": [{"kind": "sqlite"}]}"#, "apolloTier3.rows: unknown key"),
       (#"{"name": "w", "seed": 1, "apolloTier3": {"records": "many"}, "stores": [{"kind": "sqlite"}]}"#, "apolloTier3.records"),
       (#"{"name": "w", "seed": 1, "apolloTier3": 3, "stores": [{"kind": "sqlite"}]}"#, "apolloTier3: must be an object"),
-      (#"{"name": "w", "seed": 1, "apolloTier3": {"keep": ""}, "stores": [{"kind": "sqlite"}]}"#, "apolloTier3.keep: must be a directory, not empty"),
+      (
+        #"{"name": "w", "seed": 1, "apolloTier3": {"keep": ""}, "stores": [{"kind": "sqlite"}]}"#,
+        "apolloTier3.keep: must be a directory, not empty"
+      ),
       (#"{"name": "w", "seed": 1, "apolloTier3": {"keep": 3}, "stores": [{"kind": "sqlite"}]}"#, "apolloTier3.keep"),
       (#"{"name": "w", "seed": 1, "apolloTier3": {}}"#, #"stores: is required by "apolloTier3""#),
       (#"{"name": "w", "seed": 1, "apolloTier3": {}, "stores": [{"kind": "sqlite"}, {"kind": "memory"}]}"#, #"stores[1]: "memory" is not"#),
@@ -49,7 +52,8 @@ struct ApolloTier3WorkloadTests {
       return config.stores.map { [$0.records, $0.fields] }
     }
     let plan = try load(
-      #"{"name": "w", "seed": 1, "apolloTier3": {"sizes": [[100, 5], [1000, 10], [10000, 10], [500000, 10]]}, "stores": [{"kind": "sqlite"}]}"#)
+      #"{"name": "w", "seed": 1, "apolloTier3": {"sizes": [[100, 5], [1000, 10], [10000, 10], [500000, 10]]}, "stores": [{"kind": "sqlite"}]}"#
+    )
     #expect(stores(plan) == [[100, 5], [1_000, 10], [10_000, 10], [500_000, 10]])
     #expect(stores(plan.quick()) == [[100, 5], [1_000, 10], [10_000, 10]])
     guard case .apolloTier3(let config) = plan.quick().source else { return }

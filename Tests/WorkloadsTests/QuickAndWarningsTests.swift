@@ -50,7 +50,8 @@ struct QuickAndWarningsTests {
 
   @Test("a sweep of fieldsPerType (or of a knob narrowReads does not use) beside narrowReads is a warning at its key")
   func sweepBesideNarrowReads() throws {
-    let head = #"{"name": "n", "seed": 1, "generator": {"responses": 4, "narrowReads": {"fields": 2, "of": 6}},"#
+    let head =
+      #"{"name": "n", "seed": 1, "generator": {"responses": 4, "narrowReads": {"fields": 2, "of": 6}},"#
       + "\n" + #" "read": {"verify": false},"# + "\n"
     #expect(
       try loadWarnings(head + #" "sweep": {"generator.fieldsPerType": [6]}}"#) == [
@@ -62,7 +63,8 @@ struct QuickAndWarningsTests {
       ])
     // A knob narrowReads uses, or no narrowReads: nothing to say.
     #expect(try loadWarnings(head + #" "sweep": {"generator.duplication": [0, 1]}}"#).isEmpty)
-    #expect(try loadWarnings(#"{"name": "n", "seed": 1, "generator": {"responses": 4}, "sweep": {"generator.fieldsPerType": [2, 6]}}"#).isEmpty)
+    #expect(
+      try loadWarnings(#"{"name": "n", "seed": 1, "generator": {"responses": 4}, "sweep": {"generator.fieldsPerType": [2, 6]}}"#).isEmpty)
   }
 
   @Test("refreshOnExpiry with no watchers is a warning at its key; with watchers, none")

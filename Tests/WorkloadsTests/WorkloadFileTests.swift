@@ -2,9 +2,8 @@ import Foundation
 import Generator
 import GraphQLLanguage
 import NormalizedCache
-import Testing
-
 import SQLiteCache
+import Testing
 
 @testable import Workloads
 
@@ -180,7 +179,10 @@ struct WorkloadFileTests {
       ])
     // A database in memory has no floor on file: it keeps the plain limit.
     let apollo = LayoutFloor(layout: .apollo, journal: .delete, synchronous: .full)
-    #expect(workload.measuredStores.prefix(5).map(\.limit) == [.dictionary, .floor(apollo), .floor(LayoutFloor(layout: .rowsRowid, journal: .delete, synchronous: .full)), .floor(apollo), .sqlite])
+    #expect(
+      workload.measuredStores.prefix(5).map(\.limit) == [
+        .dictionary, .floor(apollo), .floor(LayoutFloor(layout: .rowsRowid, journal: .delete, synchronous: .full)), .floor(apollo), .sqlite,
+      ])
   }
 
   @Test("a SQLite store opened as Apollo opens it: its floor opened alike, under a label of its own; each setting alone")
@@ -228,7 +230,10 @@ struct WorkloadFileTests {
       (#"{"name": "w", "seed": 1, "generator": {}, "store": []}"#, #"w.json:1:43: store: unknown key; did you mean "stores"?"#),
       (#"{"name": "w", "seed": "one", "generator": {}}"#, "w.json:1:15: seed: must be an integer, not a string"),
       (#"{"seed": 1, "generator": {}}"#, "w.json: name: is required"),
-      (#"{"name": "w", "seed": 1}"#, #"w.json: needs one of "generator", "recorded", "storeRecords", "apolloTier2", "apolloTier3" or "lists""#),
+      (
+        #"{"name": "w", "seed": 1}"#,
+        #"w.json: needs one of "generator", "recorded", "storeRecords", "apolloTier2", "apolloTier3" or "lists""#
+      ),
       (#"{"name": "w", "seed": 1, "apolloTier2": {}, "lists": {}}"#, #"w.json: has both "apolloTier2" and "lists"; give one"#),
       (#"{"name": "w", "seed": 1, "lists": []}"#, "w.json:1:26: lists: must be an object, not an array"),
       (#"{"name": "w", "seed": 1, "lists": {"size": [10]}}"#, #"w.json:1:36: lists.size: unknown key; did you mean "sizes"?"#),
@@ -253,7 +258,9 @@ struct WorkloadFileTests {
         #"{"name": "w", "seed": 1, "lists": {"sizes": [100000]}, "repetitions": 1000, "warmup": 1000}"#,
         "w.json: lists.sizes: 2000 iterations writing lists of 100000 elements would keep about 3 GB in one store; the limit is 2 GB: pass --allow-large to run it anyway"
       ),
-      (#"{"name": "w", "seed": 1, "storeRecords": {}, "apolloTier2": {}}"#, #"w.json: has both "storeRecords" and "apolloTier2"; give one"#),
+      (
+        #"{"name": "w", "seed": 1, "storeRecords": {}, "apolloTier2": {}}"#, #"w.json: has both "storeRecords" and "apolloTier2"; give one"#
+      ),
       (#"{"name": "w", "seed": 1, "apolloTier2": {"count": 5}}"#, "w.json:1:42: apolloTier2.count: unknown key"),
       (#"{"name": "w", "seed": 1, "apolloTier2": []}"#, "w.json:1:26: apolloTier2: must be an object, not an array"),
       (#"{"name": "w", "seed": 1, "apolloTier2": {"size": []}}"#, #"w.json:1:42: apolloTier2.size: unknown key; did you mean "sizes"?"#),
@@ -609,7 +616,9 @@ struct WorkloadCoverageTests {
   static let everyKind = Set(StoreKinds.builtIn.names)
   static let everyStrategy: Set<String> = ["path", "typePolicy", "programmatic"]
 
-  @Test("the gate and quick.json run every SQLite layout, every store kind, a bounded store and every key strategy", arguments: ["gate", "quick"])
+  @Test(
+    "the gate and quick.json run every SQLite layout, every store kind, a bounded store and every key strategy",
+    arguments: ["gate", "quick"])
   func gateAndQuick(name: String) throws {
     let workload = try Self.shipped(name)
     #expect(Self.layouts(workload) == Self.everyLayout, "\(name) lacks \(Self.everyLayout.subtracting(Self.layouts(workload)).sorted())")
@@ -648,12 +657,16 @@ struct WorkloadCoverageTests {
   @Test("\"layout\": \"all\" is one store a layout labelled <label>-<layout>; \"keys\": \"all\" the three strategies")
   func all() throws {
     let workload = try load(
-      #"{"name": "w", "seed": 1, "generator": {}, "keys": "all", "stores": [{"kind": "sqlite", "layout": "all", "journal": "delete"}, {"kind": "sqlite", "layout": "all", "label": "s"}]}"#)
-    #expect(workload.stores.map(\.label) == [
-      "sqlite-compact", "sqlite-apollo", "sqlite-rows", "sqlite-rows-rowid", "sqlite-rows-ordered",
-      "s-compact", "s-apollo", "s-rows", "s-rows-rowid", "s-rows-ordered",
-    ])
-    #expect(workload.stores.prefix(5).map(WorkloadFileTests.description) == SQLiteNormalizedCache.Layout.allCases.map { "sqlite \($0) delete normal none" })
+      #"{"name": "w", "seed": 1, "generator": {}, "keys": "all", "stores": [{"kind": "sqlite", "layout": "all", "journal": "delete"}, {"kind": "sqlite", "layout": "all", "label": "s"}]}"#
+    )
+    #expect(
+      workload.stores.map(\.label) == [
+        "sqlite-compact", "sqlite-apollo", "sqlite-rows", "sqlite-rows-rowid", "sqlite-rows-ordered",
+        "s-compact", "s-apollo", "s-rows", "s-rows-rowid", "s-rows-ordered",
+      ])
+    #expect(
+      workload.stores.prefix(5).map(WorkloadFileTests.description)
+        == SQLiteNormalizedCache.Layout.allCases.map { "sqlite \($0) delete normal none" })
     #expect(workload.keys.map(\.name) == ["path", "typePolicy", "programmatic"])
     #expect(throws: WorkloadError.self) { try load(#"{"name": "w", "seed": 1, "generator": {}, "keys": "every"}"#) }
     do {
@@ -728,7 +741,8 @@ struct DatedWorkloadTests {
   @Test("a sweep of traffic.secondsPerStep or traffic.ttl makes a variant of each value, the rest of the section kept")
   func trafficSweep() throws {
     let seconds = try load(
-      #"{"name": "w", "seed": 1, "generator": {}, "traffic": {"steps": 500, "ttl": "permissive"}, "sweep": {"traffic.secondsPerStep": [1, 3600]}}"#)
+      #"{"name": "w", "seed": 1, "generator": {}, "traffic": {"steps": 500, "ttl": "permissive"}, "sweep": {"traffic.secondsPerStep": [1, 3600]}}"#
+    )
     let variants = seconds.variants
     #expect(variants.map(\.name) == ["secondsPerStep=1", "secondsPerStep=3600"])
     #expect(variants.map { $0.traffic?.secondsPerStep } == [1, 3_600])
@@ -758,7 +772,8 @@ struct DatedWorkloadTests {
   @Test("a sweep of generator.narrowReads sets k of n at each point, the names sorted")
   func narrowReadsSweep() throws {
     let workload = try load(
-      #"{"name": "w", "seed": 1, "generator": {"responses": 4, "narrowReads": {}}, "read": {"verify": false}, "sweep": {"generator.narrowReads": [{"fields": 1, "of": 40}, {"share": 0.9, "fields": 10}]}}"#)
+      #"{"name": "w", "seed": 1, "generator": {"responses": 4, "narrowReads": {}}, "read": {"verify": false}, "sweep": {"generator.narrowReads": [{"fields": 1, "of": 40}, {"share": 0.9, "fields": 10}]}}"#
+    )
     let variants = workload.variants
     #expect(variants.map(\.name) == ["narrowReads={fields:1,of:40}", "narrowReads={fields:10,share:0.9}"])
     let configs = variants.map { variant -> NarrowReadsConfig? in
@@ -771,7 +786,8 @@ struct DatedWorkloadTests {
   @Test("a sweep of generator.cacheControl sets the profile of each point")
   func cacheControlSweep() throws {
     let workload = try load(
-      #"{"name": "w", "seed": 1, "generator": {"responses": 4}, "sweep": {"generator.cacheControl": [{"share": 0}, {"share": 1, "maxAge": 60}]}}"#)
+      #"{"name": "w", "seed": 1, "generator": {"responses": 4}, "sweep": {"generator.cacheControl": [{"share": 0}, {"share": 1, "maxAge": 60}]}}"#
+    )
     let variants = workload.variants
     #expect(variants.map(\.name) == ["cacheControl={share:0}", "cacheControl={maxAge:60,share:1}"])
     let configs = variants.map { variant -> CacheControlConfig? in

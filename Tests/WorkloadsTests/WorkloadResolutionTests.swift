@@ -2,10 +2,10 @@ import Foundation
 import GraphQLLanguage
 import NormalizedCache
 import Results
+import Support
 import Testing
 
 @testable import Workloads
-import Support
 
 /// A fresh directory with `files` in it, removed when the test ends.
 private final class Directory {

@@ -1,7 +1,7 @@
 import Foundation
 import Results
-import Workloads
 import Support
+import Workloads
 
 #if canImport(Glibc)
   import Glibc

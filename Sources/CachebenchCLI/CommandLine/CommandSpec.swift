@@ -28,8 +28,11 @@ struct CommandSpec: Sendable {
     self.minimumPositionals = minimumPositionals
     self.maximumPositionals = maximumPositionals
     self.discussion = discussion
-    self.usage = usage ?? Self.usage(name: name, options: self.options, positionalName: positionalName,
-      repeatsPositionals: maximumPositionals > minimumPositionals)
+    self.usage =
+      usage
+      ?? Self.usage(
+        name: name, options: self.options, positionalName: positionalName,
+        repeatsPositionals: maximumPositionals > minimumPositionals)
   }
 
   private static func usage(name: String, options: [OptionSpec], positionalName: String?, repeatsPositionals: Bool) -> String {

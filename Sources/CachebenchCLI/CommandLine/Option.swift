@@ -56,7 +56,9 @@ struct Flag: OptionDeclaration {
   /// `--allow-large`, as `run`, `generate`, `validate` and `soak` take it.
   static let allowLarge = Flag(
     "allow-large",
-    help: "Run what is estimated too large: generated responses past 2 million objects or 200 MB per response, or 20 million objects or 2 GB in all, or a run holding past 2 GB (schema, operations, responses and records); store records past 20 million or 2 GB; a traffic session past 20 GB of responses per store and key strategy.")
+    help:
+      "Run what is estimated too large: generated responses past 2 million objects or 200 MB per response, or 20 million objects or 2 GB in all, or a run holding past 2 GB (schema, operations, responses and records); store records past 20 million or 2 GB; a traffic session past 20 GB of responses per store and key strategy."
+  )
 
   /// `--no-progress`, as `run` and `soak` take it.
   static let noProgress = Flag("no-progress", help: "No progress lines on stderr.")

@@ -47,7 +47,8 @@ struct OutputFiles {
     for file in files {
       guard let identity = Self.identity(of: file.path) else { continue }
       if let first = seen[identity] {
-        throw UsageError(message: "\(first) and \(file.name) name one file, '\(file.path)': each output needs a file of its own.", usage: usage)
+        throw UsageError(
+          message: "\(first) and \(file.name) name one file, '\(file.path)': each output needs a file of its own.", usage: usage)
       }
       seen[identity] = file.name
     }
@@ -62,7 +63,8 @@ struct OutputFiles {
       for input in inputs {
         guard let identity = Self.identity(of: input.path), identity.hasPrefix(prefix) else { continue }
         throw UsageError(
-          message: "\(directory.name) '\(directory.path)' holds \(input.name), '\(input.path)': the files written there may not replace a file the command reads; write into another directory.",
+          message:
+            "\(directory.name) '\(directory.path)' holds \(input.name), '\(input.path)': the files written there may not replace a file the command reads; write into another directory.",
           usage: usage)
       }
     }

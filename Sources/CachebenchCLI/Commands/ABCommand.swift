@@ -1,8 +1,8 @@
 import Foundation
 import Results
+import Support
 import Workbench
 import Workloads
-import Support
 
 /// `cachebench ab`: two builds run in turns, each run one observation; timing verdicts that a
 /// shared machine cannot fake (docs/gate.md).
@@ -14,7 +14,9 @@ enum ABCommand: Command {
     static let current = Option<String>.required("current", placeholder: "CMD", help: "The build under test, likewise.")
     static let paired = Flag(
       "paired",
-      help: "Start both builds as workers on one workload and time them step by step in turns (falls back to runs when a build has no worker mode).")
+      help:
+        "Start both builds as workers on one workload and time them step by step in turns (falls back to runs when a build has no worker mode)."
+    )
     static let seconds = Option<Int>(
       "seconds", placeholder: "S", help: "With --paired: the most time spent timing pairs, after preparing and warming up.",
       default: 90, range: 1...86_400)
@@ -30,7 +32,8 @@ enum ABCommand: Command {
     static let quick = Flag("quick", help: "Pass --quick to every run.")
     static let timeout = Option<Int?>(
       "timeout", placeholder: "S",
-      help: "The longest a side may take for one run, or with --paired for its handshake, its preparing or one step; it is then ended (exit 1). Default: from the workloads' size.",
+      help:
+        "The longest a side may take for one run, or with --paired for its handshake, its preparing or one step; it is then ended (exit 1). Default: from the workloads' size.",
       range: 1...604_800)
     static let out = Option<String?>("out", placeholder: "FILE.csv", help: "Write the verdict on every metric as CSV.")
   }
@@ -88,7 +91,8 @@ enum ABCommand: Command {
     let rounds = try arguments[Options.rounds]
     let paired = arguments[Options.paired]
     if paired, arguments.positionals.count != 1 {
-      throw UsageError(message: "--paired measures one workload: give one workload file, not \(arguments.positionals.count).", usage: spec.usage)
+      throw UsageError(
+        message: "--paired measures one workload: give one workload file, not \(arguments.positionals.count).", usage: spec.usage)
     }
     let pairedOnly: [any OptionDeclaration] = [Options.seconds, Options.fullTime]
     for option in pairedOnly where !paired && arguments.isSet(option) {
@@ -115,7 +119,8 @@ enum ABCommand: Command {
         return try runPaired(run, arguments: arguments, directory: directory)
       } catch let missing as NoWorkerMode {
         writeStandardError(
-          "cachebench ab --paired: the \(missing.side) build has no worker mode (\(missing.detail)); falling back to \(rounds) runs of each side in turns\n")
+          "cachebench ab --paired: the \(missing.side) build has no worker mode (\(missing.detail)); falling back to \(rounds) runs of each side in turns\n"
+        )
       }
     }
     let sides = [Side(name: "base", command: base), Side(name: "current", command: current)]
@@ -206,7 +211,8 @@ enum ABCommand: Command {
     }
     let firstLine = outcome.errorText.split(separator: "\n").first.map { ": " + Reporter.shortened(String($0)) } ?? ""
     if outcome.timedOut {
-      throw CommandError("\(what) ('\(side.command)') did not finish within \(WorkerProcess.seconds(timeout)) (--timeout); it was ended", .failure)
+      throw CommandError(
+        "\(what) ('\(side.command)') did not finish within \(WorkerProcess.seconds(timeout)) (--timeout); it was ended", .failure)
     }
     guard outcome.termination.succeeded else {
       throw CommandError("\(what) ('\(side.command)') \(outcome.termination)\(firstLine)", .failure)

@@ -23,7 +23,8 @@ extension ApolloDataset {
       throw reader.error("", "must be a JSON object, Apollo's dataset (docs/apollo.md), not \(value.kindDescription)")
     }
     guard case .array(let list)? = top["results"] else {
-      throw reader.error("results", top["results"] == nil ? "is missing" : "must be an array of results, not \(top["results"]!.kindDescription)")
+      throw reader.error(
+        "results", top["results"] == nil ? "is missing" : "must be an array of results, not \(top["results"]!.kindDescription)")
     }
     var results: [Result] = []
     for (index, element) in list.enumerated() {

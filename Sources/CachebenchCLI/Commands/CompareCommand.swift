@@ -11,7 +11,9 @@ enum CompareCommand: Command {
     static let out = Option<String?>("out", placeholder: "FILE.csv", help: "Write the verdict on every metric as CSV.")
     static let thresholds = Option<String?>(
       "thresholds", placeholder: "FILE.csv",
-      help: "Tolerances per metric (workload, variant, store, keys, phase, metric; * for any), in place of the defaults for the rows they match.")
+      help:
+        "Tolerances per metric (workload, variant, store, keys, phase, metric; * for any), in place of the defaults for the rows they match."
+    )
   }
 
   static let spec = CommandSpec(

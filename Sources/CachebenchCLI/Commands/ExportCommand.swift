@@ -8,7 +8,8 @@ enum ExportCommand: Command {
   /// The options, each declared once: usage, help, validation and parsing come from here.
   enum Options {
     static let format = Option<ResultsExport.Format>.required(
-      "format", placeholder: "FORMAT", help: "bmf (Bencher), github-action-benchmark, apollo (Apollo iOS's dataset), or csv (a results CSV again).")
+      "format", placeholder: "FORMAT",
+      help: "bmf (Bencher), github-action-benchmark, apollo (Apollo iOS's dataset), or csv (a results CSV again).")
     static let better = Option<Better>(
       "better", placeholder: "DIRECTION",
       help: "github-action-benchmark: the rows whose 'better' is lower (tool customSmallerIsBetter) or higher (customBiggerIsBetter).",
@@ -87,7 +88,8 @@ enum ExportCommand: Command {
       throw UsageError(message: "'--better' is for github-action-benchmark: \(holder) holds both directions.", usage: spec.usage)
     }
     if format == .apollo, !arguments.isSet(Options.samples) {
-      throw UsageError(message: "Missing expected option '--samples <SAMPLES.csv>': Apollo's p95 comes from the samples.", usage: spec.usage)
+      throw UsageError(
+        message: "Missing expected option '--samples <SAMPLES.csv>': Apollo's p95 comes from the samples.", usage: spec.usage)
     }
     let out = try arguments[Options.out]
     var outputs = OutputFiles()

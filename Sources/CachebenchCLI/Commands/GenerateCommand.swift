@@ -34,13 +34,16 @@ enum GenerateCommand: Command {
     try outputs.checkDistinct(usage: spec.usage)
     let workload = try Workload.load(arguments.positionals[0], registry: context.registry)
     guard case .generator(let config) = workload.source else {
-      throw CommandError("\(workload.file): generate needs a workload with a \"generator\" section, not \"\(workload.source.kindName)\"", .dataError)
+      throw CommandError(
+        "\(workload.file): generate needs a workload with a \"generator\" section, not \"\(workload.source.kindName)\"", .dataError)
     }
     try WorkloadChecker.check(workload, allowLarge: arguments[Flag.allowLarge])
     let synthetic = try Generator.make(seed: workload.seed, config: config)
     try synthetic.write(to: URL(fileURLWithPath: out), name: workload.name + "-recorded")
     let replay = shellWord((out as NSString).appendingPathComponent("workload.json"))
-    try writeStandardOutput("wrote \(synthetic.responseCount) responses of \(synthetic.operations.count) operations to \(out); replay with: cachebench run \(replay)\n")
+    try writeStandardOutput(
+      "wrote \(synthetic.responseCount) responses of \(synthetic.operations.count) operations to \(out); replay with: cachebench run \(replay)\n"
+    )
     return .success
   }
 

@@ -1,7 +1,7 @@
 import Results
+import Support
 import Workbench
 import Workloads
-import Support
 
 /// `cachebench merge`: the parts of a run split across machines, joined.
 enum MergeCommand: Command {

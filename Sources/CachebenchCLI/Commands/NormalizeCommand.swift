@@ -2,8 +2,8 @@ import GraphQLLanguage
 import NormalizedCache
 import Results
 import SQLiteCache
-import Workloads
 import Support
+import Workloads
 
 /// `cachebench normalize`: normalizes responses and prints the records (docs/command-line.md).
 enum NormalizeCommand: Command {

@@ -1,7 +1,7 @@
 import Foundation
 import Results
-import Workbench
 import Support
+import Workbench
 
 /// `cachebench report`: a run (and its samples, and a comparison) as one self-contained HTML page.
 enum ReportCommand: Command {
@@ -81,6 +81,7 @@ enum ReportCommand: Command {
   /// `cachebench 0.26.0 (git 2d3017b0ab12), Swift 6.3`; without the revision outside a checkout.
   static func versionLine() -> String {
     let revision = RunInfo.gitRevision()
-    return "cachebench \(CachebenchVersion.number)" + (revision == "unknown" ? "" : " (git \(revision))") + ", \(CachebenchVersion.toolchain)"
+    return "cachebench \(CachebenchVersion.number)" + (revision == "unknown" ? "" : " (git \(revision))")
+      + ", \(CachebenchVersion.toolchain)"
   }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import Results
+import Support
 import Workbench
 import Workloads
-import Support
 
 /// `cachebench run`: runs workloads, prints a table, writes the CSV (docs/csv.md,
 /// docs/command-line.md).
@@ -18,7 +18,9 @@ enum RunCommand: Command {
       help: "Append the rows to a history of runs (created with its header if missing), for scripts/trend.py.")
     static let instructions = Flag(
       "instructions",
-      help: "Also count the instructions of every write, normalize, merge and read under valgrind's callgrind (some 30 times slower than the run itself).")
+      help:
+        "Also count the instructions of every write, normalize, merge and read under valgrind's callgrind (some 30 times slower than the run itself)."
+    )
     static let instructionsOnly = Option<String?>(
       "instructions-only", placeholder: "FILE",
       help: "Internal, for --instructions: only count instructions, under callgrind started with --callgrind-out-file=FILE.",
@@ -27,7 +29,8 @@ enum RunCommand: Command {
       "quick", help: "Shrink each workload for a smoke test: a tenth of the responses or records, one repetition, no warm-up.")
     static let shard = Option<Shard?>(
       "shard", placeholder: "K/N",
-      help: "Run the K-th of N shares of the configurations (variant × store × strategy), for a run split across machines; 'cachebench merge' joins the parts.",
+      help:
+        "Run the K-th of N shares of the configurations (variant × store × strategy), for a run split across machines; 'cachebench merge' joins the parts.",
       expected: "K/N with 1 <= K <= N, such as 2/3")
   }
 
@@ -104,7 +107,12 @@ enum RunCommand: Command {
           workload: arguments.positionals[index], configurations: try ConfigurationSequence(measured).count,
           quick: options.quick, shard: shard, executable: try executablePath(),
           timeout: RunTimeout.default(for: measured) * 30)
-        result = result.adding(counted.map { var row = $0; row.run = info; return row })
+        result = result.adding(
+          counted.map {
+            var row = $0
+            row.run = info
+            return row
+          })
       }
       // A part ends with its count rows, so that merge and every other reader tell a part cut
       // short (docs/csv.md#split-runs-and-the-merged-csv).
@@ -136,7 +144,8 @@ enum RunCommand: Command {
     let configurations = try ConfigurationSequence(workloads[0]).count
     guard shard.count <= configurations else {
       throw UsageError(
-        message: "--shard \(shard): \(workloads[0].name) has \(configurations) configuration\(configurations == 1 ? "" : "s"), so at most \(configurations) shards.",
+        message:
+          "--shard \(shard): \(workloads[0].name) has \(configurations) configuration\(configurations == 1 ? "" : "s"), so at most \(configurations) shards.",
         usage: spec.usage)
     }
     return shard

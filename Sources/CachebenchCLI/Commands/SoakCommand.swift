@@ -1,8 +1,8 @@
 import Foundation
 import Results
+import Support
 import Workbench
 import Workloads
-import Support
 
 /// `cachebench soak`: a workload's traffic session, long, sampled as it goes, and what grew after
 /// its warm-up (docs/command-line.md#soak).

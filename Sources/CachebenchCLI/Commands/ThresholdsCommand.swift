@@ -69,7 +69,8 @@ enum ThresholdsCommand: Command {
     try AtomicFile.createDirectory(for: out)
     try ResultsFile.write(entries, to: out)
     try writeStandardOutput(
-      "wrote \(entries.count) entr\(entries.count == 1 ? "y" : "ies") to \(out), from \(inputs[0]) and \(runs.count) more run\(runs.count == 1 ? "" : "s")\n")
+      "wrote \(entries.count) entr\(entries.count == 1 ? "y" : "ies") to \(out), from \(inputs[0]) and \(runs.count) more run\(runs.count == 1 ? "" : "s")\n"
+    )
     return .success
   }
 }

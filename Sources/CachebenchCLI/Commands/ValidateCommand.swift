@@ -33,7 +33,9 @@ enum ValidateCommand: Command {
       let limits = limitStores > 0 ? ", and \(variants * limitStores * strategies) of the limit stores" : ""
       var estimate = ""
       if case .generator(let config) = workload.source { estimate = "; \(config.estimate)" }
-      try writeStandardOutput("\(path): ok (\(workload.name), \(workload.source.kindName), \(configurations) configuration\(configurations == 1 ? "" : "s")\(limits)\(estimate))\n")
+      try writeStandardOutput(
+        "\(path): ok (\(workload.name), \(workload.source.kindName), \(configurations) configuration\(configurations == 1 ? "" : "s")\(limits)\(estimate))\n"
+      )
     }
     return .success
   }

@@ -50,7 +50,8 @@ enum WorkerCommand: Command {
           try reply(.hello(protocolVersion: WorkerProtocol.version, build: CachebenchVersion.number))
         case .prepare:
           let prepared = try StepWorker(workload: workload, quick: quick, slowdown: slowdown)
-          var text = WorkerProtocol.Reply.ready(workload: prepared.workload.name, seed: prepared.workload.seed, rows: prepared.rows.count).line
+          var text = WorkerProtocol.Reply.ready(workload: prepared.workload.name, seed: prepared.workload.seed, rows: prepared.rows.count)
+            .line
           for row in prepared.rows { text += WorkerProtocol.Reply.row(row).line }
           try writeStandardOutput(text)
           worker = prepared

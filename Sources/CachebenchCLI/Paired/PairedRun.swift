@@ -57,7 +57,8 @@ struct PairedRun {
     var samples = pairing.rows.map { row in
       PairedSamples(
         key: MetricKey(
-          workload: pairing.workload, variant: row.variant, store: row.store, keys: row.keys, phase: row.kind.phase, metric: Metric.pairedStep(row.kind.phase).name),
+          workload: pairing.workload, variant: row.variant, store: row.store, keys: row.keys, phase: row.kind.phase,
+          metric: Metric.pairedStep(row.kind.phase).name),
         base: [], current: [])
     }
     let start = DispatchTime.now().uptimeNanoseconds

@@ -1,6 +1,8 @@
 /// The kinds of named type in a schema.
 public enum TypeKind: String, Sendable, Hashable {
-  case scalar, object, interface, union, enumeration = "enum", inputObject = "input"
+  case scalar, object, interface, union
+  case enumeration = "enum"
+  case inputObject = "input"
 }
 
 /// A type definition or a type extension (`extend type Book @typePolicy(keyFields: "id")`).

@@ -184,7 +184,8 @@ struct StringTable {
     // `a` comes before `b` in the input: when a whole word from `b` fits, one from `a` does.
     if b + offset + 8 <= end {
       let mask: UInt64 = (1 &<< (8 &* UInt64(rest))) &- 1
-      return (UnsafeRawPointer(a + offset).loadUnaligned(as: UInt64.self)
+      return
+        (UnsafeRawPointer(a + offset).loadUnaligned(as: UInt64.self)
         ^ UnsafeRawPointer(b + offset).loadUnaligned(as: UInt64.self)) & mask == 0
     }
     while offset < length {

@@ -10,7 +10,9 @@ struct CacheControlDirectives {
     for directive in definition.directives {
       switch directive.name {
       case CacheControl.directiveName:
-        guard composite else { throw Self.misplaced(directive, "\(definition.kind.article) \(definition.kind.rawValue) (\"\(definition.name)\")") }
+        guard composite else {
+          throw Self.misplaced(directive, "\(definition.kind.article) \(definition.kind.rawValue) (\"\(definition.name)\")")
+        }
         onTypes.append((definition.name, try CacheControl.parse(directive)))
       case CacheControl.fieldDirectiveName:
         guard definition.kind == .object || definition.kind == .interface else {

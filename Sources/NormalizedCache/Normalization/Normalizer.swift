@@ -184,7 +184,9 @@ private struct Walk {
   }
 
   /// Walks a child object into its record; returns its key.
-  private mutating func walkChild(_ child: JSONObject, plan selectionPlan: SelectionPlan, path: PathKey) throws(NormalizationError) -> CacheKey {
+  private mutating func walkChild(_ child: JSONObject, plan selectionPlan: SelectionPlan, path: PathKey) throws(NormalizationError)
+    -> CacheKey
+  {
     objectCount += 1
     let responseTypename = child["__typename"]?.stringValue
     let typename = responseTypename ?? selectionPlan.inferredType
@@ -227,8 +229,7 @@ private struct Walk {
       if let info = resolver(objectType(typename), ObjectData(object)) { return info.cacheKey(typename: typename) }
       fallthrough
     case .typePolicy:
-      if let policy, let id = TypePolicyKey.id(of: object, keyFields: policy.keyFields)
-      {
+      if let policy, let id = TypePolicyKey.id(of: object, keyFields: policy.keyFields) {
         return TypePolicyKey.join(typename, id)
       }
       return path.key

@@ -206,7 +206,9 @@ public final class OperationPlan {
 
   /// The selection below a field: the one all plans of a ``SharedPlans`` share when nothing in it
   /// uses a variable (its collected fields are then the same for any variables), else this plan's own.
-  private func childPlan(_ selections: [[Selection]], of fields: [Field], staticType: String?, parentMaxAge: InheritedMaxAge) -> SelectionPlan {
+  private func childPlan(_ selections: [[Selection]], of fields: [Field], staticType: String?, parentMaxAge: InheritedMaxAge)
+    -> SelectionPlan
+  {
     let make = { SelectionPlan(selections: selections, staticType: staticType, schema: self.schema, parentMaxAge: parentMaxAge) }
     return shared?.selectionPlan(selections, below: fields, staticType: staticType, parentMaxAge: parentMaxAge, make: make) ?? make()
   }
@@ -271,4 +273,3 @@ public final class OperationPlan {
   /// The selection of the operation's root.
   var rootSelection: SelectionPlan { root }
 }
-

@@ -65,9 +65,10 @@ final class PlannedSelection {
   @inline(__always)
   func hasFieldPolicies(on parentType: String?, schema: Schema) -> Bool {
     if let known = hasFieldPolicies { return known }
-    let found = parentType.map { parentType in
-      fields.contains { $0.child != nil && schema.fieldPolicy(forField: $0.name, on: parentType) != nil }
-    } ?? false
+    let found =
+      parentType.map { parentType in
+        fields.contains { $0.child != nil && schema.fieldPolicy(forField: $0.name, on: parentType) != nil }
+      } ?? false
     hasFieldPolicies = found
     return found
   }

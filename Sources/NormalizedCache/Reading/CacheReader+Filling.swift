@@ -202,7 +202,8 @@ extension Execution {
     at place: SelectionPlan, of pending: Pending, typenameIn bytes: UnsafeRawBufferPointer
   ) throws -> (runtimeType: String?, selection: PlannedSelection) {
     var typenameHint = 0
-    guard let found = RecordCodec.find(typenameProbe, in: bytes, hint: &typenameHint), let typename = RecordCodec.string(bytes, at: found) else {
+    guard let found = RecordCodec.find(typenameProbe, in: bytes, hint: &typenameHint), let typename = RecordCodec.string(bytes, at: found)
+    else {
       let runtimeType = pending.path < 0 ? rootTypeName : place.inferredType
       return (runtimeType, try plan.selection(place, runtimeType: runtimeType))
     }
@@ -314,7 +315,8 @@ extension Execution {
     return Miss(miss: CacheMiss(recordKey: record.key, fieldKey: field.fieldKey, path: components(parent) + [field.responseKey]))
   }
 
-  private mutating func placeholder(for key: CacheKey, plan child: SelectionPlan, path: ResponsePath, next: inout [Pending]) -> PendingValue {
+  private mutating func placeholder(for key: CacheKey, plan child: SelectionPlan, path: ResponsePath, next: inout [Pending]) -> PendingValue
+  {
     let number = nodes.count
     nodes.append([])
     next.append(Pending(key: key, plan: Unmanaged.passUnretained(child), node: number, path: path))

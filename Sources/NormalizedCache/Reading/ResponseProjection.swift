@@ -10,7 +10,9 @@ public enum ResponseProjection {
     return try project(data, plan: plan.root, typename: data["__typename"]?.stringValue ?? plan.rootTypeName, in: plan)
   }
 
-  static func project(_ object: JSONObject, plan selectionPlan: SelectionPlan, typename: String?, in plan: OperationPlan) throws -> JSONObject {
+  static func project(_ object: JSONObject, plan selectionPlan: SelectionPlan, typename: String?, in plan: OperationPlan) throws
+    -> JSONObject
+  {
     let selection = try plan.selection(selectionPlan, runtimeType: typename)
     var result = JSONObject()
     result.reserveCapacity(selection.fields.count)

@@ -37,4 +37,3 @@ public struct CacheReference: Sendable, Hashable, CustomStringConvertible {
 
   public var description: String { "-> #\(key)" }
 }
-

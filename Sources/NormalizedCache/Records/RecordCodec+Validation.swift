@@ -119,7 +119,9 @@ extension RecordCodec {
       guard exception.position > last, exception.position < fieldCount, exception.before >= 1, exception.before <= reader.base else {
         throw EncodingError(
           offset: start,
-          problem: "the dates field's exception (\(exception.position), \(exception.before)) is not a later field of the \(fieldCount) with a date from 1 to \(reader.base) seconds before its base")
+          problem:
+            "the dates field's exception (\(exception.position), \(exception.before)) is not a later field of the \(fieldCount) with a date from 1 to \(reader.base) seconds before its base"
+        )
       }
       last = exception.position
       start = reader.offset

@@ -1,10 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 import GraphQLLanguage
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// The compact binary encoding of a record's fields, shared by the in-memory store (which keeps
 /// records encoded) and the SQLite `compact` layout (which stores the same bytes, with field names
@@ -180,7 +180,9 @@ public enum RecordCodec {
   /// - Complexity: O(n × m) name comparisons for n existing and m new fields (records are small),
   ///   and one comparison of the whole encodings first, which settles the common case of an unchanged record.
   public static func merge(existing: [UInt8], new: [UInt8]) -> (merged: [UInt8], changed: [String])? {
-    if existing.count == new.count, existing.withUnsafeBytes({ a in new.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } }) {
+    if existing.count == new.count,
+      existing.withUnsafeBytes({ a in new.withUnsafeBytes { b in memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 } })
+    {
       return nil
     }
     return mergeUnequal(existing: existing, new: new)

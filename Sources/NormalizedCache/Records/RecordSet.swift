@@ -93,4 +93,3 @@ public struct RecordSet: Sendable, Sequence, Equatable, CustomStringConvertible 
 
   public var description: String { records.map(\.description).joined(separator: "\n") }
 }
-

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// The fields a read needs of the records of one load (docs/stores.md#projected-loads), as Apollo
@@ -61,12 +61,15 @@ public final class FieldSet: @unchecked Sendable, CustomStringConvertible {
     sorted = unique.enumerated().map { (Array($0.element.utf8), $0.offset) }.sorted { Self.less($0.utf8, $1.utf8) }
     count = sorted.count
     let bytes = sorted.reduce(0) { $0 + $1.utf8.count }
-    table = UnsafeMutableRawPointer.allocate(byteCount: 2 * count * MemoryLayout<Int>.stride + bytes, alignment: MemoryLayout<Int>.alignment)
+    table = UnsafeMutableRawPointer.allocate(
+      byteCount: 2 * count * MemoryLayout<Int>.stride + bytes, alignment: MemoryLayout<Int>.alignment)
     let words = table.bindMemory(to: Int.self, capacity: 2 * count)
     sieve = sorted.reduce(0) { bits, key in key.utf8.withUnsafeBytes { bits | Self.sieveBit($0) } }
     var end = 0
     for (position, key) in sorted.enumerated() {
-      key.utf8.withUnsafeBytes { (table + 2 * count * MemoryLayout<Int>.stride + end).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+      key.utf8.withUnsafeBytes {
+        (table + 2 * count * MemoryLayout<Int>.stride + end).copyMemory(from: $0.baseAddress!, byteCount: $0.count)
+      }
       end += key.utf8.count
       words[2 * position] = end
       words[2 * position + 1] = key.index

@@ -32,7 +32,8 @@ extension ApolloDataset {
     }
     let builds = timings.map(\.run.gitRev).uniqued()
     guard builds.count == 1 else {
-      throw ApolloDatasetError("\(sources.results) holds rows of several builds (\(builds.joined(separator: ", "))): export one build's rows")
+      throw ApolloDatasetError(
+        "\(sources.results) holds rows of several builds (\(builds.joined(separator: ", "))): export one build's rows")
     }
     let byKey = Dictionary(grouping: samples) { SampleKey(runID: $0.runID, key: $0.key) }
     var results: [Result] = []
@@ -40,7 +41,8 @@ extension ApolloDataset {
     for row in timings {
       let (tier, scenario) = Self.scenario(of: row.key)
       if let other = rowOfScenario.updateValue(row.key, forKey: scenario) {
-        throw ApolloDatasetError("\(sources.results): the rows \(other) and \(row.key) are both the scenario \(scenario) (docs/apollo.md#backends)")
+        throw ApolloDatasetError(
+          "\(sources.results): the rows \(other) and \(row.key) are both the scenario \(scenario) (docs/apollo.md#backends)")
       }
       let values = try Self.samples(of: row, in: byKey[SampleKey(runID: row.run.runID, key: row.key)] ?? [], sources: sources)
       guard let result = Result(tier: tier, scenario: scenario, nanoseconds: values) else {
@@ -57,16 +59,19 @@ extension ApolloDataset {
   private static func samples(of row: MetricRow, in samples: [SampleRow], sources: Sources) throws(ApolloDatasetError) -> [Double] {
     guard !samples.isEmpty else {
       throw ApolloDatasetError(
-        "\(sources.samples) has no samples of \(row.key) (run \(row.run.runID)): give the --samples file of the run that wrote \(sources.results)")
+        "\(sources.samples) has no samples of \(row.key) (run \(row.run.runID)): give the --samples file of the run that wrote \(sources.results)"
+      )
     }
     let ordered = samples.sorted { $0.index < $1.index }
     guard ordered.map(\.index) == Array(0..<row.summary.n) else {
       throw ApolloDatasetError(
-        "\(sources.samples) has \(samples.count) samples of \(row.key) (run \(row.run.runID)) where \(sources.results) counts \(row.summary.n)")
+        "\(sources.samples) has \(samples.count) samples of \(row.key) (run \(row.run.runID)) where \(sources.results) counts \(row.summary.n)"
+      )
     }
     if let negative = ordered.first(where: { $0.value < 0 }) {
       throw ApolloDatasetError(
-        "\(sources.samples): sample \(negative.index) of \(row.key) (run \(row.run.runID)) is \(CSVNumber.format(negative.value)) ns: a time is 0 or more")
+        "\(sources.samples): sample \(negative.index) of \(row.key) (run \(row.run.runID)) is \(CSVNumber.format(negative.value)) ns: a time is 0 or more"
+      )
     }
     return ordered.map(\.value)
   }

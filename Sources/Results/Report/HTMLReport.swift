@@ -41,7 +41,8 @@ package struct HTMLReport {
     for section in sections {
       html += "<section id=\"\(section.id)\"><h2>\(SVGChart.escape(section.title))</h2>\n\(section.body)\n</section>\n"
     }
-    html += "<footer>Made by \(SVGChart.escape(generator)). Timings from one run on one machine: compare builds with <code>cachebench ab</code>, and counts with <code>cachebench compare</code>.</footer>\n</body>\n</html>\n"
+    html +=
+      "<footer>Made by \(SVGChart.escape(generator)). Timings from one run on one machine: compare builds with <code>cachebench ab</code>, and counts with <code>cachebench compare</code>.</footer>\n</body>\n</html>\n"
     return html
   }
 
@@ -100,7 +101,8 @@ package struct HTMLReport {
     let variants = rows.map(\.key.variant).uniqued()
     let showVariant = variants.count > 1 || variants.first?.isEmpty == false
     var html = "<table><thead><tr>" + (showVariant ? "<th>variant</th>" : "")
-    html += ["store", "keys", "records", "dedup", "write p50", "write p99", "read p50", "read p99", "bytes/record"].map { "<th>\($0)</th>" }.joined()
+    html += ["store", "keys", "records", "dedup", "write p50", "write p99", "read p50", "read p99", "bytes/record"].map { "<th>\($0)</th>" }
+      .joined()
     html += "</tr></thead><tbody>"
     for place in index.places {
       func cell(_ metric: Metric, _ pick: (MetricRow) -> Double, _ format: (Double) -> String) -> String {
@@ -114,7 +116,10 @@ package struct HTMLReport {
         cell(.readLatency, \.summary.p50, HumanFormat.nanoseconds), cell(.readLatency, \.summary.p99, HumanFormat.nanoseconds),
         cell(.bytesPerRecord, \.summary.p50, { HumanFormat.count($0.rounded()) }),
       ]
-      html += "<tr>" + cells.enumerated().map { "<td\($0.offset >= cells.count - 7 ? " class=\"number\"" : "")>\(SVGChart.escape($0.element))</td>" }.joined() + "</tr>"
+      html +=
+        "<tr>"
+        + cells.enumerated().map { "<td\($0.offset >= cells.count - 7 ? " class=\"number\"" : "")>\(SVGChart.escape($0.element))</td>" }
+        .joined() + "</tr>"
     }
     return html + "</tbody></table>"
   }
@@ -155,7 +160,9 @@ package struct HTMLReport {
         categories.append("\(store) · \(measure.label)")
         for keys in others {
           let ratio = index.row(Place(variant: variant, store: store, keys: keys), measure.metric).flatMap { mine in
-            index.row(Place(variant: variant, store: store, keys: "path"), measure.metric).map { mine.summary.p50 / max($0.summary.p50, 1e-12) }
+            index.row(Place(variant: variant, store: store, keys: "path"), measure.metric).map {
+              mine.summary.p50 / max($0.summary.p50, 1e-12)
+            }
           }
           values[keys, default: []].append(ratio)
         }
@@ -192,7 +199,8 @@ package struct HTMLReport {
           title: "\(latency.phase.rawValue) latency: every sample (box 25-75%, whiskers 5-95%, log scale)",
           boxes: byPlace.map { place, values in
             SVGChart.Box(
-              label: "\(place.store) × \(place.keys)", colour: SVGChart.colour(place.keys, index: strategies.firstIndex(of: place.keys) ?? 0),
+              label: "\(place.store) × \(place.keys)",
+              colour: SVGChart.colour(place.keys, index: strategies.firstIndex(of: place.keys) ?? 0),
               samples: values)
           }, format: HumanFormat.nanoseconds))
     }
@@ -221,7 +229,8 @@ package struct HTMLReport {
           index.row(Place(variant: variant, store: place.store, keys: place.keys), panel.metric).map { (x, $0.summary.p50) }
         }
         guard !points.isEmpty else { return nil }
-        return SVGChart.LineSeries(name: "\(place.store) × \(place.keys)", colour: SVGChart.palette[position % SVGChart.palette.count], points: points)
+        return SVGChart.LineSeries(
+          name: "\(place.store) × \(place.keys)", colour: SVGChart.palette[position % SVGChart.palette.count], points: points)
       }
       charts.append(
         SVGChart.lines(
@@ -246,9 +255,10 @@ package struct HTMLReport {
     for place in index.places {
       html += "<tr>" + (showVariant ? "<td>\(SVGChart.escape(place.variant))</td>" : "")
       html += "<td>\(SVGChart.escape(place.store))</td><td>\(SVGChart.escape(place.keys))</td>"
-      html += columns.map { column in
-        "<td class=\"number\">" + (index.row(place, column.1).map { column.2($0.summary.p50) } ?? "-") + "</td>"
-      }.joined() + "</tr>"
+      html +=
+        columns.map { column in
+          "<td class=\"number\">" + (index.row(place, column.1).map { column.2($0.summary.p50) } ?? "-") + "</td>"
+        }.joined() + "</tr>"
     }
     return html + "</tbody></table>"
   }
@@ -269,15 +279,18 @@ package struct HTMLReport {
       let scenario = "\(row.key.phase.rawValue)/\(row.key.metric.dropFirst((prefix + "ratio_").count))"
       ratio[column(row) + "\u{0}" + scenario] = row.summary.p50
     }
-    var html = "<p>k of p50 ∝ nᵏ over the run's sizes; in brackets, the p50 at the largest size over the p50 at 1,000 (or the smallest).</p>"
+    var html =
+      "<p>k of p50 ∝ nᵏ over the run's sizes; in brackets, the p50 at the largest size over the p50 at 1,000 (or the smallest).</p>"
     html += "<table><thead><tr><th>scenario</th>" + stores.map { "<th>\(SVGChart.escape($0))</th>" }.joined() + "</tr></thead><tbody>"
     for scenario in scenarios {
       html += "<tr><td>\(SVGChart.escape(scenario))</td>"
-      html += stores.map { store in
-        let key = store + "\u{0}" + scenario
-        guard let exponent = k[key] else { return "<td class=\"number\">-</td>" }
-        return "<td class=\"number\">" + HumanFormat.exponent(exponent) + (ratio[key].map { " (\(HumanFormat.ratio($0))×)" } ?? "") + "</td>"
-      }.joined() + "</tr>"
+      html +=
+        stores.map { store in
+          let key = store + "\u{0}" + scenario
+          guard let exponent = k[key] else { return "<td class=\"number\">-</td>" }
+          return "<td class=\"number\">" + HumanFormat.exponent(exponent) + (ratio[key].map { " (\(HumanFormat.ratio($0))×)" } ?? "")
+            + "</td>"
+        }.joined() + "</tr>"
     }
     return html + "</tbody></table>"
   }
@@ -298,7 +311,8 @@ package struct HTMLReport {
         guard !points.isEmpty else { continue }
         series.append(
           SVGChart.LineSeries(
-            name: "\(place.store) × \(place.keys)" + (dashed ? " beside writers" : ""), colour: SVGChart.palette[position % SVGChart.palette.count],
+            name: "\(place.store) × \(place.keys)" + (dashed ? " beside writers" : ""),
+            colour: SVGChart.palette[position % SVGChart.palette.count],
             points: points, dashed: dashed))
       }
     }
@@ -318,19 +332,24 @@ package struct HTMLReport {
         title: "what changed (current over baseline; line: 95% interval where runs were repeated)",
         rows: changed.prefix(60).map { verdict in
           (
-            "\(verdict.key.store) × \(verdict.key.keys) \(verdict.key.phase.rawValue)/\(verdict.key.metric)" + (verdict.key.variantColumn.isEmpty ? "" : " [\(verdict.key.variantColumn)]"),
+            "\(verdict.key.store) × \(verdict.key.keys) \(verdict.key.phase.rawValue)/\(verdict.key.metric)"
+              + (verdict.key.variantColumn.isEmpty ? "" : " [\(verdict.key.variantColumn)]"),
             (verdict.ratio ?? 1) - 1, verdict.ciLow.map { $0 - 1 }, verdict.ciHigh.map { $0 - 1 }, verdict.status
           )
         })
     }
     let shown = verdicts.filter { $0.status == .regressed || $0.status == .improved }
     if !shown.isEmpty {
-      html += "<table><thead><tr>" + ["", "store", "keys", "phase", "metric", "statistic", "baseline", "current", "change"].map { "<th>\($0)</th>" }.joined()
+      html +=
+        "<table><thead><tr>"
+        + ["", "store", "keys", "phase", "metric", "statistic", "baseline", "current", "change"].map { "<th>\($0)</th>" }.joined()
       html += "</tr></thead><tbody>"
       for verdict in shown {
         let cells = [
-          verdict.status.rawValue, verdict.key.store, verdict.key.keys, verdict.key.phase.rawValue, verdict.key.metric, verdict.statistic.rawValue,
-          verdict.baseline.map { HumanFormat.value($0, unit: verdict.unit) } ?? "", verdict.current.map { HumanFormat.value($0, unit: verdict.unit) } ?? "",
+          verdict.status.rawValue, verdict.key.store, verdict.key.keys, verdict.key.phase.rawValue, verdict.key.metric,
+          verdict.statistic.rawValue,
+          verdict.baseline.map { HumanFormat.value($0, unit: verdict.unit) } ?? "",
+          verdict.current.map { HumanFormat.value($0, unit: verdict.unit) } ?? "",
           Comparison.change(verdict),
         ]
         html += "<tr class=\"\(verdict.status.rawValue)\">" + cells.map { "<td>\(SVGChart.escape($0))</td>" }.joined() + "</tr>"

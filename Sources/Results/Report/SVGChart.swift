@@ -22,7 +22,9 @@ enum SVGChart {
 
   /// Horizontal bars, one group per category, one bar per series in it.
   /// - Parameter format: how a value is written at the end of its bar.
-  static func bars(title: String, categories allCategories: [String], series allSeries: [BarSeries], format: (Double) -> String, reference: Double? = nil)
+  static func bars(
+    title: String, categories allCategories: [String], series allSeries: [BarSeries], format: (Double) -> String, reference: Double? = nil
+  )
     -> String
   {
     // A category no series has a value for (a limit store has no write) is left out, not drawn empty.
@@ -50,12 +52,15 @@ enum SVGChart {
       for (position, one) in series.enumerated() {
         guard index < one.values.count, let value = one.values[index] else { continue }
         let y = top + Double(position) * barHeight
-        svg += "<rect x=\"\(labelWidth)\" y=\"\(y + 1)\" width=\"\(fixed(x(value) - labelWidth))\" height=\"\(barHeight - 2)\" fill=\"\(one.colour)\"><title>\(escape(one.name)): \(escape(format(value)))</title></rect>"
+        svg +=
+          "<rect x=\"\(labelWidth)\" y=\"\(y + 1)\" width=\"\(fixed(x(value) - labelWidth))\" height=\"\(barHeight - 2)\" fill=\"\(one.colour)\"><title>\(escape(one.name)): \(escape(format(value)))</title></rect>"
         if index < one.whiskers.count, let end = one.whiskers[index] {
           svg += line(x(value), y + barHeight / 2, x(end), y + barHeight / 2, colour: "#333")
           svg += line(x(end), y + 3, x(end), y + barHeight - 3, colour: "#333")
         }
-        svg += text(format(value), x: x(max(value, one.whiskers.indices.contains(index) ? one.whiskers[index] ?? value : value)) + 4, y: y + barHeight - 3, size: 10)
+        svg += text(
+          format(value), x: x(max(value, one.whiskers.indices.contains(index) ? one.whiskers[index] ?? value : value)) + 4,
+          y: y + barHeight - 3, size: 10)
       }
     }
     if let reference {
@@ -105,9 +110,11 @@ enum SVGChart {
     svg += text(xTitle, x: (left + width - right) / 2, y: height - bottom + 32, anchor: "middle", size: 11)
     for one in series {
       let path = one.points.sorted { $0.x < $1.x }.map { "\(fixed(px($0.x))),\(fixed(py($0.y)))" }.joined(separator: " ")
-      svg += "<polyline fill=\"none\" stroke=\"\(one.colour)\" stroke-width=\"2\"\(one.dashed ? " stroke-dasharray=\"6 4\"" : "") points=\"\(path)\"><title>\(escape(one.name))</title></polyline>"
+      svg +=
+        "<polyline fill=\"none\" stroke=\"\(one.colour)\" stroke-width=\"2\"\(one.dashed ? " stroke-dasharray=\"6 4\"" : "") points=\"\(path)\"><title>\(escape(one.name))</title></polyline>"
       for point in one.points {
-        svg += "<circle cx=\"\(fixed(px(point.x)))\" cy=\"\(fixed(py(point.y)))\" r=\"3\" fill=\"\(one.colour)\"><title>\(escape(one.name)): \(escape(format(point.y)))</title></circle>"
+        svg +=
+          "<circle cx=\"\(fixed(px(point.x)))\" cy=\"\(fixed(py(point.y)))\" r=\"3\" fill=\"\(one.colour)\"><title>\(escape(one.name)): \(escape(format(point.y)))</title></circle>"
       }
     }
     svg += legend(series.map { ($0.name + ($0.dashed ? " (dashed)" : ""), $0.colour) }, x: left, y: height - 10)
@@ -148,7 +155,8 @@ enum SVGChart {
       svg += text(box.label, x: labelWidth - 8, y: middle + 4, anchor: "end", size: 11)
       svg += line(x(quantile(0.05)), middle, x(quantile(0.95)), middle, colour: "#333")
       let (q1, median, q3) = (quantile(0.25), quantile(0.5), quantile(0.75))
-      svg += "<rect x=\"\(fixed(x(q1)))\" y=\"\(y + 3)\" width=\"\(fixed(max(x(q3) - x(q1), 1)))\" height=\"\(rowHeight - 6)\" fill=\"\(box.colour)\" fill-opacity=\"0.6\" stroke=\"\(box.colour)\"><title>\(escape(box.label)): median \(escape(format(median))), \(sorted.count) samples</title></rect>"
+      svg +=
+        "<rect x=\"\(fixed(x(q1)))\" y=\"\(y + 3)\" width=\"\(fixed(max(x(q3) - x(q1), 1)))\" height=\"\(rowHeight - 6)\" fill=\"\(box.colour)\" fill-opacity=\"0.6\" stroke=\"\(box.colour)\"><title>\(escape(box.label)): median \(escape(format(median))), \(sorted.count) samples</title></rect>"
       svg += line(x(median), y + 3, x(median), y + rowHeight - 3, colour: "#111")
       for outlier in sorted where outlier < quantile(0.05) || outlier > quantile(0.95) {
         svg += "<circle cx=\"\(fixed(x(outlier)))\" cy=\"\(fixed(middle))\" r=\"1.5\" fill=\"#666\"/>"
@@ -159,7 +167,8 @@ enum SVGChart {
 
   /// Changes as bars from 0%: red for regressed, green for improved, grey otherwise, with their
   /// interval where there is one.
-  static func changes(title: String, rows: [(label: String, change: Double, low: Double?, high: Double?, status: VerdictStatus)]) -> String {
+  static func changes(title: String, rows: [(label: String, change: Double, low: Double?, high: Double?, status: VerdictStatus)]) -> String
+  {
     let rowHeight = 18.0
     let labelWidth = 330.0
     let width = 760.0
@@ -174,7 +183,8 @@ enum SVGChart {
       let colour = row.status == .regressed ? "#c44e52" : row.status == .improved ? "#55a868" : "#9a9a9a"
       svg += text(row.label, x: labelWidth - 8, y: y + rowHeight - 5, anchor: "end", size: 10)
       let (from, to) = (min(x(0), x(row.change)), max(x(0), x(row.change)))
-      svg += "<rect x=\"\(fixed(from))\" y=\"\(y + 3)\" width=\"\(fixed(max(to - from, 1)))\" height=\"\(rowHeight - 6)\" fill=\"\(colour)\"><title>\(escape(row.label)): \(percent(row.change)) (\(row.status.rawValue))</title></rect>"
+      svg +=
+        "<rect x=\"\(fixed(from))\" y=\"\(y + 3)\" width=\"\(fixed(max(to - from, 1)))\" height=\"\(rowHeight - 6)\" fill=\"\(colour)\"><title>\(escape(row.label)): \(percent(row.change)) (\(row.status.rawValue))</title></rect>"
       if let low = row.low, let high = row.high {
         svg += line(x(low), y + rowHeight / 2, x(high), y + rowHeight / 2, colour: "#222")
       }

@@ -74,7 +74,9 @@ extension ApolloTier2Benchmark {
   }
 
   /// Scenario 3: a new record merged each iteration, inside the clock; all of them removed after.
-  private func measureSizedSingleRecordMerges(_ size: ApolloTier2Config.Size, _ store: any NormalizedCache, into sink: inout MetricSamples) throws {
+  private func measureSizedSingleRecordMerges(_ size: ApolloTier2Config.Size, _ store: any NormalizedCache, into sink: inout MetricSamples)
+    throws
+  {
     try iterate(.tier2(.tier2SingleRecordMerge, at: size), into: &sink) { iteration in
       try MonotonicClock.time { try store.merge(records: ApolloTier2Records.mergeRecord(iteration: iteration)) }
     }
@@ -85,7 +87,9 @@ extension ApolloTier2Benchmark {
   }
 
   /// Scenario 4: the 1,000 records merged each iteration, and removed after it outside the clock.
-  private func measureSizedManyRecordMerges(_ size: ApolloTier2Config.Size, _ store: any NormalizedCache, into sink: inout MetricSamples) throws {
+  private func measureSizedManyRecordMerges(_ size: ApolloTier2Config.Size, _ store: any NormalizedCache, into sink: inout MetricSamples)
+    throws
+  {
     let records = ApolloTier2Records.synthetic(count: 1_000)
     try iterate(.tier2(.tier2ManyRecordMerge, at: size), into: &sink) { _ in
       let ns = try MonotonicClock.time { try store.merge(records: records) }
@@ -96,7 +100,9 @@ extension ApolloTier2Benchmark {
 
   /// Scenario 5: the seed merged each iteration; the removal of `User_` timed; the `Other_`
   /// records checked, then removed.
-  private func measureSizedPatternDeletes(_ size: ApolloTier2Config.Size, _ store: any NormalizedCache, into sink: inout MetricSamples) throws {
+  private func measureSizedPatternDeletes(_ size: ApolloTier2Config.Size, _ store: any NormalizedCache, into sink: inout MetricSamples)
+    throws
+  {
     let seed = ApolloTier2Records.patternDeleteSeed()
     let keys = seed.keys
     try iterate(.tier2(.tier2PatternDelete, at: size), into: &sink) { _ in

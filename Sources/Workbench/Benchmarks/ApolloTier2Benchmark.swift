@@ -151,7 +151,9 @@ struct ApolloTier2Benchmark: IteratedBenchmark {
     }
     io.append(scenario.metric, repetitions: workload.repetitions, to: &sink)
     let fields = try scenario.load(from: store, countingFields: true)
-    try expect(fields >= scenario.fieldsAsked, "lent \(fields) fields in \(scenario.metric.name); the records hold \(scenario.fieldsAsked) of those asked")
+    try expect(
+      fields >= scenario.fieldsAsked,
+      "lent \(fields) fields in \(scenario.metric.name); the records hold \(scenario.fieldsAsked) of those asked")
     sink.append(Double(fields), to: .tier2FieldsLoaded(scenario.metric))
   }
 
@@ -203,7 +205,8 @@ struct ApolloTier2Benchmark: IteratedBenchmark {
   func expectOnlyOthers(_ left: [CacheKey: Record]) throws {
     try expect(
       left.count == ApolloTier2Records.otherRecords && left.keys.allSatisfy { $0.hasPrefix("Other_") },
-      "kept \(left.count) records after removing \"\(ApolloTier2Records.pattern)\"; expected the \(ApolloTier2Records.otherRecords) Other_ records")
+      "kept \(left.count) records after removing \"\(ApolloTier2Records.pattern)\"; expected the \(ApolloTier2Records.otherRecords) Other_ records"
+    )
   }
 
   /// The monotonic clock around an iteration's body, and what SQLite asked of the file system in

@@ -3,8 +3,8 @@ import GraphQLLanguage
 import Measurement
 import NormalizedCache
 import Results
-import Workloads
 import Support
+import Workloads
 
 /// Measures a cache under one key strategy on one variant's responses (docs/metrics.md):
 /// 1. an allocation pass, untimed: allocations per write and per read, lookup counts, every

@@ -4,8 +4,8 @@ import GraphQLLanguage
 import Measurement
 import NormalizedCache
 import Results
-import Workloads
 import Support
+import Workloads
 
 /// Reads on several OS threads while writes land (`concurrency`): for each reader count, the
 /// readers read operations chosen by popularity until they have read the run's operations between
@@ -205,28 +205,30 @@ private struct RunPlan: Sendable {
     _ = store.capabilities.lockWaits?.takeLockWaits()
     for thread in 0..<readers {
       let share = operations / readers + (thread < operations % readers ? 1 : 0)
-      readerThreads.append(JoinableThread {
-        do {
-          let items = draws.items(count: share, thread: thread, round: round, hot: hot)
-          let latencies = try read(store: store, items: items, start: start)
-          results.withLock { $0.readLatencies += latencies }
-        } catch {
-          start.abandon()
-          failures.withLock { $0.append("reader \(thread): \(error)") }
-        }
-      })
+      readerThreads.append(
+        JoinableThread {
+          do {
+            let items = draws.items(count: share, thread: thread, round: round, hot: hot)
+            let latencies = try read(store: store, items: items, start: start)
+            results.withLock { $0.readLatencies += latencies }
+          } catch {
+            start.abandon()
+            failures.withLock { $0.append("reader \(thread): \(error)") }
+          }
+        })
     }
     var writerThreads: [JoinableThread] = []
     for thread in 0..<writers {
-      writerThreads.append(JoinableThread {
-        do {
-          let latencies = try write(store: store, thread: thread, round: round, start: start, stop: stop)
-          results.withLock { $0.mergeLatencies += latencies }
-        } catch {
-          start.abandon()
-          failures.withLock { $0.append("writer \(thread): \(error)") }
-        }
-      })
+      writerThreads.append(
+        JoinableThread {
+          do {
+            let latencies = try write(store: store, thread: thread, round: round, start: start, stop: stop)
+            results.withLock { $0.mergeLatencies += latencies }
+          } catch {
+            start.abandon()
+            failures.withLock { $0.append("writer \(thread): \(error)") }
+          }
+        })
     }
     let began = start.waitForEveryone()
     for thread in readerThreads { thread.join() }
@@ -310,10 +312,12 @@ private final class JoinableThread {
     pthread_attr_setstacksize(&attributes, 8 << 20)
     defer { pthread_attr_destroy(&attributes) }
     let context = Unmanaged.passRetained(Body(body)).toOpaque()
-    let code = pthread_create(&thread, &attributes, { context in
-      Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
-      return nil
-    }, context)
+    let code = pthread_create(
+      &thread, &attributes,
+      { context in
+        Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
+        return nil
+      }, context)
     precondition(code == 0, "pthread_create failed: \(code)")
   }
 

@@ -78,7 +78,9 @@ struct ListsBenchmark: IteratedBenchmark {
     defer { factory.removeFiles() }
     let store = try factory.make(configuration)
     try iterate(ListScenario(.write, elements, size: size).metric, into: &sink) { iteration in
-      let records = RecordSet(records: [ListRecords.record(key: ListRecords.key(elements, size: size, index: iteration), elements, size: size)])
+      let records = RecordSet(records: [
+        ListRecords.record(key: ListRecords.key(elements, size: size, index: iteration), elements, size: size)
+      ])
       return try MonotonicClock.time { _ = try store.merge(records: records) }
     }
     let written = (0..<iterations).map { ListRecords.key(elements, size: size, index: $0) }
@@ -100,14 +102,17 @@ struct ListsBenchmark: IteratedBenchmark {
       let (changed, ns) = try MonotonicClock.timed { try store.merge(records: records) }
       // The limit stores replace records whole and report no changed keys (docs/metrics.md#limits).
       let field = "\(key).\(ListRecords.listField)"
-      try expect(configuration.spec.isLimit || Set(changed) == [field], "changed \(Array(Set(changed)).sorted()) changing element \(position) of \(field)")
+      try expect(
+        configuration.spec.isLimit || Set(changed) == [field],
+        "changed \(Array(Set(changed)).sorted()) changing element \(position) of \(field)")
       return ns
     }
     let stored = ListRecords.elements(of: try store.loadRecords(forKeys: [key])[key]?[ListRecords.listField], elements)
     let last = ListRecords.changedValue(elements, iteration: iterations - 1)
     try expect(
       stored?.count == size && stored?[position] == last,
-      "holds \(key) with \(stored?.count ?? 0) elements and \(stored.map { "\($0[min(position, $0.count - 1)])" } ?? "nothing") at \(position); expected \(size), and \(last) from the last change")
+      "holds \(key) with \(stored?.count ?? 0) elements and \(stored.map { "\($0[min(position, $0.count - 1)])" } ?? "nothing") at \(position); expected \(size), and \(last) from the last change"
+    )
   }
 
   /// `bytes_per_record_<elements>_<N>`: a fresh store's bytes after merging ⌈10,000 / N⌉ records
@@ -126,7 +131,8 @@ struct ListsBenchmark: IteratedBenchmark {
       footprint?.settledBytes = try store.capabilities.footprint?.settledBytes()
     }
     guard let footprint else { return }
-    try expect(footprint.recordCount == count, "holds \(footprint.recordCount) records after merging \(count) with a list of \(size) \(elements)")
+    try expect(
+      footprint.recordCount == count, "holds \(footprint.recordCount) records after merging \(count) with a list of \(size) \(elements)")
     let bytes = Double(footprint.settledBytes ?? footprint.storeBytes) / Double(count)
     sink.append(bytes, to: .listBytesPerRecord(elements, size: size))
   }

@@ -2,8 +2,8 @@ import Generator
 import Measurement
 import NormalizedCache
 import Results
-import Workloads
 import Support
+import Workloads
 
 /// The store-level benchmark, without the normalizer: `count` ten-field `Item` records merged into
 /// an empty store, merged again unchanged, loaded in batches, loaded all at once, and looked up

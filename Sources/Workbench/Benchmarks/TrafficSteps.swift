@@ -1,6 +1,6 @@
 import Generator
-import Workloads
 import Support
+import Workloads
 
 /// The traffic's steps, drawn from the seed alone: the operations ranked by a seeded shuffle
 /// (the first the most popular), each step a refetch with probability `refetchShare`, else a

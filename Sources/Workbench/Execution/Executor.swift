@@ -1,8 +1,8 @@
 import Measurement
 import NormalizedCache
 import Results
-import Workloads
 import Support
+import Workloads
 
 /// Runs every configuration of a workload (variant × store × key strategy) through the
 /// benchmarks that apply to it, each variant's source prepared once; the one path every
@@ -133,7 +133,9 @@ struct Executor {
     for strategy in strategies {
       let normalizer = Normalizer(strategy: strategy.strategy)
       for (index, item) in prepared.items.enumerated() {
-        if index % 64 == 0 { context.progress.update("warming the plans (\(strategy.name)), response \(index + 1)/\(prepared.items.count)") }
+        if index % 64 == 0 {
+          context.progress.update("warming the plans (\(strategy.name)), response \(index + 1)/\(prepared.items.count)")
+        }
         let store = InMemoryNormalizedCache()
         let records = try normalizer.normalize(try item.response(), plan: item.plan).records
         try store.merge(records: records)

@@ -65,7 +65,6 @@ package struct LimitComparison: Sendable {
   package let limit: LimitStore
   package let ratios: [(metric: Metric, ratio: Double)]
 
-
   /// Every store of `stores` that has a limit store measured beside it, against it.
   static func make(_ configurations: [MeasuredConfiguration], stores: [StoreSpec]) -> [LimitComparison] {
     let limits = Dictionary(stores.compactMap { store in store.limit.map { (store.label, $0) } }, uniquingKeysWith: { first, _ in first })

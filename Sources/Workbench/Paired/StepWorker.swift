@@ -3,8 +3,8 @@ import GraphQLLanguage
 import Measurement
 import NormalizedCache
 import Results
-import Workloads
 import Support
+import Workloads
 
 /// What one step of a paired run does (`cachebench worker`), on one configuration.
 package enum StepKind: String, Sendable, Hashable, CaseIterable {
@@ -90,7 +90,8 @@ package final class StepWorker {
         let prepared = try PreparedConfiguration(
           configuration, workload: self.workload, factory: factory, written: records.written, changed: records.changed)
         for kind in StepKind.allCases {
-          rows.append(StepRow(variant: variant.name, store: entry.spec.label, keys: entry.strategy.name, kind: kind, size: prepared.size(of: kind)))
+          rows.append(
+            StepRow(variant: variant.name, store: entry.spec.label, keys: entry.strategy.name, kind: kind, size: prepared.size(of: kind)))
           rowConfiguration.append(configurations.count)
         }
         configurations.append(prepared)

@@ -1,13 +1,13 @@
+import Measurement
+import NormalizedCache
+import Results
+import Workloads
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-import Measurement
-import NormalizedCache
-import Results
-import Workloads
 
 /// `cachebench soak` (docs/command-line.md#soak): a long app session, sampled as it goes, to find
 /// what grows (apollo-ios #3365, "InMemoryNormalizedCache is a memory bomb").
@@ -44,7 +44,8 @@ package enum Soak {
       let source = try PreparedVariant(variant.source, workload: workload, progress: progress)
       guard case .responses(let prepared) = source, !prepared.items.isEmpty else { continue }
       for entry in entries where !entry.spec.isLimit {
-        progress.setContext("\(workload.name)\(variant.name.isEmpty ? "" : " [\(variant.name)]") \(entry.spec.label) × \(entry.strategy.name)")
+        progress.setContext(
+          "\(workload.name)\(variant.name.isEmpty ? "" : " [\(variant.name)]") \(entry.spec.label) × \(entry.strategy.name)")
         let configuration = Configuration(entry, source: source)
         do {
           samples += try session(configuration, source: prepared, plan: plan, context: context, options: options)
@@ -94,7 +95,8 @@ package enum Soak {
     let footprint = try session.capabilities.footprint?.footprint(liveBytes: live)
     func detail(_ name: String) -> Int? { footprint?.details.first { $0.metric == name }?.bytes }
     return SoakSample(
-      workload: workload, configuration: configuration.scope.configuration, step: step, figures: [
+      workload: workload, configuration: configuration.scope.configuration, step: step,
+      figures: [
         .rssBytes: ProcessMemory.residentBytes(), .liveBytes: live, .records: footprint?.recordCount,
         .accountedBytes: try session.bounded?.accountedBytes(), .dbBytes: detail("db_bytes"), .walBytes: detail("wal_bytes"),
       ])

@@ -1,10 +1,10 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-import Synchronization
 
 /// SIGINT and SIGTERM during a soak (docs/command-line.md#soak): the handler only notes the
 /// signal; the session stops at its next step, samples where it stopped, and what was sampled is

@@ -94,7 +94,8 @@ package struct SoakGrowth: Sendable, CSVRepresentable {
   }
 
   package init(
-    workload: String, configuration: ConfigurationID, figure: SoakFigure, warmup: Int, samples: Int, first: Int, last: Int, perHundredThousandSteps: Double
+    workload: String, configuration: ConfigurationID, figure: SoakFigure, warmup: Int, samples: Int, first: Int, last: Int,
+    perHundredThousandSteps: Double
   ) {
     self.workload = workload
     self.configuration = configuration
@@ -135,7 +136,8 @@ package struct SoakGrowth: Sendable, CSVRepresentable {
   package static func fit(_ samples: [SoakSample], warmup: Int) -> [SoakGrowth] {
     var sessions: [(workload: String, configuration: ConfigurationID, samples: [SoakSample])] = []
     for sample in samples {
-      if let last = sessions.indices.last, sessions[last].configuration == sample.configuration, sessions[last].workload == sample.workload {
+      if let last = sessions.indices.last, sessions[last].configuration == sample.configuration, sessions[last].workload == sample.workload
+      {
         sessions[last].samples.append(sample)
       } else {
         sessions.append((sample.workload, sample.configuration, [sample]))

@@ -112,7 +112,8 @@ public struct StoreKinds: Sendable {
     let budget = try options.budget(
       recordOverhead: sqlite.layout.recordOverheadBytes + SQLiteNormalizedCache.usageRowOverheadBytes)
     let opening = "mmap \(sqlite.memoryMapBytes) cache \(sqlite.pageCacheKibibytes) KiB \(sqlite.mutex)"
-    let description = "sqlite \(layout) \(sqlite.journalMode) \(sqlite.synchronous) \(sqlite.autoVacuum)\(inMemory ? " :memory:" : "")"
+    let description =
+      "sqlite \(layout) \(sqlite.journalMode) \(sqlite.synchronous) \(sqlite.autoVacuum)\(inMemory ? " :memory:" : "")"
       + (sqlite.memoryMapBytes == defaultOpening.memoryMapBytes && sqlite.pageCacheKibibytes == defaultOpening.pageCacheKibibytes
         && sqlite.mutex == defaultOpening.mutex ? "" : " (\(opening))")
     let unboundedOptions = sqlite
@@ -122,7 +123,8 @@ public struct StoreKinds: Sendable {
       try SQLiteNormalizedCache(path: inMemory ? ":memory:" : environment.newFilePath(), options: unboundedOptions)
     }
     // On file only: a floor of a database in memory would be measured on a file.
-    let floor = inMemory
+    let floor =
+      inMemory
       ? nil
       : LayoutFloor(
         layout: sqlite.layout, journal: sqlite.journalMode, synchronous: sqlite.synchronous, memoryMapBytes: sqlite.memoryMapBytes,
@@ -134,7 +136,8 @@ public struct StoreKinds: Sendable {
     var sizingOptions = unboundedOptions
     sizingOptions.budget = CacheBudget(maxSizeBytes: nil, evictTo: budget.evictTo, policy: budget.policy)
     let sizing = StoreMaker(
-      description: description + " with usage", identity: .init(kind: "sqlite", settings: identity.settings + ["usage rows"]), limit: .sqlite
+      description: description + " with usage", identity: .init(kind: "sqlite", settings: identity.settings + ["usage rows"]),
+      limit: .sqlite
     ) { [sizingOptions] environment in
       try SQLiteNormalizedCache(path: inMemory ? ":memory:" : environment.newFilePath(), options: sizingOptions)
     }
@@ -183,7 +186,8 @@ public struct StoreKinds: Sendable {
     if let backExpiry = backMaker.budget?.expireAfterSteps, (frontMaker.budget?.expireAfterSteps ?? .max) > backExpiry {
       throw options.error(
         "front",
-        "needs an expireAfterSteps of at most the back's \(backExpiry): the front serves its copies without asking the back, which would hand out records the back has expired")
+        "needs an expireAfterSteps of at most the back's \(backExpiry): the front serves its copies without asking the back, which would hand out records the back has expired"
+      )
     }
     var chain = StoreMaker(
       description: "chain(\(frontMaker.description), \(backMaker.description))", budget: frontMaker.budget ?? backMaker.budget

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// Time threads spent waiting for a store's locks, reads and writes apart: what contention
 /// costs, which the concurrency phase reports (`read_lock_wait`, `write_lock_wait`).
