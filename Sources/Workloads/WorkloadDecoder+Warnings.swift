@@ -53,7 +53,7 @@ extension WorkloadDecoder {
     if case .object(let traffic)? = root.object["traffic"] {
       for key in ["secondsPerStep", "startAt", "ttl", "refreshOnExpiry"] where traffic[key].map({ $0 != .null }) ?? false { keyPaths.append("traffic.\(key)") }
     }
-    if case .traffic(let knob)? = sweep?.knob { keyPaths.append("sweep.traffic.\(knob.rawValue)") }
+    if case .traffic(let knob)? = sweep?.knob, knob.isClock { keyPaths.append("sweep.traffic.\(knob.rawValue)") }
     return keyPaths.sorted { line($0) < line($1) }.map { keyPath in
       "\(place(keyPath)): \(keyPath): changes nothing here: it needs a store with \"dates\": true, and no store of this workload has dates"
     }

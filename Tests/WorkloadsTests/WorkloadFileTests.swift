@@ -451,12 +451,12 @@ struct WorkloadFileTests {
         #"w.json:1:68: sweep.traffic.ttl: value 1 (lax): must be one of strict, permissive, got "lax""#
       ),
       (
-        #"{"name": "w", "seed": 1, "generator": {}, "traffic": {}, "sweep": {"traffic.steps": [10, 20]}}"#,
-        "w.json:1:68: sweep.traffic.steps: is not a traffic key a sweep can set; those are traffic.secondsPerStep, traffic.ttl"
+        #"{"name": "w", "seed": 1, "generator": {}, "traffic": {}, "sweep": {"traffic.step": [10, 20]}}"#,
+        #"w.json:1:68: sweep.traffic.step: is not a key of "traffic"; did you mean "traffic.steps"?"#
       ),
       (
         #"{"name": "w", "seed": 1, "generator": {}, "sweep": {"stores.label": ["a"]}}"#,
-        #"w.json:1:53: sweep.stores.label: is not a knob; write "generator.<knob>" (knobs: responses, operations, depth, fanOut, listLength, listShare, types, fieldsPerType, poolSize, duplication, zipf, keyedShare, compositeKeyShare, interfaces, unions, stringLength, cacheControl, narrowReads), "stores.maxSizeBytes" or "traffic.secondsPerStep", "traffic.ttl""#
+        #"w.json:1:53: sweep.stores.label: is not a knob; write "generator.<knob>" (knobs: responses, operations, depth, fanOut, listLength, listShare, types, fieldsPerType, poolSize, duplication, zipf, keyedShare, compositeKeyShare, interfaces, unions, stringLength, cacheControl, narrowReads), "stores.maxSizeBytes", "read.<key>" (keys: verify, pointLookups, fieldPolicyLookups, fragments, watchers, churn, projectedReads) or "traffic.<key>" (keys: steps, zipf, refetchShare, churn, watchers, gc, secondsPerStep, startAt, ttl, refreshOnExpiry)"#
       ),
       (
         #"{"name": "w", "seed": 1, "generator": {"narrowReads": {"fields": 3, "share": 1.5}}}"#,
