@@ -26,8 +26,6 @@ extension WorkloadDecoder {
   /// for a knob that shapes it.
   static func unshapedByNarrowReads(_ knob: GeneratorConfig.Knob) -> String? {
     switch knob {
-    case .fieldsPerType:
-      "generator.narrowReads sets the fields per type (narrowReads.of), so every point runs the same workload"
     case .operations, .depth, .fanOut, .listShare:
       "generator.narrowReads makes the operations (a list and a detail per keyed type), which \(knob.rawValue) does not shape, so every point runs the same workload"
     default: nil

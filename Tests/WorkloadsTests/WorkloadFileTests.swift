@@ -725,7 +725,12 @@ struct DatedWorkloadTests {
       if case .generator(let config) = variant.source { return config.narrowReads }
       return nil
     }
-    #expect(configs == [NarrowReadsConfig(fields: 1, of: 40, share: 0.5), NarrowReadsConfig(fields: 10, of: 40, share: 0.9)])
+    #expect(configs == [NarrowReadsConfig(fields: 1, share: 0.5), NarrowReadsConfig(fields: 10, share: 0.9)])
+    let counts = variants.map { variant -> Int? in
+      if case .generator(let config) = variant.source { return config.fieldsPerType }
+      return nil
+    }
+    #expect(counts == [40, 40])
   }
 
   @Test("a sweep of generator.cacheControl sets the profile of each point")
