@@ -20,21 +20,7 @@ extension WorkloadDecoder {
     guard let values = try sweep.array(key), !values.isEmpty else { throw sweep.error(key, "must list at least one value") }
     try sweep.finish()
     try Self.checkSweepValues(values, error: { message in sweep.error(key, message) })
-    if key == "stores.maxSizeBytes" {
-      guard let storeObjects, storeObjects.contains(where: Self.hasBudget) else {
-        throw sweep.error(key, "no store has a \"maxSizeBytes\" to sweep")
-      }
-      var points: [Workload.Sweep.Point] = []
-      for (index, value) in values.enumerated() {
-        do {
-          let stores = try decodeStores(storeObjects.map { Self.replacingBudget(in: $0, with: value) })
-          points.append(Workload.Sweep.Point(value: value, setting: .stores(stores)))
-        } catch {
-          throw sweep.error(key, "value \(index) (\(FieldKey.render(json: value))): \(error.keyPath): \(error.message)")
-        }
-      }
-      return Workload.Sweep(knob: .budget, points: points)
-    }
+    if key == "stores.maxSizeBytes" { return try budgetSweep(key: key, values: values, storeObjects: storeObjects, sweep: sweep) }
     if key.hasPrefix("read.") {
       let knob = try Self.sectionKey(key, of: Workload.ReadSettings.Knob.self, sweep: sweep)
       let points = try sectionPoints(key: key, values: values, sweep: sweep) { object throws(WorkloadError) in
@@ -73,6 +59,24 @@ extension WorkloadDecoder {
       points.append(Workload.Sweep.Point(value: value, setting: .generator(config)))
     }
     return Workload.Sweep(knob: .generator(knob), points: points)
+  }
+
+  /// `stores.maxSizeBytes`: every store that has a `maxSizeBytes` (a chain's parts included) at
+  /// each value, decoded again.
+  func budgetSweep(key: String, values: [JSONValue], storeObjects: [JSONValue]?, sweep: ConfigObject) throws(WorkloadError) -> Workload.Sweep {
+    guard let storeObjects, storeObjects.contains(where: Self.hasBudget) else {
+      throw sweep.error(key, "no store has a \"maxSizeBytes\" to sweep")
+    }
+    var points: [Workload.Sweep.Point] = []
+    for (index, value) in values.enumerated() {
+      do {
+        let stores = try decodeStores(storeObjects.map { Self.replacingBudget(in: $0, with: value) })
+        points.append(Workload.Sweep.Point(value: value, setting: .stores(stores)))
+      } catch {
+        throw sweep.error(key, "value \(index) (\(FieldKey.render(json: value))): \(error.keyPath): \(error.message)")
+      }
+    }
+    return Workload.Sweep(knob: .budget, points: points)
   }
 
   /// The key of `section.key` among a section's keys, or an error at the sweep's key that suggests
