@@ -4,10 +4,11 @@
     scripts/layouts_page.py [--results DIR] [--plot FILE.png]
 
 Reads, from DIR (default results/), the CSVs of runs of this build:
-  layouts.csv                Workloads/layouts.json: calendar.json in every layout, whole reads
-  layouts-projected.csv      Workloads/layouts-projected.json: the same with read.projectedReads
-  layouts-instructions.csv   Workloads/layouts.json --quick --instructions (callgrind counts)
-  layouts-projected-instructions.csv   the same for the projected reads
+  layouts.csv                Workloads/layouts.json: calendar.json in every layout, its sweep of
+                             read.projectedReads giving whole and projected reads (results of
+                             before the sweep: this, whole, and a -projected twin)
+  layouts-instructions.csv   Workloads/layouts.json --quick --instructions (callgrind counts),
+                             alike
   layouts-store-records.csv  Workloads/store-records.json: the stores alone, 100,000 records
   apollo-tier2.csv           Workloads/apollo-tier2.json: Apollo iOS's Tier-2 scenarios
   lists.csv                  Workloads/lists.json: ADR 0006's list scenarios
@@ -29,12 +30,23 @@ STRATEGIES = ["path", "typePolicy", "programmatic"]
 CALENDAR_OBJECTS = 5928
 
 
-def load(path):
-    """{(store, keys, phase, metric): row} of a results CSV, or None when it is not there."""
+def load(path, variant=None):
+    """{(store, keys, phase, metric): row} of a results CSV (of one variant when given), or None
+    when it is not there."""
     if not os.path.exists(path):
         return None
     with open(path, newline="") as handle:
-        return {(r["store"], r["keys"], r["phase"], r["metric"]): r for r in csv.DictReader(handle)}
+        rows = [r for r in csv.DictReader(handle) if variant is None or r["variant"] == variant]
+    return {(r["store"], r["keys"], r["phase"], r["metric"]): r for r in rows} or None
+
+
+def whole_and_projected(path, name):
+    """(whole, projected) of Workloads/<name>.json: the two variants of its sweep of
+    read.projectedReads, or, from results of before the sweep, <name> and its -projected twin."""
+    whole = load(path(name.format("")), "projectedReads=false")
+    if whole is not None:
+        return whole, load(path(name.format("")), "projectedReads=true")
+    return load(path(name.format(""))), load(path(name.format("-projected")))
 
 
 def value(rows, store, keys, phase, metric, statistic="p50"):
@@ -184,9 +196,8 @@ def main():
     parser.add_argument("--plot")
     arguments = parser.parse_args()
     path = lambda name: os.path.join(arguments.results, name)
-    whole, projected = load(path("layouts.csv")), load(path("layouts-projected.csv"))
-    instructions = load(path("layouts-instructions.csv"))
-    projected_instructions = load(path("layouts-projected-instructions.csv"))
+    whole, projected = whole_and_projected(path, "layouts{}.csv")
+    instructions, projected_instructions = whole_and_projected(path, "layouts{}-instructions.csv")
     store_records, tier2, lists = load(path("layouts-store-records.csv")), load(path("apollo-tier2.csv")), load(path("lists.csv"))
     if not any([whole, projected, instructions, store_records, tier2, lists]):
         print(f"none of the layouts' results is in {arguments.results}", file=sys.stderr)

@@ -3,10 +3,12 @@
 
     scripts/narrow_reads_page.py [--results DIR] [--generated FILE]
 
-Reads, from DIR (default results/), the CSVs of runs of this build, each pair one run of a
-workload and one of its -projected twin (read.projectedReads):
-  layouts-narrow[-projected]-samples.csv        run Workloads/layouts-narrow[-projected].json --samples
-  layouts-narrow[-projected]-instructions.csv   the same with --instructions (not --quick: it
+Reads, from DIR (default results/), the CSVs of runs of this build, whole reads against
+projected ones (read.projectedReads):
+  layouts-narrow-samples.csv                    run Workloads/layouts-narrow.json --samples: its
+                                                sweep of read.projectedReads gives both (results
+                                                of before the sweep: this and a -projected twin)
+  layouts-narrow-instructions.csv               the same with --instructions (not --quick: it
                                                 would keep ItemsQuery alone)
   narrow-reads[-projected]-samples.csv          Workloads/narrow-reads[-projected].json --samples
   narrow-reads[-projected]-instructions.csv     the same with --instructions (every response:
@@ -79,10 +81,24 @@ def time(ns):
     return f"{ns / 1000:.0f} µs" if ns >= 10_000 else f"{ns / 1000:.1f} µs"
 
 
+def projection(table, projected):
+    """The rows of one variant of a run that sweeps read.projectedReads, as an unswept run's."""
+    variant = f"projectedReads={'true' if projected else 'false'}"
+    return {("",) + key[1:]: rows for key, rows in table.items() if key[0] == variant}
+
+
+def whole_and_projected(results, name, load):
+    """(whole, projected) of Workloads/<name>.json: the two variants of its sweep of
+    read.projectedReads, or, from results of before the sweep, <name> and its -projected twin."""
+    swept = load(os.path.join(results, name.format("")))
+    if any(key[0].startswith("projectedReads=") for key in swept):
+        return projection(swept, False), projection(swept, True)
+    return swept, load(os.path.join(results, name.format("-projected")))
+
+
 def calendar(results, keys):
-    whole = samples(os.path.join(results, "layouts-narrow-samples.csv"))
-    projected = samples(os.path.join(results, "layouts-narrow-projected-samples.csv"))
-    counts = [instructions(os.path.join(results, f"layouts-narrow{p}-instructions.csv")) for p in ("", "-projected")]
+    whole, projected = whole_and_projected(results, "layouts-narrow{}-samples.csv", samples)
+    counts = list(whole_and_projected(results, "layouts-narrow{}-instructions.csv", instructions))
     operation = lambda index: index % len(CALENDAR)
     print(f"\n{keys}:\n")
     print("| layout | read | fields loaded | bytes loaded | instructions | Δ | p50 | Δ |")
@@ -155,7 +171,7 @@ def main():
     parser.add_argument("--generated", help="the workload.json of cachebench generate Workloads/narrow-reads.json")
     args = parser.parse_args()
     printed = False
-    if all(os.path.exists(os.path.join(args.results, f"layouts-narrow{p}-samples.csv")) for p in ("", "-projected")):
+    if os.path.exists(os.path.join(args.results, "layouts-narrow-samples.csv")):
         for keys in ("typePolicy", "path", "programmatic"):
             calendar(args.results, keys)
         printed = True

@@ -47,7 +47,7 @@ extension GeneratorConfig {
   /// length; an object carries `fieldsPerType` scalars, `listShare`-ish of them strings of the
   /// mean `stringLength`.
   /// With `narrowReads`, a response is a list of the mean `listLength` objects of `fields` scalars
-  /// (a share `share` of them) or one object of `of` scalars.
+  /// (a share `share` of them) or one object of `fieldsPerType` scalars.
   public var estimate: Estimate {
     var estimate = responseEstimate
     estimate.held = heldMemory(estimate)
@@ -62,7 +62,7 @@ extension GeneratorConfig {
       let listObjects = narrowReads.share * meanList
       let objects = max(1, listObjects + (1 - narrowReads.share))
       func bytes(fields: Int) -> Double { 40 + Double(fields) * (14 + 0.4 * meanString) }
-      let bytes = listObjects * bytes(fields: narrowReads.fields) + (1 - narrowReads.share) * bytes(fields: narrowReads.of)
+      let bytes = listObjects * bytes(fields: narrowReads.fields) + (1 - narrowReads.share) * bytes(fields: fieldsPerType)
       return Estimate(objectsPerResponse: objects, bytesPerResponse: max(bytes, objects * 40), responses: responses, held: .zero)
     }
     let branching = Double(fanOut) * ((1 - listShare) + listShare * meanList)

@@ -39,16 +39,16 @@ extension GeneratorConfig {
   /// Bytes of SDL the schema takes: a type's header and directives, a line per field (scalars,
   /// object fields, keys), and `Query`'s fields for it.
   var schemaTextBytes: Double {
-    Double(types) * (150 + 20 * Double(scalarFieldsPerType + fanOut + 3)) + Double(interfaces + unions) * 150
+    Double(types) * (150 + 20 * Double(fieldsPerType + fanOut + 3)) + Double(interfaces + unions) * 150
   }
 
   /// Bytes of the operations' text: with `narrowReads`, a list and a detail per keyed type;
   /// otherwise `operations` trees of `fanOut` object fields a level (lists not multiplying text),
   /// each object selecting its scalars.
   var operationTextBytes: Double {
-    let scalars = Double(scalarFieldsPerType)
+    let scalars = Double(fieldsPerType)
     if let narrowReads {
-      return Double(keyedTypeCount) * (300 + 14 * Double(narrowReads.of + narrowReads.fields + 4))
+      return Double(keyedTypeCount) * (300 + 14 * Double(fieldsPerType + narrowReads.fields + 4))
     }
     var nodes = 0.0
     var level = 1.0

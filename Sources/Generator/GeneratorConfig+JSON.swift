@@ -12,20 +12,26 @@ extension GeneratorConfig {
   public init(json: JSONObject) throws(GeneratorConfigError) {
     self.init()
     var problems: [GeneratorConfigError.Problem] = []
+    // The fields per type as each of its two spellings gives them, `fieldsPerType` and
+    // `narrowReads.of`: a file may write the one count twice, but not as two numbers.
+    var spelled: (fieldsPerType: Int?, of: Int?) = (nil, nil)
     for member in json {
       guard let knob = Knob(rawValue: member.key) else {
         let known = Knob.allCases.map(\.rawValue).joined(separator: ", ")
         problems.append(.init(knob: member.key, message: "is not a generator knob; known knobs: \(known)"))
         continue
       }
-      do { try set(knob, to: member.value) } catch { problems += error.problems }
+      do {
+        try set(knob, to: member.value)
+        if knob == .fieldsPerType { spelled.fieldsPerType = givenFieldsPerType }
+        if knob == .narrowReads, case .object(let object) = member.value, object["of"] != nil { spelled.of = givenFieldsPerType }
+      } catch {
+        problems += error.problems
+      }
     }
-    // validate() sees a fieldsPerType other than the default; one written out at the default
-    // beside narrowReads is two counts of one thing all the same.
-    if problems.isEmpty, json["fieldsPerType"] != nil, let narrowReads, fieldsPerType == GeneratorConfig().fieldsPerType,
-      fieldsPerType != narrowReads.of
-    {
-      problems.append(NarrowReadsConfig.fieldsPerTypeProblem(fieldsPerType, of: narrowReads.of))
+    if problems.isEmpty, let given = spelled.fieldsPerType, let of = spelled.of, given != of {
+      problems.append(
+        .init(knob: "fieldsPerType", message: "is \(given), but narrowReads.of sets the fields per type (\(of)); leave fieldsPerType out"))
     }
     if !problems.isEmpty { throw GeneratorConfigError(problems: problems) }
     try validate()
@@ -53,13 +59,18 @@ extension GeneratorConfig {
     case .unions: unions = try Self.int(value, knob.rawValue)
     case .stringLength: stringLength = try Self.bounds(value, knob.rawValue)
     case .cacheControl: cacheControl = try Self.cacheControl(value)
-    case .narrowReads: narrowReads = try Self.narrowReads(value)
+    case .narrowReads:
+      let (config, of) = try Self.narrowReads(value)
+      narrowReads = config
+      // `of` is the fields per type; without it, they stay as set, or at narrow reads' default.
+      if let of { fieldsPerType = of }
     }
   }
 
-  /// `{"fields": 3, "of": 40, "share": 0.5}`, or null for none.
-  private static func narrowReads(_ value: JSONValue) throws(GeneratorConfigError) -> NarrowReadsConfig? {
-    if case .null = value { return nil }
+  /// `{"fields": 3, "of": 40, "share": 0.5}`, or null for none; and `of`, the fields per type,
+  /// when given.
+  private static func narrowReads(_ value: JSONValue) throws(GeneratorConfigError) -> (NarrowReadsConfig?, of: Int?) {
+    if case .null = value { return (nil, nil) }
     guard case .object(let object) = value else {
       throw GeneratorConfigError(problems: [
         .init(
@@ -68,12 +79,13 @@ extension GeneratorConfig {
       ])
     }
     var config = NarrowReadsConfig()
+    var of: Int?
     var problems: [GeneratorConfigError.Problem] = []
     for member in object {
       do {
         switch member.key {
         case "fields": config.fields = try int(member.value, "narrowReads.fields")
-        case "of": config.of = try int(member.value, "narrowReads.of")
+        case "of": of = try int(member.value, "narrowReads.of")
         case "share": config.share = try number(member.value, "narrowReads.share")
         default:
           problems.append(.init(knob: "narrowReads.\(member.key)", message: "is not a setting of narrowReads; known: fields, of, share"))
@@ -83,7 +95,7 @@ extension GeneratorConfig {
       }
     }
     if !problems.isEmpty { throw GeneratorConfigError(problems: problems) }
-    return config
+    return (config, of)
   }
 
   /// `{"share": 0.5, "maxAge": {"min": 60, "max": 3600}, "zeroShare": 0.02}`, or null for none.
@@ -137,9 +149,9 @@ extension GeneratorConfig {
         value: ["share": .double(config.share), "maxAge": bounds(config.maxAge), "zeroShare": .double(config.zeroShare)])
     }
     if let config = narrowReads {
-      // narrowReads.of is the fields per type: fieldsPerType beside it would be a second count.
+      // With narrow reads the fields per type are written as their `of`, once.
       json = JSONObject(members: json.filter { $0.key != "fieldsPerType" })
-      json.append(key: "narrowReads", value: ["fields": .int(config.fields), "of": .int(config.of), "share": .double(config.share)])
+      json.append(key: "narrowReads", value: ["fields": .int(config.fields), "of": .int(fieldsPerType), "share": .double(config.share)])
     }
     return json
   }

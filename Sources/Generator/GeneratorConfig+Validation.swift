@@ -58,7 +58,8 @@ extension GeneratorConfig {
     check(.listLength, listLength, 0...10_000)
     check(.listShare, listShare, 0...1)
     check(.types, types, 1...10_000)
-    check(.fieldsPerType, fieldsPerType, 1...500)
+    // With narrow reads, the count is checked as their `of` (below).
+    if narrowReads == nil { check(.fieldsPerType, fieldsPerType, 1...500) }
     check(.poolSize, poolSize, 1...10_000_000)
     check(.duplication, duplication, 0...1)
     check(.zipf, zipf, 0...100)
@@ -105,11 +106,11 @@ extension CacheControlConfig {
 }
 
 extension NarrowReadsConfig {
-  /// Each of its settings out of range, named `narrowReads.<setting>`, and the knobs it cannot
-  /// stand beside: a `fieldsPerType` other than the default and `of` (two counts of one thing),
-  /// and a schema with no keyed type (nothing to read by list and by detail).
+  /// Each of its settings out of range, named `narrowReads.<setting>` (the fields per type as
+  /// `narrowReads.of`), and a schema with no keyed type (nothing to read by list and by detail).
   func problems(of config: GeneratorConfig) -> [GeneratorConfigError.Problem] {
     var problems: [GeneratorConfigError.Problem] = []
+    let of = config.fieldsPerType
     let ofRange = 1...500
     if !ofRange.contains(of) {
       problems.append(.init(knob: "narrowReads.of", message: "must be in \(ofRange), got \(of)"))
@@ -119,10 +120,6 @@ extension NarrowReadsConfig {
     if !share.isFinite || !(0...1).contains(share) {
       problems.append(.init(knob: "narrowReads.share", message: "must be in 0...1, got \(share)"))
     }
-    let defaultFields = GeneratorConfig().fieldsPerType
-    if config.fieldsPerType != defaultFields, config.fieldsPerType != of {
-      problems.append(Self.fieldsPerTypeProblem(config.fieldsPerType, of: of))
-    }
     if config.keyedTypeCount == 0 {
       problems.append(
         .init(
@@ -130,12 +127,6 @@ extension NarrowReadsConfig {
           message: "needs a keyed type to read by list and by detail; keyedShare \(config.keyedShare) of \(config.types) types keys none"))
     }
     return problems
-  }
-
-  /// A `fieldsPerType` that is not `narrowReads.of`: two counts of one thing.
-  static func fieldsPerTypeProblem(_ fieldsPerType: Int, of: Int) -> GeneratorConfigError.Problem {
-    .init(
-      knob: "fieldsPerType", message: "is \(fieldsPerType), but narrowReads.of sets the fields per type (\(of)); leave fieldsPerType out")
   }
 }
 

@@ -62,8 +62,17 @@ public struct GeneratorConfig: Sendable, Hashable {
   public var types = 16
 
   /// Scalar fields per object type, besides its key fields (more when an interface it
-  /// implements needs them). Range 1...500; default 6.
-  public var fieldsPerType = 6
+  /// implements needs them). Range 1...500; default 6, or
+  /// ``NarrowReadsConfig/defaultFieldsPerType`` (40) with ``narrowReads``, whose `of` in a
+  /// workload file is this same count (docs/workloads.md#generator): the one count of the
+  /// fields per type, stored once.
+  public var fieldsPerType: Int {
+    get { givenFieldsPerType ?? (narrowReads == nil ? 6 : NarrowReadsConfig.defaultFieldsPerType) }
+    set { givenFieldsPerType = newValue }
+  }
+
+  /// ``fieldsPerType`` as set (by `fieldsPerType` or `narrowReads.of` in a file); nil: its default.
+  var givenFieldsPerType: Int?
 
   /// Entities per keyed type that occurrences reuse (ranks of the Zipf draw).
   /// Range 1...10_000_000; default 64.
@@ -107,12 +116,14 @@ public struct GeneratorConfig: Sendable, Hashable {
 
   public init() {}
 
-  /// Scalar fields per object type as the schema is drawn: `narrowReads.of` when set, else
-  /// ``fieldsPerType``.
-  var scalarFieldsPerType: Int { narrowReads?.of ?? fieldsPerType }
-
   /// How many of the ``types`` have a key: `types × keyedShare`, rounded.
   var keyedTypeCount: Int { Int((Double(types) * keyedShare).rounded()) }
+
+  /// Equal when every knob is, as ``json`` writes them: the fields per type by their value,
+  /// whether set or at their default.
+  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.json == rhs.json }
+
+  public func hash(into hasher: inout Hasher) { hasher.combine(json) }
 }
 
 /// How the generator puts `@cacheControl` on its schema (`generator.cacheControl`), drawn from a
@@ -137,31 +148,31 @@ public struct CacheControlConfig: Sendable, Hashable {
 }
 
 /// Reads that test projection (`generator.narrowReads`): for each keyed type, a list screen that
-/// selects `fields` of its `of` scalar fields and a detail screen that selects all of them, over
-/// the same pool of entities, with `share` of the responses narrow.
+/// selects `fields` of its ``GeneratorConfig/fieldsPerType`` scalar fields and a detail screen
+/// that selects all of them, over the same pool of entities, with `share` of the responses narrow.
 ///
 /// ```json
 /// {"fields": 3, "of": 40, "share": 0.5}
 /// ```
-/// When set, the operations are these two per keyed type (`operations`, `depth`, `fanOut` and
-/// `listShare` then shape nothing), every type has `of` scalar fields (in place of
-/// `fieldsPerType`), and response `i` reads keyed type `i mod T`, narrowly with probability
-/// `share`, drawn from the seed. A list is always page 1 with new elements, so a workload with it
-/// needs `"read": {"verify": false}`.
+/// `of`, in a file, is ``GeneratorConfig/fieldsPerType`` (40 by default with narrow reads): one
+/// count, which the configuration stores once. When set, the operations are these two per keyed
+/// type (`operations`, `depth`, `fanOut` and `listShare` then shape nothing), and response `i`
+/// reads keyed type `i mod T`, narrowly with probability `share`, drawn from the seed. A list is
+/// always page 1 with new elements, so a workload with it needs `"read": {"verify": false}`.
 public struct NarrowReadsConfig: Sendable, Hashable {
-  /// Scalar fields a narrow read selects: the type's first `fields`. Range 1...`of`; default 3.
+  /// Scalar fields a narrow read selects: the type's first `fields`. Range 1...`fieldsPerType`;
+  /// default 3.
   public var fields = 3
-  /// Scalar fields of every object type, all of which a whole read selects. Range 1...500;
-  /// default 40.
-  public var of = 40
   /// Share of the responses that are narrow reads. Range 0...1; default 0.5.
   public var share = 0.5
 
+  /// The fields per type with narrow reads, unless the file gives them: 40.
+  public static let defaultFieldsPerType = 40
+
   public init() {}
 
-  public init(fields: Int, of: Int, share: Double) {
+  public init(fields: Int, share: Double) {
     self.fields = fields
-    self.of = of
     self.share = share
   }
 }

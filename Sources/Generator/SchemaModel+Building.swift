@@ -9,7 +9,7 @@ extension SchemaModel {
     assignKeys(config: config, random: &random)
     addInterfaces(count: config.interfaces, random: &random)
     addUnions(count: config.unions, random: &random)
-    addScalarFields(perType: config.scalarFieldsPerType, random: &random)
+    addScalarFields(perType: config.fieldsPerType, random: &random)
     addObjectFields(config: config, nouns: nouns, random: &random)
     addRootFields(nouns: nouns)
   }

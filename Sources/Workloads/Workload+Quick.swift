@@ -33,7 +33,9 @@ extension Workload {
       break
     }
     copy.traffic = traffic.map(Self.quick)
-    // Each point of a sweep as its source or traffic, but for the knob the point sets.
+    copy.read = Self.quick(read)
+    // Each point of a sweep as its source or section, but for the knob the point sets: a sweep of
+    // responses, steps or lookups keeps its values, or its points would run alike.
     if var sweep {
       for index in sweep.points.indices {
         switch sweep.points[index].setting {
@@ -41,7 +43,14 @@ extension Workload {
           if case .generator(.responses) = sweep.knob { continue }
           sweep.points[index].setting = .generator(Self.quick(config))
         case .traffic(let settings):
-          sweep.points[index].setting = .traffic(Self.quick(settings))
+          var quick = Self.quick(settings)
+          if case .traffic(.steps) = sweep.knob { quick.steps = settings.steps }
+          sweep.points[index].setting = .traffic(quick)
+        case .read(let settings):
+          var quick = Self.quick(settings)
+          if case .read(.pointLookups) = sweep.knob { quick.pointLookups = settings.pointLookups }
+          if case .read(.fieldPolicyLookups) = sweep.knob { quick.fieldPolicyLookups = settings.fieldPolicyLookups }
+          sweep.points[index].setting = .read(quick)
         case .stores:
           break
         }
@@ -51,9 +60,15 @@ extension Workload {
     copy.concurrency?.operations = max(100, (concurrency?.operations ?? 0) / 10)
     copy.repetitions = 1
     copy.warmup = 0
-    copy.read.pointLookups = min(read.pointLookups, 100)
-    copy.read.fieldPolicyLookups = min(read.fieldPolicyLookups, 20)
     return copy
+  }
+
+  /// At most 100 point lookups and 20 field-policy lookups.
+  private static func quick(_ read: ReadSettings) -> ReadSettings {
+    var read = read
+    read.pointLookups = min(read.pointLookups, 100)
+    read.fieldPolicyLookups = min(read.fieldPolicyLookups, 20)
+    return read
   }
 
   /// A tenth of the generated responses, at least two.

@@ -88,14 +88,17 @@ public struct Workload: Sendable {
     }
   }
 
-  /// One knob and the values to run it at: `{"generator.duplication": [0, 0.5, 0.9]}`, or every
-  /// bounded store's budget: `{"stores.maxSizeBytes": ["10%", "25%", "50%"]}`.
+  /// One knob and the values to run it at: `{"generator.duplication": [0, 0.5, 0.9]}`, every
+  /// bounded store's budget: `{"stores.maxSizeBytes": ["10%", "25%", "50%"]}`, or any key of the
+  /// `read` or `traffic` section: `{"read.projectedReads": [false, true]}`.
   public struct Sweep: Sendable {
     public enum Knob: Sendable {
       case generator(GeneratorConfig.Knob)
       /// `maxSizeBytes` of every store that has one (a chain's parts included).
       case budget
-      /// A key of the `traffic` section (docs/ttl.md): `traffic.secondsPerStep`, `traffic.ttl`.
+      /// A key of the `read` section: `read.projectedReads`, `read.watchers`, …
+      case read(ReadSettings.Knob)
+      /// A key of the `traffic` section: `traffic.secondsPerStep`, `traffic.ttl`, `traffic.steps`, …
       case traffic(TrafficSettings.Knob)
     }
 
@@ -103,6 +106,8 @@ public struct Workload: Sendable {
     public enum Setting: Sendable {
       /// A budget sweep's stores at the point.
       case stores([StoreSpec])
+      /// The read section at the point.
+      case read(ReadSettings)
       /// The traffic section at the point.
       case traffic(TrafficSettings)
       /// The generator's settings at the point.
@@ -127,16 +132,18 @@ public struct Workload: Sendable {
       self.points = points
     }
 
-    /// The knob as the file and the variant names spell it: `duplication`, `maxSizeBytes`.
+    /// The knob as the file and the variant names spell it: `duplication`, `maxSizeBytes`,
+    /// `projectedReads`.
     public var knobName: String {
       switch knob {
       case .generator(let knob): knob.rawValue
       case .budget: "maxSizeBytes"
+      case .read(let knob): knob.rawValue
       case .traffic(let knob): knob.rawValue
       }
     }
 
-    /// The variant name of one point: `duplication=0.5`, `maxSizeBytes=25%`.
+    /// The variant name of one point: `duplication=0.5`, `maxSizeBytes=25%`, `projectedReads=true`.
     public func variant(_ value: JSONValue) -> String {
       if case .string(let text) = value { return "\(knobName)=\(text)" }
       return "\(knobName)=\(FieldKey.render(json: value))"
@@ -162,22 +169,35 @@ public struct Workload: Sendable {
     /// Whether reads tell the store the fields each record must hold (projected loads,
     /// docs/stores.md#projected-loads); false: whole records.
     public var projectedReads = false
+
+    public init() {}
+
+    /// The keys of the `read` section, by the names the file and a sweep use
+    /// (`"sweep": {"read.projectedReads": [false, true]}`). The decoder reads each by this name,
+    /// and nothing else.
+    public enum Knob: String, Sendable, CaseIterable {
+      case verify, pointLookups, fieldPolicyLookups, fragments, watchers, churn, projectedReads
+    }
   }
 
-  /// One variant of a run: a sweep point's source and stores, or the workload's own.
+  /// One variant of a run: a sweep point's source, stores, read and traffic settings, or the
+  /// workload's own.
   public struct Variant: Sendable {
-    /// `duplication=0.5`, `maxSizeBytes=25%`, or empty.
+    /// `duplication=0.5`, `maxSizeBytes=25%`, `projectedReads=true`, or empty.
     public let name: String
     public let source: Source
     /// The stores measured, limit stores last (with `"limits": true`).
     public let stores: [StoreSpec]
+    /// The read section at this point (a sweep of a read key sets it).
+    public let read: ReadSettings
     /// The traffic section at this point (a sweep of a traffic key sets it), or nil.
     public let traffic: TrafficSettings?
 
-    public init(name: String, source: Source, stores: [StoreSpec], traffic: TrafficSettings?) {
+    public init(name: String, source: Source, stores: [StoreSpec], read: ReadSettings, traffic: TrafficSettings?) {
       self.name = name
       self.source = source
       self.stores = stores
+      self.read = read
       self.traffic = traffic
     }
   }
@@ -199,13 +219,14 @@ public struct Workload: Sendable {
   /// The variants to run: one per point of the sweep (its settings decoded when the file was
   /// read), or one unnamed.
   public var variants: [Variant] {
-    guard let sweep else { return [Variant(name: "", source: source, stores: measuredStores, traffic: traffic)] }
+    guard let sweep else { return [Variant(name: "", source: source, stores: measuredStores, read: read, traffic: traffic)] }
     return sweep.points.map { point in
       let name = sweep.variant(point.value)
       return switch point.setting {
-      case .stores(let stores): Variant(name: name, source: source, stores: withLimits(stores), traffic: traffic)
-      case .traffic(let settings): Variant(name: name, source: source, stores: measuredStores, traffic: settings)
-      case .generator(let config): Variant(name: name, source: .generator(config), stores: measuredStores, traffic: traffic)
+      case .stores(let stores): Variant(name: name, source: source, stores: withLimits(stores), read: read, traffic: traffic)
+      case .read(let settings): Variant(name: name, source: source, stores: measuredStores, read: settings, traffic: traffic)
+      case .traffic(let settings): Variant(name: name, source: source, stores: measuredStores, read: read, traffic: settings)
+      case .generator(let config): Variant(name: name, source: .generator(config), stores: measuredStores, read: read, traffic: traffic)
       }
     }
   }
@@ -258,33 +279,18 @@ public struct TrafficSettings: Sendable {
 
   public init() {}
 
-  /// The traffic keys a sweep can run at several values (`"sweep": {"traffic.secondsPerStep": [...]}`).
+  /// The keys of the `traffic` section, by the names the file and a sweep use
+  /// (`"sweep": {"traffic.secondsPerStep": [...]}`). The decoder reads each by this name, and
+  /// nothing else.
   public enum Knob: String, Sendable, CaseIterable {
-    case secondsPerStep, ttl
-  }
+    case steps, zipf, refetchShare, churn, watchers, gc, secondsPerStep, startAt, ttl, refreshOnExpiry
 
-  /// Sets one sweepable key from a sweep's value, checked as the key itself is checked.
-  /// - Throws: ``WorkloadError`` without a file or key path: the caller places it.
-  public mutating func set(_ knob: Knob, to value: JSONValue) throws(WorkloadError) {
-    func problem(_ message: String) -> WorkloadError { WorkloadError(file: "", location: nil, keyPath: "", message: message) }
-    switch knob {
-    case .secondsPerStep:
-      let range = Self.secondsPerStepRange
-      let seconds: Int
-      switch value {
-      case .int(let exact): seconds = exact
-      case .double(let double) where double == double.rounded() && abs(double) < 1e15: seconds = Int(double)
-      default: throw problem("must be an integer, not \(value.kindDescription)")
+    /// The session's clock: it changes nothing without a store with dates (docs/workloads.md#traffic).
+    public var isClock: Bool {
+      switch self {
+      case .secondsPerStep, .startAt, .ttl, .refreshOnExpiry: true
+      case .steps, .zipf, .refetchShare, .churn, .watchers, .gc: false
       }
-      guard range.contains(seconds) else {
-        throw problem("must be between \(range.lowerBound) and \(range.upperBound), got \(seconds)")
-      }
-      secondsPerStep = seconds
-    case .ttl:
-      let modes = TTLEnforcement.allCases.map(\.rawValue).joined(separator: ", ")
-      guard case .string(let text) = value else { throw problem("must be a string, not \(value.kindDescription)") }
-      guard let mode = TTLEnforcement(rawValue: text) else { throw problem("must be one of \(modes), got \"\(text)\"") }
-      ttl = mode
     }
   }
 

@@ -24,7 +24,9 @@ public enum WorkloadChecker {
       let index = recorded.schema.firstIndex(of: input.path) ?? 0
       throw error("recorded.schema[\(index)]", input.description, .noInput)
     }
-    if workload.read.fragments > 0, !schema.hasTypePolicies, !workload.keys.contains(where: { $0.kind == .programmatic }) {
+    if workload.variants.contains(where: { $0.read.fragments > 0 }), !schema.hasTypePolicies,
+      !workload.keys.contains(where: { $0.kind == .programmatic })
+    {
       throw error(
         "read.fragments",
         "reads records by their own keys, but the schema has no @typePolicy and no programmatic resolver is run: no type is keyed",
@@ -59,7 +61,7 @@ public enum WorkloadChecker {
       switch variant.source {
       case .generator(let config):
         if let problem = config.tooLarge { throw refuse(place ?? "generator", problem) }
-        if let problem = workload.traffic?.tooLarge(bytesPerResponse: config.estimate.bytesPerResponse) {
+        if let problem = variant.traffic?.tooLarge(bytesPerResponse: config.estimate.bytesPerResponse) {
           throw refuse(place.map { "traffic, \($0)" } ?? "traffic", problem)
         }
       case .storeRecords(let config):
@@ -71,12 +73,14 @@ public enum WorkloadChecker {
       case .lists(let config):
         if let problem = config.tooLarge(iterations: workload.warmup + workload.repetitions) { throw refuse("lists.sizes", problem) }
       case .recorded(let recorded):
-        guard let traffic = workload.traffic, !recorded.operations.isEmpty else { continue }
+        guard let traffic = variant.traffic, !recorded.operations.isEmpty else { continue }
         let sizes = recorded.operations.map { operation in
           ((try? FileManager.default.attributesOfItem(atPath: operation.response)[.size]) as? Int) ?? 0
         }
         let mean = Double(sizes.reduce(0, +)) / Double(sizes.count)
-        if let problem = traffic.tooLarge(bytesPerResponse: mean) { throw refuse("traffic.steps", problem) }
+        if let problem = traffic.tooLarge(bytesPerResponse: mean) {
+          throw refuse(place.map { "traffic.steps, \($0)" } ?? "traffic.steps", problem)
+        }
       }
     }
   }

@@ -28,8 +28,6 @@ extension WorkloadDecoder {
   /// for a knob that shapes it.
   static func unshapedByNarrowReads(_ knob: GeneratorConfig.Knob) -> String? {
     switch knob {
-    case .fieldsPerType:
-      "generator.narrowReads sets the fields per type (narrowReads.of), so every point runs the same workload"
     case .operations, .depth, .fanOut, .listShare:
       "generator.narrowReads makes the operations (a list and a detail per keyed type), which \(knob.rawValue) does not shape, so every point runs the same workload"
     default: nil
@@ -57,7 +55,7 @@ extension WorkloadDecoder {
         keyPaths.append("traffic.\(key)")
       }
     }
-    if case .traffic(let knob)? = sweep?.knob { keyPaths.append("sweep.traffic.\(knob.rawValue)") }
+    if case .traffic(let knob)? = sweep?.knob, knob.isClock { keyPaths.append("sweep.traffic.\(knob.rawValue)") }
     return keyPaths.sorted { line($0) < line($1) }.map { keyPath in
       "\(place(keyPath)): \(keyPath): changes nothing here: it needs a store with \"dates\": true, and no store of this workload has dates"
     }

@@ -72,7 +72,8 @@ struct WorkloadDecoder {
       throw root.error("stores[\(index)].label", "\"\(reserved.label)\": labels starting \"limit-\" name the limit stores of \"limits\"")
     }
     let traffic = try decodeTraffic(source: source)
-    let sweep = try decodeSweep(source: source, storeObjects: storeObjects, traffic: traffic)
+    let read = try decodeRead()
+    let sweep = try decodeSweep(source: source, storeObjects: storeObjects, read: read, traffic: traffic)
     // Apollo's Tier-2 scenarios count their iterations as their harness does, 50 after 5 warm-ups
     // (`BenchmarkHarness`'s defaults, docs/apollo.md), and so do the list scenarios, shaped like
     // them; every other source 3 after 1.
@@ -83,8 +84,12 @@ struct WorkloadDecoder {
       }
     let repetitions = try root.int("repetitions", in: 1...1000) ?? (perIteration ? 50 : 3)
     let warmup = try root.int("warmup", in: 0...1000) ?? (perIteration ? 5 : 1)
-    let read = try decodeRead()
-    try checkRead(read, source: source, keys: keys, sweep: sweep)
+    // A sweep of a read key checks the section at each point instead, every key of it there.
+    if case .read? = sweep?.knob {
+      try checkSweptReads(sweep, source: source, keys: keys)
+    } else {
+      try checkRead(read, source: source, keys: keys, sweep: sweep)
+    }
     let concurrency = try decodeConcurrency(source: source)
     try root.finish()
     var workload = Workload(
@@ -348,17 +353,24 @@ struct WorkloadDecoder {
   mutating func decodeTraffic(source: Workload.Source) throws(WorkloadError) -> TrafficSettings? {
     guard var object = try root.object("traffic") else { return nil }
     if let reason = source.noOperations { throw root.error("traffic", reason) }
+    return try Self.traffic(&object)
+  }
+
+  /// The keys of a `traffic` object, each by its ``TrafficSettings/Knob``, checked; the rest at
+  /// their defaults. A sweep of a traffic key decodes each of its points through here.
+  static func traffic(_ object: inout ConfigObject) throws(WorkloadError) -> TrafficSettings {
+    typealias Key = TrafficSettings.Knob
     var traffic = TrafficSettings()
-    traffic.steps = try object.int("steps", in: 1...100_000_000) ?? traffic.steps
-    traffic.zipf = try object.double("zipf", in: 0...10) ?? traffic.zipf
-    traffic.refetchShare = try object.double("refetchShare", in: 0...1) ?? traffic.refetchShare
-    traffic.churn = try object.double("churn", in: 0...1) ?? traffic.churn
-    traffic.watchers = try object.int("watchers", in: 0...100_000) ?? traffic.watchers
-    traffic.gc = try object.bool("gc") ?? traffic.gc
-    traffic.secondsPerStep = try object.int("secondsPerStep", in: TrafficSettings.secondsPerStepRange) ?? traffic.secondsPerStep
-    traffic.startAt = try object.int("startAt", in: TrafficSettings.startAtRange) ?? traffic.startAt
-    traffic.ttl = try object.choice("ttl", of: TTLEnforcement.self) ?? traffic.ttl
-    traffic.refreshOnExpiry = try object.bool("refreshOnExpiry") ?? traffic.refreshOnExpiry
+    traffic.steps = try object.int(Key.steps.rawValue, in: 1...100_000_000) ?? traffic.steps
+    traffic.zipf = try object.double(Key.zipf.rawValue, in: 0...10) ?? traffic.zipf
+    traffic.refetchShare = try object.double(Key.refetchShare.rawValue, in: 0...1) ?? traffic.refetchShare
+    traffic.churn = try object.double(Key.churn.rawValue, in: 0...1) ?? traffic.churn
+    traffic.watchers = try object.int(Key.watchers.rawValue, in: 0...100_000) ?? traffic.watchers
+    traffic.gc = try object.bool(Key.gc.rawValue) ?? traffic.gc
+    traffic.secondsPerStep = try object.int(Key.secondsPerStep.rawValue, in: TrafficSettings.secondsPerStepRange) ?? traffic.secondsPerStep
+    traffic.startAt = try object.int(Key.startAt.rawValue, in: TrafficSettings.startAtRange) ?? traffic.startAt
+    traffic.ttl = try object.choice(Key.ttl.rawValue, of: TTLEnforcement.self) ?? traffic.ttl
+    traffic.refreshOnExpiry = try object.bool(Key.refreshOnExpiry.rawValue) ?? traffic.refreshOnExpiry
     try object.finish()
     return traffic
   }
@@ -384,15 +396,22 @@ struct WorkloadDecoder {
 
   /// `read`: verification and lookup counts.
   mutating func decodeRead() throws(WorkloadError) -> Workload.ReadSettings {
+    guard var object = try root.object("read") else { return Workload.ReadSettings() }
+    return try Self.read(&object)
+  }
+
+  /// The keys of a `read` object, each by its ``Workload/ReadSettings/Knob``, checked; the rest at
+  /// their defaults. A sweep of a read key decodes each of its points through here.
+  static func read(_ object: inout ConfigObject) throws(WorkloadError) -> Workload.ReadSettings {
+    typealias Key = Workload.ReadSettings.Knob
     var read = Workload.ReadSettings()
-    guard var object = try root.object("read") else { return read }
-    read.verify = try object.bool("verify") ?? read.verify
-    read.pointLookups = try object.int("pointLookups", in: 0...100_000_000) ?? read.pointLookups
-    read.fieldPolicyLookups = try object.int("fieldPolicyLookups", in: 0...100_000_000) ?? read.fieldPolicyLookups
-    read.fragments = try object.int("fragments", in: 0...100_000_000) ?? read.fragments
-    read.watchers = try object.int("watchers", in: 0...100_000) ?? read.watchers
-    read.churn = try object.double("churn", in: 0...1) ?? read.churn
-    read.projectedReads = try object.bool("projectedReads") ?? read.projectedReads
+    read.verify = try object.bool(Key.verify.rawValue) ?? read.verify
+    read.pointLookups = try object.int(Key.pointLookups.rawValue, in: 0...100_000_000) ?? read.pointLookups
+    read.fieldPolicyLookups = try object.int(Key.fieldPolicyLookups.rawValue, in: 0...100_000_000) ?? read.fieldPolicyLookups
+    read.fragments = try object.int(Key.fragments.rawValue, in: 0...100_000_000) ?? read.fragments
+    read.watchers = try object.int(Key.watchers.rawValue, in: 0...100_000) ?? read.watchers
+    read.churn = try object.double(Key.churn.rawValue, in: 0...1) ?? read.churn
+    read.projectedReads = try object.bool(Key.projectedReads.rawValue) ?? read.projectedReads
     try object.finish()
     return read
   }

@@ -11,8 +11,8 @@ struct GeneratorNarrowReadsTests {
   static func make(fields: Int = 3, of: Int = 12, share: Double = 0.5, responses: Int = 40) throws -> SyntheticWorkload {
     try GeneratorTestSupport.make {
       $0.responses = responses
-      $0.fieldsPerType = GeneratorConfig().fieldsPerType
-      $0.narrowReads = NarrowReadsConfig(fields: fields, of: of, share: share)
+      $0.fieldsPerType = of
+      $0.narrowReads = NarrowReadsConfig(fields: fields, share: share)
     }
   }
 
@@ -100,8 +100,8 @@ struct GeneratorNarrowReadsTests {
       $0.responses = 200
       $0.duplication = 1
       $0.poolSize = 4
-      $0.fieldsPerType = GeneratorConfig().fieldsPerType
-      $0.narrowReads = NarrowReadsConfig(fields: 2, of: 10, share: 0.5)
+      $0.fieldsPerType = 10
+      $0.narrowReads = NarrowReadsConfig(fields: 2, share: 0.5)
     }
     var listed: Set<String> = []
     var detailed: Set<String> = []
@@ -169,11 +169,13 @@ struct GeneratorNarrowReadsTests {
         #"{"fieldsPerType": 10, "narrowReads": {"of": 40}}"#,
         "fieldsPerType is 10, but narrowReads.of sets the fields per type (40); leave fieldsPerType out"
       ),
-      // Written out at the default (6) is two counts of one thing too; at narrowReads.of it is one.
+      // Written out at the default (6), as any other number: one count given as two.
       (
-        #"{"fieldsPerType": 6, "narrowReads": {"of": 40}}"#,
+        #"{"narrowReads": {"of": 40}, "fieldsPerType": 6}"#,
         "fieldsPerType is 6, but narrowReads.of sets the fields per type (40); leave fieldsPerType out"
       ),
+      // With narrow reads, the count is checked as their `of`, however the file spells it.
+      (#"{"fieldsPerType": 501, "narrowReads": {}}"#, "narrowReads.of must be in 1...500, got 501"),
       (
         #"{"keyedShare": 0, "narrowReads": {}}"#,
         "narrowReads needs a keyed type to read by list and by detail; keyedShare 0.0 of 16 types keys none"
@@ -189,17 +191,27 @@ struct GeneratorNarrowReadsTests {
     }
   }
 
-  @Test("fieldsPerType written out equal to narrowReads.of is accepted")
-  func fieldsPerTypeEqualToOf() throws {
-    let object = try #require(try JSONParser.parse(#"{"fieldsPerType": 6, "narrowReads": {"of": 6, "fields": 2}}"#).objectValue)
-    let config = try GeneratorConfig(json: object)
-    #expect(config.fieldsPerType == 6 && config.narrowReads?.of == 6)
+  @Test("fieldsPerType and narrowReads.of are one count: either spelling sets it, both agreeing is accepted, 40 without either")
+  func fieldsPerTypeIsOf() throws {
+    func config(_ text: String) throws -> GeneratorConfig {
+      try GeneratorConfig(json: try #require(try JSONParser.parse(text).objectValue))
+    }
+    #expect(try config(#"{"fieldsPerType": 6, "narrowReads": {"of": 6, "fields": 2}}"#).fieldsPerType == 6)
+    #expect(try config(#"{"narrowReads": {"of": 12}}"#).fieldsPerType == 12)
+    #expect(try config(#"{"fieldsPerType": 12, "narrowReads": {}}"#).fieldsPerType == 12)
+    #expect(try config(#"{"narrowReads": {}}"#).fieldsPerType == NarrowReadsConfig.defaultFieldsPerType)
+    #expect(try config(#"{"narrowReads": null}"#).fieldsPerType == 6)
+    // Written out with narrow reads, the count is their `of`, and fieldsPerType is not written.
+    let written = try config(#"{"fieldsPerType": 12, "narrowReads": {"fields": 2}}"#).json
+    #expect(written["fieldsPerType"] == nil)
+    #expect(written["narrowReads"] == ["fields": 2, "of": 12, "share": 0.5])
   }
 
   @Test("a narrowReads section reads back as written; null and absence are the same: off")
   func json() throws {
     let config = try GeneratorConfig(json: try #require(try JSONParser.parse(#"{"narrowReads": {"fields": 1}}"#).objectValue))
-    #expect(config.narrowReads == NarrowReadsConfig(fields: 1, of: 40, share: 0.5))
+    #expect(config.narrowReads == NarrowReadsConfig(fields: 1, share: 0.5))
+    #expect(config.fieldsPerType == 40)
     #expect(try GeneratorConfig(json: config.json) == config)
     #expect(try GeneratorConfig(json: ["narrowReads": .null]) == GeneratorConfig())
   }

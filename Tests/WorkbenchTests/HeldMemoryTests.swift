@@ -74,8 +74,8 @@ struct HeldMemoryTests {
     if random.chance(percent: 25) { config.cacheControl = CacheControlConfig() }
     if random.chance(percent: 25) {
       let of = random.int(in: 1...80)
-      config.narrowReads = NarrowReadsConfig(fields: random.int(in: 1...of), of: of, share: random.double())
-      config.fieldsPerType = GeneratorConfig().fieldsPerType
+      config.narrowReads = NarrowReadsConfig(fields: random.int(in: 1...of), share: random.double())
+      config.fieldsPerType = of
       config.listLength = .init(listMin, random.int(in: listMin...12))
     }
     return (try? config.validate()) == nil ? nil : config
@@ -112,7 +112,8 @@ struct HeldMemoryTests {
   func schemaAndOperationsCount() {
     var config = GeneratorConfig()
     config.types = 3000
-    config.narrowReads = NarrowReadsConfig(fields: 3, of: 500, share: 0.5)
+    config.narrowReads = NarrowReadsConfig(fields: 3, share: 0.5)
+    config.fieldsPerType = 500
     config.responses = 2
     let held = config.estimate.held
     // It peaked at 1.6 GB of resident memory; 10,000 types at 5.1 GB.

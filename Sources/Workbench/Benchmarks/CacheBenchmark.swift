@@ -30,6 +30,8 @@ struct CacheBenchmark: Benchmark {
   var spec: StoreSpec { configuration.spec }
   var strategy: NamedStrategy { configuration.strategy }
   var workload: Workload { context.workload }
+  /// The variant's read section: a sweep of a read key sets it per variant.
+  var read: Workload.ReadSettings { configuration.read }
   var factory: StoreFactory { context.factory }
   var progress: Progress { context.progress }
 
@@ -49,17 +51,17 @@ struct CacheBenchmark: Benchmark {
 
   func measure(into sink: inout MetricSamples) throws {
     let fragments = try FragmentReads.make(
-      source: source, normalizer: normalizer, count: strategy.kind == .path ? 0 : workload.read.fragments,
+      source: source, normalizer: normalizer, count: strategy.kind == .path ? 0 : read.fragments,
       seed: workload.seed ^ 0xF4A6)
     let counted = try countAllocations(fragments: fragments)
     let watch = WatchPlan.make(
-      source: source, watchers: workload.read.watchers, churn: workload.read.churn, seed: workload.seed ^ 0x3A7C)
+      source: source, watchers: read.watchers, churn: read.churn, seed: workload.seed ^ 0x3A7C)
     var watchCounts: WatchCounts?
     let keys = counted.writtenKeys.sorted()
     let lookups = Lookups(
       pointKeys: pointLookupKeys(keys),
       fieldPolicies: try FieldPolicyLookups.make(
-        schema: source.schema, keys: keys, count: useFieldPolicies ? workload.read.fieldPolicyLookups : 0,
+        schema: source.schema, keys: keys, count: useFieldPolicies ? read.fieldPolicyLookups : 0,
         seed: workload.seed ^ 0xF1E1D))
     var footprint: Footprint?
     var fieldPolicyHits = 0
@@ -178,7 +180,7 @@ struct CacheBenchmark: Benchmark {
       }
       samples.append(Double(result.statistics.loads), to: .fragmentLoadsPerRead)
       samples.append(Double(result.statistics.keysRequested), to: .fragmentKeysPerRead)
-      guard workload.read.verify else { continue }
+      guard self.read.verify else { continue }
       guard let data = result.data else {
         if missesAllowed { continue }
         throw RunError("\(context): missed: \(result.miss.map(\.description) ?? "?")")
@@ -258,7 +260,7 @@ struct CacheBenchmark: Benchmark {
       progress.update("\(repetition.label), read \(index + 1)/\(source.items.count)")
       let result = try repetition.time(.readLatency) { try reader.read(item.plan) }
       repetition.record(timer.takeLoadNanoseconds(), as: .loadTime)
-      try verify(result, item, strictly: workload.read.verify)
+      try verify(result, item, strictly: read.verify)
     }
   }
 
@@ -271,7 +273,7 @@ struct CacheBenchmark: Benchmark {
     for (index, item) in source.items.enumerated() {
       progress.update("\(repetition.label), read with a clock \(index + 1)/\(source.items.count)")
       let result = try repetition.time(.ttlLatency) { try reader.read(item.plan, clock: .permissive(at: now)) }
-      try verify(result, item, strictly: workload.read.verify)
+      try verify(result, item, strictly: read.verify)
     }
   }
 
@@ -381,7 +383,7 @@ struct CacheBenchmark: Benchmark {
 
   /// A watcher's read must find everything: a refetch changes values, never the shape.
   private func checkWatcher(_ result: ReadResult, _ item: Int, after refetch: Int?) throws {
-    guard workload.read.verify, !missesAllowed, let miss = result.miss else { return }
+    guard read.verify, !missesAllowed, let miss = result.miss else { return }
     let when = refetch.map { "after refetch \($0 + 1) (\(source.items[$0].label))" } ?? "before the refetches"
     throw RunError("\(context(source.items[item])): the watcher's read missed \(when): \(miss)")
   }
@@ -433,8 +435,8 @@ struct CacheBenchmark: Benchmark {
 
   /// Random existing keys, from the workload's seed.
   private func pointLookupKeys(_ keys: [CacheKey]) -> [CacheKey] {
-    guard !keys.isEmpty, workload.read.pointLookups > 0 else { return [] }
+    guard !keys.isEmpty, read.pointLookups > 0 else { return [] }
     var random = SplitMix64(seed: workload.seed ^ 0x9E37)
-    return (0..<workload.read.pointLookups).map { _ in keys[Int(random.next() % UInt64(keys.count))] }
+    return (0..<read.pointLookups).map { _ in keys[Int(random.next() % UInt64(keys.count))] }
   }
 }

@@ -7,6 +7,8 @@ struct Configuration {
   let spec: StoreSpec
   let strategy: NamedStrategy
   let source: PreparedVariant
+  /// The variant's read section (a sweep of a read key sets it).
+  let read: Workload.ReadSettings
   /// The variant's traffic section (a sweep of a traffic key sets it), or nil.
   let traffic: TrafficSettings?
   /// The clock every write into the store is dated by, nil for a store without dates.
@@ -17,6 +19,7 @@ struct Configuration {
     self.spec = spec
     self.strategy = strategy
     self.source = source
+    read = variant.read
     traffic = variant.traffic
     // Without a traffic section, the clock starts at the default `traffic.startAt`.
     let session = variant.traffic ?? TrafficSettings()
@@ -34,9 +37,10 @@ struct Configuration {
   var scope: Scope { Scope(variant: variant, store: spec.label, keys: strategy.name) }
 
   /// A reader of `cache` with the strategy's field policies: the directives for every strategy but
-  /// `path`, and the workload's programmatic provider for the programmatic strategies.
+  /// `path`, and the workload's programmatic provider for the programmatic strategies; projecting
+  /// its loads when the variant's `read.projectedReads` says so.
   func makeReader(_ cache: any NormalizedCache, workload: Workload) -> CacheReader {
-    strategy.makeReader(cache, workload: workload)
+    strategy.makeReader(cache, workload: workload, projectsFields: read.projectedReads)
   }
 
   /// `default [duplication=0.5], sqlite-wal × typePolicy`: where a failure happened.
@@ -48,11 +52,11 @@ struct Configuration {
 extension NamedStrategy {
   /// A reader of `cache` with this strategy's field policies: the directives for every strategy
   /// but `path`, and the workload's programmatic provider for the programmatic strategies;
-  /// projecting its loads when the workload's `read.projectedReads` says so.
-  func makeReader(_ cache: any NormalizedCache, workload: Workload) -> CacheReader {
+  /// projecting its loads with `projectsFields` (a variant's `read.projectedReads`).
+  func makeReader(_ cache: any NormalizedCache, workload: Workload, projectsFields: Bool) -> CacheReader {
     CacheReader(
       cache: cache, useFieldPolicies: kind != .path,
       fieldPolicyProvider: kind == .programmatic ? workload.fieldPolicyProvider?.provider : nil,
-      projectsFields: workload.read.projectedReads)
+      projectsFields: projectsFields)
   }
 }

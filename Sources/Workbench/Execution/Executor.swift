@@ -58,7 +58,7 @@ struct Executor {
       let source = try PreparedVariant(variant.source, workload: workload, progress: context.progress)
       try warmPlans(
         source, strategies: ConfigurationSequence.strategies(for: variant.source, workload: workload),
-        dated: entries.contains { $0.spec.dates })
+        dated: entries.contains { $0.spec.dates }, projectsFields: variant.read.projectedReads)
       for entry in entries {
         let (measured, mine) = sequence.measures(entry, in: shard)
         // The child of --instructions skips the limit stores, but numbers them alike; in Apollo's
@@ -128,7 +128,7 @@ struct Executor {
   /// executor's loop changed).
   /// With `dated` (a store of the variant keeps dates), the dated paths too: dated writes merged
   /// over each other, and reads with a clock.
-  private func warmPlans(_ source: PreparedVariant, strategies: [NamedStrategy], dated: Bool) throws {
+  private func warmPlans(_ source: PreparedVariant, strategies: [NamedStrategy], dated: Bool, projectsFields: Bool) throws {
     guard case .responses(let prepared) = source else { return }
     for strategy in strategies {
       let normalizer = Normalizer(strategy: strategy.strategy)
@@ -146,8 +146,8 @@ struct Executor {
         _ = limit.loadRecordsInOrder(forKeys: records.keys)
         // A read that fails (a null where the schema says non-null) is reported by the measured
         // pass, with its configuration; warming only needs it tried.
-        do { _ = try strategy.makeReader(store, workload: workload).read(item.plan) } catch is ReadError {}
-        if dated { try warmDates(item, normalizer: normalizer, strategy: strategy) }
+        do { _ = try strategy.makeReader(store, workload: workload, projectsFields: projectsFields).read(item.plan) } catch is ReadError {}
+        if dated { try warmDates(item, normalizer: normalizer, strategy: strategy, projectsFields: projectsFields) }
       }
       try warmMeasuredPath(prepared, normalizer: normalizer)
     }
@@ -155,13 +155,13 @@ struct Executor {
 
   /// One response's dated path on a throwaway store: written, written again later (every date
   /// moves), read with a clock in both modes.
-  private func warmDates(_ item: ResponseItem, normalizer: Normalizer, strategy: NamedStrategy) throws {
+  private func warmDates(_ item: ResponseItem, normalizer: Normalizer, strategy: NamedStrategy, projectsFields: Bool) throws {
     let store = InMemoryNormalizedCache()
     let start = TrafficSettings.defaultStartAt
     for date in [start, start + 1] {
       try store.merge(records: try normalizer.normalize(try item.response(), plan: item.plan, writtenAt: date).records)
     }
-    let reader = strategy.makeReader(store, workload: workload)
+    let reader = strategy.makeReader(store, workload: workload, projectsFields: projectsFields)
     for mode in TTLEnforcement.allCases {
       do { _ = try reader.read(item.plan, clock: ReadClock(now: start + 2, ttl: mode)) } catch is ReadError {}
     }

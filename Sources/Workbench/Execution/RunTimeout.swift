@@ -17,7 +17,9 @@ package enum RunTimeout {
     let configurations = Double((try? ConfigurationSequence(workload).count) ?? 1)
     let megabytes = responseBytes(workload.source, file: workload.file) / 1e6
     let rounds = Double(workload.repetitions + workload.warmup + 1)
-    let trafficMegabytes = Double(workload.traffic?.steps ?? 0) * megabytes / Double(max(1, responseCount(workload.source)))
+    // The longest session of any variant: a sweep of traffic.steps sets it per variant.
+    let steps = workload.variants.map { $0.traffic?.steps ?? 0 }.max() ?? 0
+    let trafficMegabytes = Double(steps) * megabytes / Double(max(1, responseCount(workload.source)))
     let seconds = 300 + configurations * (rounds * (10 + megabytes) + trafficMegabytes / 50)
     return .seconds(min(seconds, 7 * 86_400).rounded(.up))
   }
