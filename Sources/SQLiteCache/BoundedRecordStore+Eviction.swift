@@ -4,8 +4,8 @@ import NormalizedCache
 /// written down every ``usageFlushInterval`` merges.
 extension BoundedRecordStore {
   /// Merges between two writes of the usage rows. Written at every merge, the rows of everything
-  /// reads had touched cost 28 us a record merged in budget-sweep.json at 100% under typePolicy,
-  /// five times the merge itself: a session that mostly hits touches popular records again and
+  /// reads had touched cost a record merged in budget-sweep.json at 100% under typePolicy several
+  /// times the merge itself: a session that mostly hits touches popular records again and
   /// again, and every merge wrote them again. Every 16 merges, each is written once a period.
   static var usageFlushInterval: Int { 16 }
 
@@ -51,8 +51,8 @@ extension BoundedRecordStore {
 
   /// The usage of every record used or written since the last flush, in key order (the table's
   /// pages fill in order), in batches of an `INSERT OR REPLACE` (``Connection/inBatches(_:sql:_:)``).
-  /// One statement run per record cost 8,000 instructions a record of the calendar's merge, more
-  /// than inserting the records themselves.
+  /// One statement run per record cost the calendar's merge more than inserting the records
+  /// themselves.
   mutating func flushUsage() throws(SQLiteError) {
     mergesSinceFlush = 0
     let changed = ledger.takeChanged()

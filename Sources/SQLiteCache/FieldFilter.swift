@@ -20,8 +20,7 @@ struct FieldFilter {
 
 /// A load's filters: one per set of its projection, and each key's. A projection of one set,
 /// the common case (every key read by one selection), keeps its filter alone, not in an array:
-/// an array of filters cost a load of one record some 250 instructions of the runtime looking up
-/// its type's metadata, on every load.
+/// an array of filters cost every load of one record the runtime looking up its type's metadata.
 struct LoadFilters {
   private let only: FieldFilter?
   private let filters: [FieldFilter]

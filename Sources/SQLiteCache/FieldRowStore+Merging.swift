@@ -8,7 +8,7 @@ extension FieldRowStore {
   /// `OR FAIL`: a failing row leaves the rows before it, which the merge's transaction rolls
   /// back; the default `ABORT` makes SQLite keep a statement journal of every page a statement of
   /// many rows touches that the transaction had already written, to undo it alone (the calendar's
-  /// unchanged refetch a step later, typePolicy, spent some 11% of its instructions so).
+  /// unchanged refetch a step later, typePolicy, spent a large share of its instructions so).
   static func upsertSQL(rows: Int) -> String {
     "INSERT OR FAIL INTO records(cache_key, field_name, position, int_value, string_value, float_value, bool_value, "
       + "child_key_value, custom_scalar_value, written_at) VALUES "

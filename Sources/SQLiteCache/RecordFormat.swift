@@ -15,8 +15,8 @@ protocol RecordFormat {
   /// Whether the data column holds TEXT (else a BLOB).
   var storesText: Bool { get }
   /// The statements every load and update runs, as literals naming ``dataColumn``: a text made on
-  /// each call cost a single-key load some 1,300 instructions (a string built, then hashed by the
-  /// statement cache), a tenth of the load. `SELECT <data> FROM records WHERE key = ?`.
+  /// each call cost every load a string built, then hashed by the statement cache, a visible share
+  /// of a single-key load. `SELECT <data> FROM records WHERE key = ?`.
   var loadOneSQL: String { get }
   /// ``RecordRowStore/batchLoadSQL(dataColumn:)`` of ``dataColumn``.
   var loadManySQL: String { get }

@@ -245,8 +245,8 @@ extension RecordRowStore {
       + (0..<rows).map { "(?\($0 + 3), \(storesText ? "''" : "X''"))" }.joined(separator: ", ")
       // `||` makes TEXT of two BLOBs: the compact layout's record cast back to a BLOB. The apollo
       // layout's TEXT is cut as a BLOB: `substr` of TEXT counts characters, and without a length
-      // walks the whole record a character at a time to find its end (some 1,900 instructions a
-      // record on the calendar, 8% of the refresh); of a BLOB it counts bytes.
+      // walks the whole record a character at a time to find its end (a visible share of the
+      // calendar's refresh); of a BLOB it counts bytes.
       + " ON CONFLICT(key) DO UPDATE SET \(column) = "
       + (storesText ? "?1 || substr(CAST(\(column) AS BLOB), ?2)" : "CAST(?1 || substr(\(column), ?2) AS BLOB)")
   }
@@ -315,7 +315,7 @@ extension RecordRowStore {
   /// excluded.data`, bound as ``insert(_:log:)`` binds its rows; the rest, fewer, one
   /// `UPDATE` each (a statement of each smaller size would be prepared and kept for a few rows,
   /// and a one-row upsert costs more than an `UPDATE`). An `UPDATE` a record cost the calendar's
-  /// unchanged refetch a step later (every date moved) 6 to 8% more instructions.
+  /// unchanged refetch a step later (every date moved) more instructions.
   private mutating func update<Log: MergeLog>(_ updates: [(record: Record, stored: Int)], log: inout Log) throws(SQLiteError) {
     let order = Self.keyOrder(of: updates.map(\.record))
     let batched = order.count - order.count % Connection.batchRows

@@ -2,10 +2,10 @@
 
 /// Large records of the compact layout, stored in chunks of 64 fields.
 ///
-/// `QUERY_ROOT` gains a field for every root field with new arguments, and never loses one: 4,330
-/// fields after 4,000 generated responses. Kept whole, every merge that touched it loaded,
-/// decoded, merged, encoded and wrote all of it again, so a merge cost more the longer the store
-/// lived (+1.2 µs per root field). A record of more than ``splitFieldCount`` fields is stored split:
+/// `QUERY_ROOT` gains a field for every root field with new arguments, and never loses one: some
+/// thousands after thousands of generated responses. Kept whole, every merge that touched it
+/// loaded, decoded, merged, encoded and wrote all of it again, so a merge cost more the longer the
+/// store lived, in proportion to its root fields. A record of more than ``splitFieldCount`` fields is stored split:
 ///
 /// ```sql
 /// CREATE TABLE record_chunks(key TEXT NOT NULL, chunk INTEGER NOT NULL, data BLOB NOT NULL,

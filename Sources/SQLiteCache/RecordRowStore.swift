@@ -124,8 +124,8 @@ struct RecordRowStore {
 
   /// Deletes the rows of every key containing `pattern`, in the caller's transaction, in one
   /// statement a table (`DELETE ... WHERE key LIKE ? RETURNING`), calling `deleted` with each key
-  /// that had a record. One statement per key, as before, took 40 ms to remove 10,000 of 11,000
-  /// records (Apollo's Tier-2 pattern delete; Apollo 2.x's one `DELETE ... LIKE`: 12 ms on its machine).
+  /// that had a record: one statement per key, as before, cost several times Apollo 2.x's one
+  /// `DELETE ... LIKE` on its Tier-2 pattern delete (docs/apollo.md has the figures).
   mutating func deleteRows(matching pattern: String, deleted: (CacheKey) -> Void = { _ in }) throws(SQLiteError) {
     let like = Connection.like(containing: pattern)
     let statement = try connection.cachedStatement(

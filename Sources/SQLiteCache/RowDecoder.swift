@@ -304,7 +304,7 @@ struct RowDecoder {
   /// A date before 0 is no record's (docs/records.md#dates), and a dates field made of one beside
   /// a late one would overflow the seconds before its base (`Int.min` beside `Int.max` trapped):
   /// the one date checked, or the least of several, where a check of each field row's date cost
-  /// the gate's rows reads 1.5%.
+  /// the gate's rows reads measurably.
   private func appendDates(ordered: Bool, key: CacheKey) throws(SQLiteError) {
     let first = fields.first.map(\.date) ?? emptyDate
     let one = fields.allSatisfy({ $0.date == first })

@@ -86,8 +86,7 @@ extension SQLiteNormalizedCache {
     /// How much of the file SQLite reads through `mmap` instead of `read` into its page cache
     /// ([mmap_size](https://www.sqlite.org/pragma.html#pragma_mmap_size)); 0 turns it off.
     /// 256 MiB by default: random lookups then read pages in place, without a copy and without
-    /// growing SQLite's heap (100-key loads of 100,000 records ran some 30% faster than through
-    /// the default 2 MB page cache). The mapped pages count in the process's resident memory.
+    /// growing SQLite's heap (docs/stores.md#how-a-file-is-opened measures both). The mapped pages count in the process's resident memory.
     public var memoryMapBytes: Int
     /// The size of SQLite's page cache for this connection, in KiB
     /// ([cache_size](https://www.sqlite.org/pragma.html#pragma_cache_size)); SQLite's default,

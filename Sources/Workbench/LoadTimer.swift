@@ -7,7 +7,7 @@ import Synchronization
 ///
 /// Read latency pays two clock reads and one relaxed atomic add per load (tens of nanoseconds,
 /// against milliseconds per read), and no lock. Timing the loads in a second pass of the reads
-/// instead was tried: the same loads read 30-140% slower for the in-memory store on a second pass
+/// instead was tried: the same loads read much slower for the in-memory store on a second pass
 /// over the same records (calendar.json), so load_time would no longer be the first read's.
 final class LoadTimer: NormalizedCache {
   let base: any NormalizedCache

@@ -12,7 +12,7 @@ public enum RootKey {
   public static let all: Set<CacheKey> = [query, mutation, subscription]
 
   /// Whether `key` is one of the roots: by its length first, then its bytes (`all.contains` hashes
-  /// the key with SipHash, ~1,200 instructions, which a bounded store paid on every write).
+  /// the whole key with SipHash, which a bounded store paid on every write).
   @inline(__always)
   public static func isRoot(_ key: CacheKey) -> Bool {
     switch key.utf8.count {

@@ -11,7 +11,7 @@
 /// as `@_spi(RecordBytes) import NormalizedCache`, a user of cachebench sees ``Record`` and its
 /// validating initializer, never a pointer. Public (to that SPI) and `@inlinable`, because the
 /// SQLite layouts' loops call them per byte from another module: `package` functions were not
-/// inlined there, which cost +3..6.6% instructions on SQLite merges and reads (`make gate`).
+/// inlined there, which cost SQLite merges and reads instructions the gate saw (`make gate`).
 ///
 /// Invariants, each with its test (`RecordBytesTests`):
 /// 1. A varint is LEB128, least significant 7 bits first, and every writer writes its shortest

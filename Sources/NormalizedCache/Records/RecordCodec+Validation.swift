@@ -83,8 +83,8 @@ extension RecordCodec {
 
   /// Whether `value` is one date, the common case, as the full check would find it: the Int tag,
   /// then a minimal varint that fits in 64 bits and ends the value, its zigzag even (0 or more).
-  /// Some 20 instructions where the walk and the reader of dates took some 400 a load. Anything
-  /// else (a list of exceptions, or bytes the check refuses) takes the full check.
+  /// A glance, where the walk and the reader of dates cost a load many times more. Anything else
+  /// (a list of exceptions, or bytes the check refuses) takes the full check.
   @inline(__always)
   static func isOneDate(_ value: UnsafeRawBufferPointer) -> Bool {
     let count = value.count
