@@ -11,7 +11,8 @@ memory store against Apollo's InMemoryNormalizedCache, every SQLite layout again
 SQLiteNormalizedCache, opened our way and, `_as_apollo`, as Apollo opens its file), and for each SQLite layout the median of its p50 / its floor's
 (`limit-<layout>-...`, docs/metrics.md#layout-floors): 1.00 is the floor itself. Apollo 2.3 has no
 projected load: a projected load of ours is set against its whole load of the same records (what
-2.3's `loadFields` does); the list load and the over-fetch have no ratio.
+2.3's `loadFields` does); the list load, the over-fetch and its matched-type-case-only baseline
+have no ratio.
 """
 import json
 import statistics
@@ -24,6 +25,7 @@ SCENARIOS = [
     "projected_batch_load_3_of_10_fields_100_records",
     "projected_list_load_100_elements",
     "inline_fragment_overfetch_40_fields_8_used",
+    "inline_fragment_matched_type_case_only_8_fields",
     "single_record_merge_10_fields",
     "many_record_merge_1000_records",
     "pattern_delete_10k_records",

@@ -44,6 +44,12 @@ public enum StoreConformance {
     /// A record without fields is stored and loads as one; without it, it is not stored.
     public static let emptyRecords = Promises(rawValue: 1 << 1)
     public static let all: Promises = [.fieldOrder, .emptyRecords]
+    /// Not what a store keeps but what it lends: a projected load
+    /// (``RecordSnapshot/lendRecords(forKeys:projection:to:)``) lends only the fields asked (ADR
+    /// 0007's `loadFields`); without it, whole records, the protocol's default, pass too. Every
+    /// store of cachebench promises it; it is not in ``all``, so that a store of yours that keeps
+    /// the default passes ``run(promises:makeStore:)`` as it did.
+    public static let projectedLoads = Promises(rawValue: 1 << 2)
   }
 
   /// What a check found wrong.
@@ -89,7 +95,58 @@ public enum StoreConformance {
     Check(name: "its capabilities declare the capability protocols it adopts", body: declaredCapabilities),
     Check(name: "dated records keep each field's date through merges, a rewrite refreshing it unreported", body: datedMerges),
     Check(name: "a record of more than 64 fields keeps its dates through partial merges", body: datedWideRecord),
+    Check(
+      name: "a projected load lends each record's asked fields with their dates, never a field it lacks, and (promised) none not asked",
+      body: projectedLoad),
   ]
+
+  /// A projected load (docs/stores.md#projected-loads): three records of which one is dated in
+  /// two writes, a missing key, a key asked twice with two sets, and a record with none of the
+  /// fields asked, which is there with no fields. Each record lent holds the fields asked that it
+  /// has, with their values and dates; with ``Promises/projectedLoads``, those alone.
+  static func projectedLoad(_ store: any NormalizedCache, _ problems: inout Problems) throws {
+    try store.merge(
+      records: RecordSet(records: [
+        Record(key: "Book:1", writtenAt: 100, ["__typename": "Book", "title": "Dune", "year": 1965, "pages": 412]),
+        Record(key: "Book:2", ["__typename": "Book", "title": "Emma", "tags": ["novel", .null]]),
+        Record(key: "Author:1", ["__typename": "Author", "name": "Frank"]),
+      ]))
+    try store.merge(records: RecordSet(records: [Record(key: "Book:1", writtenAt: 300, ["year": 1966])]))
+    let whole = try store.loadRecords(forKeys: ["Book:1", "Book:2", "Author:1"])
+    let sets = [FieldSet(["title", "year", "isbn"]), FieldSet(["__typename", "tags", "title"]), FieldSet(["isbn"])]
+    let keys: [CacheKey] = ["Book:1", "Missing:1", "Book:2", "Book:1", "Author:1"]
+    let projection = FieldProjection(sets: sets, setIndices: [0, 0, 1, 1, 2])
+    var lent = LentRecords()
+    let found = try store.withConsistentRead { snapshot in
+      try snapshot.lendRecords(forKeys: keys, projection: projection, to: &lent)
+      return try (0..<lent.count).map { position in try lent[position].map { try Record(key: keys[position], encodedFields: Array($0)) } }
+    }
+    problems.expect(found.count == keys.count, "\(found.count) records lent for \(keys.count) keys")
+    guard found.count == keys.count else { return }
+    problems.expect(found[1] == nil, "the missing key was lent \(String(describing: found[1]))")
+    for (position, key) in keys.enumerated() where found[position] != nil || whole[key] != nil {
+      guard let record = found[position], let stored = whole[key] else {
+        problems.expect(false, "\(key) (position \(position)) was not lent")
+        continue
+      }
+      let set = projection.set(ofKeyAt: position)
+      let asked = stored.fieldKeys.filter { set.fieldKeys.contains($0) }
+      let lentNames = record.fieldKeys
+      problems.expect(Set(asked).isSubset(of: lentNames), "\(key) lent \(lentNames) for \(set.fieldKeys): \(asked) asked and held")
+      problems.expect(Set(lentNames).isSubset(of: stored.fieldKeys), "\(key) lent \(lentNames), fields the record lacks among them")
+      if problems.promises.contains(.projectedLoads) {
+        problems.expect(Set(lentNames) == Set(asked), "\(key) lent \(lentNames) for \(set.fieldKeys): only \(asked) were asked and held")
+      }
+      for name in lentNames {
+        problems.expect(
+          record[name] == stored[name],
+          "\(key).\(name) lent as \(String(describing: record[name])), not \(String(describing: stored[name]))")
+        problems.expect(
+          record.writtenAt(name) == stored.writtenAt(name),
+          "\(key).\(name) lent written at \(String(describing: record.writtenAt(name))), not \(String(describing: stored.writtenAt(name)))")
+      }
+    }
+  }
 
   /// The workbench measures what ``NormalizedCache/capabilities`` declares, not what a store
   /// adopts (docs/stores.md#capabilities): a protocol adopted and not declared is a phase the

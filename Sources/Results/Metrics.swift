@@ -111,11 +111,22 @@ extension Metric {
   /// A record of one type case's 8 fields, asked for the 40 fields of its 5 type cases and `__typename`.
   package static let tier2InlineFragmentOverfetch = Metric(
     .tier2, "inline_fragment_overfetch_40_fields_8_used", unit: .ns, deterministic: false)
-  /// The four projected loads, in the order they run.
+  /// The over-fetch's decision gate's baseline (the perf plan's "matched-type-case-only
+  /// baseline"): the same record asked for its own type case's 8 fields alone.
+  package static let tier2MatchedTypeCaseOnly = Metric(
+    .tier2, "inline_fragment_matched_type_case_only_8_fields", unit: .ns, deterministic: false)
+  /// The four projected loads, in the order they run, and the over-fetch's baseline after it.
   package static let tier2ProjectedScenarios = [
-    tier2ProjectedLoad, tier2ProjectedBatchLoad, tier2ProjectedListLoad, tier2InlineFragmentOverfetch,
+    tier2ProjectedLoad, tier2ProjectedBatchLoad, tier2ProjectedListLoad, tier2InlineFragmentOverfetch, tier2MatchedTypeCaseOnly,
   ]
-  /// The nine, in the order they run and their rows come: the plan's table's order.
+  /// `tier2/overfetch_gate_ratio`: the over-fetch's mean over its matched-type-case-only
+  /// baseline's, in one store (``OverfetchGate``: the perf plan's decision gate, regressed at 1.05).
+  package static let tier2OverfetchGateRatio = Metric(.tier2, "overfetch_gate_ratio", unit: .ratio, deterministic: false)
+  /// `tier2/overfetch_gate_instructions_ratio`: the same ratio of one iteration's instructions
+  /// each (`run --instructions`), deterministic.
+  package static let tier2OverfetchGateRatioInstructions = Metric(
+    .tier2, "overfetch_gate_instructions_ratio", unit: .ratio, deterministic: true)
+  /// The ten, in the order they run and their rows come: the plan's table's order.
   package static let tier2Scenarios =
     [tier2SingleKeyLoad, tier2BatchLoad] + tier2ProjectedScenarios + [
       tier2SingleRecordMerge, tier2ManyRecordMerge, tier2PatternDelete,
@@ -124,6 +135,16 @@ extension Metric {
   /// iteration (deterministic): what the store left out, or did not.
   package static func tier2FieldsLoaded(_ scenario: Metric) -> Metric {
     Metric(.tier2, scenario.name + "_fields", unit: .count, deterministic: true)
+  }
+  /// `tier2/<projected scenario>_allocations`: the allocation requests of one projected load
+  /// (deterministic), after the timed ones.
+  package static func tier2Allocations(_ scenario: Metric) -> Metric {
+    Metric(.tier2, scenario.name + "_allocations", unit: .count, deterministic: true)
+  }
+  /// `tier2/<projected scenario>_allocated_bytes`: the bytes that load allocated, at jemalloc's
+  /// size classes, freed or not.
+  package static func tier2AllocatedBytes(_ scenario: Metric) -> Metric {
+    Metric(.tier2, scenario.name + "_allocated_bytes", unit: .bytes, deterministic: true)
   }
   /// `tier2/<scenario>_instructions`: one iteration of a Tier-2 scenario counted under callgrind
   /// (`run --instructions`), set up as its timed iterations are.

@@ -145,6 +145,16 @@ enum ApolloTier2Records {
   /// What the over-fetch asks of `Node:0`: `__typename` and the 40 fields of every type case, as
   /// a projection with `includeAllInlineFragments` semantics asks them before the runtime type is known.
   static var overfetchFields: [String] {
-    ["__typename"] + (0..<typeCases).flatMap { typeCase in (0..<fieldsPerTypeCase).map { "case\(typeCase)_field_\($0)" } }
+    ["__typename"] + (0..<typeCases).flatMap(typeCaseFields)
+  }
+
+  /// What the over-fetch's matched-type-case-only baseline asks of `Node:0`: the 8 fields of its
+  /// own type case alone (`case0_field_0` … `case0_field_7`), as a projection asks them once the
+  /// runtime type is known; the perf plan's gate compares the over-fetch with it (``OverfetchGate``).
+  static var matchedTypeCaseFields: [String] { typeCaseFields(0) }
+
+  /// The fields of type case `typeCase`: `case<t>_field_0` … `case<t>_field_7`.
+  static func typeCaseFields(_ typeCase: Int) -> [String] {
+    (0..<fieldsPerTypeCase).map { "case\(typeCase)_field_\($0)" }
   }
 }

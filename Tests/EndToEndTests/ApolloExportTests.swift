@@ -105,6 +105,15 @@ struct ApolloExportTests {
     for scenario in baselineScenarios where byScenario[scenario] != nil {
       #expect(byScenario[scenario]?["verdict"] is String, "\(scenario)")
     }
+    // The over-fetch's gate baseline is exported wherever the over-fetch is, without a verdict
+    // against 2.x (which has neither), and named on standard error.
+    let overfetch = byScenario.keys.filter { $0.hasSuffix(".inline_fragment_overfetch_40_fields_8_used") }
+    #expect(!overfetch.isEmpty)
+    for scenario in overfetch {
+      let matched = scenario.replacingOccurrences(
+        of: "inline_fragment_overfetch_40_fields_8_used", with: "inline_fragment_matched_type_case_only_8_fields")
+      #expect(byScenario[matched] != nil && byScenario[matched]?["verdict"] == nil && note.contains(matched), "\(matched)")
+    }
   }
 
   @Test("--out writes what standard output gets; without --baseline no change and no verdict")

@@ -59,7 +59,7 @@ extension HeavyRuns {
       let scenarios = [
         "single_key_load_10_fields", "batch_load_100_records", "projected_load_3_of_10_fields",
         "projected_batch_load_3_of_10_fields_100_records", "projected_list_load_100_elements",
-        "inline_fragment_overfetch_40_fields_8_used", "single_record_merge_10_fields",
+        "inline_fragment_overfetch_40_fields_8_used", "inline_fragment_matched_type_case_only_8_fields", "single_record_merge_10_fields",
         "many_record_merge_1000_records", "pattern_delete_10k_records",
       ]
       // The floors are counted beside their stores (docs/metrics.md#layout-floors).

@@ -72,9 +72,24 @@ struct StoreConformanceTests {
       ])
   }
 
-  @Test("the in-memory store passes every check")
+  @Test("the in-memory store passes every check, bounded or not, and lends only the fields a projected load asks")
   func inMemory() throws {
-    #expect(try StoreConformance.run { InMemoryNormalizedCache() } == [])
+    let promises: StoreConformance.Promises = [.all, .projectedLoads]
+    #expect(try StoreConformance.run(promises: promises) { InMemoryNormalizedCache() } == [])
+    #expect(try StoreConformance.run(promises: promises) { InMemoryNormalizedCache(budget: CacheBudget(maxSizeBytes: 1 << 30)) } == [])
+  }
+
+  @Test("a store that lends whole records passes the projected check unless it promises projected loads")
+  func wholeLending() throws {
+    let name = "a projected load lends each record's asked fields with their dates, never a field it lacks, and (promised) none not asked"
+    let check = try #require(StoreConformance.checks.first { $0.name == name })
+    #expect(try check.run(on: UndeclaredStore()) == [])
+    let problems = try check.run(on: UndeclaredStore(), promises: [.all, .projectedLoads])
+    #expect(
+      problems.contains {
+        $0
+          == "Book:1 lent [\"__typename\", \"title\", \"year\", \"pages\"] for [\"title\", \"year\", \"isbn\"]: only [\"title\", \"year\"] were asked and held"
+      }, "\(problems)")
   }
 
   @Test("a store that replaces records whole fails the merge checks, and only those")
@@ -99,12 +114,19 @@ struct StoreConformanceTests {
     #expect(!problems.contains { $0.hasPrefix("removeRecords(matching:)") })
   }
 
-  @Test("a store whose consistent read lends the wrong records fails the lending check, and only that")
+  @Test("a store whose consistent read lends the wrong records fails the lending checks, whole and projected, and only those")
   func mislending() throws {
     let problems = try StoreConformance.run { MislendingStore() }
     let name = "a consistent read lends each key's record as it loads it, a load replacing the one before"
+    // Its projected load is the protocol's default, its own whole lend: reversed too.
+    let projected =
+      "a projected load lends each record's asked fields with their dates, never a field it lacks, and (promised) none not asked"
     #expect(!problems.isEmpty)
-    #expect(problems.allSatisfy { $0.hasPrefix(name + ": ") }, "\(problems)")
+    #expect(problems.allSatisfy { $0.hasPrefix(name + ": ") || $0.hasPrefix(projected + ": ") }, "\(problems)")
     #expect(problems.contains { $0.hasPrefix(name + ": Item:3 lent as Optional([") })
+    #expect(
+      problems.contains {
+        $0 == projected + ": Missing:1 (position 1) was not lent" || $0.hasPrefix(projected + ": the missing key was lent")
+      })
   }
 }

@@ -36,17 +36,18 @@ struct StoreConfiguration: Sendable, CustomTestStringConvertible {
     }
 
   /// What the store keeps beyond values and dates: all but Apollo's own rows (`rows` and
-  /// `rows-rowid`), which keep neither the fields' order nor a record without fields.
+  /// `rows-rowid`), which keep neither the fields' order nor a record without fields; and every
+  /// store lends only the fields a projected load asks.
   var promises: StoreConformance.Promises {
-    guard case .sqlite(let layout, _, _) = kind, layout.descriptor.schemaVersion != nil else { return .all }
-    return []
+    guard case .sqlite(let layout, _, _) = kind, layout.descriptor.schemaVersion != nil else { return [.all, .projectedLoads] }
+    return .projectedLoads
   }
 
   /// The bytes this store loads for `record` written into an empty store: its own, but where the
   /// store keeps no order (`rows`, `rows-rowid`) its fields in the order of their names' UTF-8 bytes, and
   /// nothing for a record without fields. Undated records only.
   func loaded(_ record: Record?) -> [UInt8]? {
-    guard let record, !promises.isEmpty || record.fieldCount > 0 else { return nil }
+    guard let record, promises.contains(.emptyRecords) || record.fieldCount > 0 else { return nil }
     precondition(!record.isDated, "loaded(_:) reorders undated records only")
     guard !promises.contains(.fieldOrder) else { return record.encodedFields }
     let fields = record.fields.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }

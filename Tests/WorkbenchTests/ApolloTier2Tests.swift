@@ -1,5 +1,6 @@
 import NormalizedCache
 import Results
+import SQLiteCache
 import Testing
 
 @testable import Workbench
@@ -61,6 +62,39 @@ struct ApolloTier2Tests {
     #expect(node.fields.map(\.key).allSatisfy(asked.contains))
   }
 
+  @Test(
+    "the matched-type-case-only baseline asks exactly its type case's 8 fields and reads the same values as the over-fetch's 8, in every store"
+  )
+  func matchedTypeCaseOnly() throws {
+    let scenarios = ProjectedScenario.all
+    let overfetch = try #require(scenarios.first { $0.metric == .tier2InlineFragmentOverfetch })
+    let matched = try #require(scenarios.first { $0.metric == .tier2MatchedTypeCaseOnly })
+    #expect(matched.projection.sets.map(\.fieldKeys) == [(0..<8).map { "case0_field_\($0)" }])
+    #expect(matched.keys == overfetch.keys && matched.records == overfetch.records && matched.fieldsAsked == 8)
+    #expect(Set(matched.projection.sets[0].fieldKeys).isSubset(of: overfetch.projection.sets[0].fieldKeys))
+    let stores: [any NormalizedCache] =
+      try [InMemoryNormalizedCache()]
+      + SQLiteNormalizedCache.Layout.allCases.map {
+        try SQLiteNormalizedCache(path: ":memory:", options: .init(layout: $0))
+      }
+    for store in stores {
+      try store.merge(records: overfetch.records)
+      let read = { (scenario: ProjectedScenario) in
+        try store.withConsistentRead { snapshot in
+          var lent = LentRecords()
+          try snapshot.lendRecords(forKeys: scenario.keys, projection: scenario.projection, to: &lent)
+          return try #require(lent[0].map { try Record(key: scenario.keys[0], encodedFields: Array($0)) })
+        }
+      }
+      let (wide, narrow) = (try read(overfetch), try read(matched))
+      // What the benchmark counts (tier2/<scenario>_fields): 9 and 8, deterministic.
+      #expect(
+        try overfetch.load(from: store, countingFields: true) == 9 && matched.load(from: store, countingFields: true) == 8, "\(store)")
+      #expect(Set(narrow.fieldKeys) == Set(matched.projection.sets[0].fieldKeys), "\(store)")
+      for name in narrow.fieldKeys { #expect(narrow[name] != nil && narrow[name] == wide[name], "\(store) \(name)") }
+    }
+  }
+
   @Test("every store and layout gets one row per scenario, a sample per measured iteration, and the footprint of 1,000 records")
   func rows() throws {
     let result = try runWorkload(
@@ -98,13 +132,22 @@ struct ApolloTier2Tests {
         #expect(merges.summary.min == 3 && merges.summary.max == 3 && merges.deterministic)
         #expect(io(.tier2SingleRecordMerge, "_writes")!.1 >= 3)
       }
-      // The fields a projected load lent: the in-memory store lends whole records (10 of
-      // record_0's, 10 of each of 100); the SQLite layouts the 3 asked of each; all of List:0's
-      // two, and Node:0's 9 (__typename and its type case's 8; the other 32 asked it lacks).
+      // The fields a projected load lent: every store the 3 asked of each record (the in-memory
+      // store too, since ADR 0007's amendment of 2026-07-16); all of List:0's two; Node:0's 9
+      // for the over-fetch (__typename and its type case's 8; the other 32 asked it lacks), and
+      // its type case's 8 for the matched-type-case-only baseline.
       let lentFields = Metric.tier2ProjectedScenarios.map { scenario in
         rows.first { $0.key.metric == scenario.name + "_fields" }.map { $0.summary.p50 }
       }
-      #expect(lentFields == (store == "memory" ? [10, 1_000, 2, 9] : [3, 300, 2, 9]), "\(store)")
+      #expect(lentFields == [3, 300, 2, 9, 8], "\(store)")
+      // The over-fetch gate's ratio, one a store: the two means' quotient.
+      let gate = try #require(rows.first { $0.key.metric == Metric.tier2OverfetchGateRatio.name }, "\(store)")
+      let means = [Metric.tier2InlineFragmentOverfetch, .tier2MatchedTypeCaseOnly].compactMap { metric in
+        scenarios.first { $0.key.metric == metric.name }?.summary.mean
+      }
+      #expect(
+        gate.summary.n == 1 && gate.unit == .ratio && abs(gate.summary.p50 / (means[0] / means[1]) - 1) < 1e-3,
+        "\(store) \(gate.summary.p50) \(means)")
       #expect(scenarios.allSatisfy { $0.summary.n == 3 && $0.summary.min > 0 && $0.unit == .ns && !$0.deterministic }, "\(store)")
       #expect(rows.first { $0.key.phase == .dedup && $0.key.metric == "records" }?.summary.p50 == 1_000, "\(store)")
       if let payload = payloads[store] {
@@ -112,6 +155,9 @@ struct ApolloTier2Tests {
       }
     }
     #expect(result.table.contains("sqlite-compact  pattern_delete_10k_records"))
+    // The gate's verdict beside the pair, on the baseline's line.
+    let gateLines = result.table.split(separator: "\n").filter { $0.contains("inline_fragment_matched_type_case_only_8_fields") }
+    #expect(gateLines.count == 3 && gateLines.allSatisfy { $0.contains(": pass, neither lands") || $0.contains(": regression, ") })
   }
 
   @Test("with \"limits\": true the limit stores run the scenarios too, and each store gets a ratio per scenario")
@@ -119,7 +165,7 @@ struct ApolloTier2Tests {
     let rows = try runWorkload(
       #"{"name": "t", "seed": 1, "apolloTier2": {}, "stores": [{"kind": "memory"}], "limits": true, "repetitions": 1, "warmup": 0}"#
     ).rows
-    #expect(rows.filter { $0.key.store == "limit-sqlite" && $0.key.phase == .tier2 && $0.unit == .ns }.count == 9)
+    #expect(rows.filter { $0.key.store == "limit-sqlite" && $0.key.phase == .tier2 && $0.unit == .ns }.count == 10)
     let ratios = rows.filter { $0.key.store == "memory" && $0.key.metric.hasSuffix("_vs_limit") }.map(\.key.metric)
     #expect(ratios == Metric.tier2Scenarios.map { $0.name + "_vs_limit" })
   }
@@ -135,7 +181,7 @@ struct ApolloTier2Tests {
     let rows = result.rows
     for floor in ["limit-compact-delete-full", "limit-rows-wal-normal"] {
       // The run checks every load's count and the 1,000 records of the footprint.
-      #expect(rows.filter { $0.key.store == floor && $0.key.phase == .tier2 && $0.unit == .ns }.count == 9, "\(floor)")
+      #expect(rows.filter { $0.key.store == floor && $0.key.phase == .tier2 && $0.unit == .ns }.count == 10, "\(floor)")
       #expect(rows.first { $0.key.store == floor && $0.key.metric == "records" }?.summary.p50 == 1_000, "\(floor)")
     }
     #expect(!rows.contains { $0.key.store == "limit-sqlite" })

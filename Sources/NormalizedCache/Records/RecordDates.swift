@@ -255,6 +255,48 @@ extension RecordDates {
       for position in kept { writer.append(UnsafeRawBufferPointer(rebasing: bytes[spans[position].entry])) }
     }
   }
+
+  /// The fields of `bytes` that `set` names, with their dates, appended to `out` as one record's
+  /// encoding (the in-memory store's projected load, docs/stores.md#projected-loads); nothing
+  /// appended, and false returned, when `set` names every field of the record, which is then its
+  /// own projection, lent as it is.
+  ///
+  /// One walk of the names: the fields before the first one left out are copied at once with the
+  /// dates field in front of them (which holds for any of the fields when every field has one
+  /// date), the rest one by one. A record whose dates are not all one goes through
+  /// ``projected(_:keeping:)``, which rewrites them for the fields kept.
+  /// - Complexity: O(n) for n fields, one ``FieldSet/contains(_:)`` each.
+  ///
+  /// `reserving`: the room to make at once when `out` has too little for this record (the bytes of
+  /// the records still to cut, at most), so that a load grows its room once, not by doublings.
+  package static func appendProjection(
+    of bytes: UnsafeRawBufferPointer, keeping set: FieldSet, to out: inout [UInt8], reserving: Int = 0
+  ) -> Bool {
+    var offset = fieldsStart(bytes)
+    var leftOut = -1
+    while offset < bytes.count {
+      let start = offset
+      let span = RecordCodec.readField(bytes, &offset)
+      if !set.contains(UnsafeRawBufferPointer(rebasing: bytes[span.name])) {
+        leftOut = start
+        break
+      }
+    }
+    guard leftOut >= 0 else { return false }
+    if out.capacity - out.count < bytes.count { out.reserveCapacity(out.count + max(reserving, bytes.count)) }
+    if let view = View(bytes), !view.isUniform {
+      out.append(contentsOf: projected(bytes) { set.contains($0) })
+      return true
+    }
+    out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[..<leftOut]))
+    while offset < bytes.count {
+      let span = RecordCodec.readField(bytes, &offset)
+      if set.contains(UnsafeRawBufferPointer(rebasing: bytes[span.name])) {
+        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[span.entry]))
+      }
+    }
+    return true
+  }
 }
 
 extension RecordCodec {

@@ -2,7 +2,9 @@
 ///
 /// Each record is held as its key and one buffer of ``RecordCodec``-encoded fields, so a load
 /// hands out the stored buffer (a reference count, no copy), a consistent read is lent it (not
-/// even the count: ``LentRecords``) and a merge of an unchanged record is one comparison of bytes. A readers-writer lock lets reads run together and makes a merge wait
+/// even the count: ``LentRecords``), a projected load lends only the fields asked (a record whose
+/// fields are all asked in place, another cut into the lender's room) and a merge of an unchanged
+/// record is one comparison of bytes. A readers-writer lock lets reads run together and makes a merge wait
 /// for them and run alone, as Apollo iOS's `ApolloStore` does with its concurrent queue and barrier
 /// writes; a read of an operation holds the read lock across its loads
 /// (``withConsistentRead(_:)``). A bounded store's reads write the budget's recency, so they take
@@ -96,12 +98,25 @@ public final class InMemoryNormalizedCache: BoundedNormalizedCache, KeyEnumerabl
     let table: RecordTable.Lender
     func loadRecordsInOrder(forKeys keys: [CacheKey]) -> [Record?] { table.load(keys, hashes: nil) }
     func lendRecords(forKeys keys: [CacheKey], to lent: inout LentRecords) { table.lend(keys, to: &lent) }
+    /// Only the fields asked (ADR 0007's amendment of 2026-07-16: the in-memory store's own
+    /// `loadFields`): a record whose fields are all asked lent in place, another cut.
+    func lendRecords(forKeys keys: [CacheKey], projection: FieldProjection, to lent: inout LentRecords) {
+      table.lend(keys, projection: projection, to: &lent)
+    }
   }
 
   /// A bounded store's state under the lock alone: a load touches the ledger.
   private struct BoundedSnapshot: RecordSnapshot {
     let state: UnsafeMutablePointer<State>
     func loadRecordsInOrder(forKeys keys: [CacheKey]) -> [Record?] { InMemoryNormalizedCache.load(keys, from: &state.pointee) }
+    /// The records of a whole load (the ledger touched, an expired record gone, as a whole load
+    /// does), each lent with only the fields asked.
+    func lendRecords(forKeys keys: [CacheKey], projection: FieldProjection, to lent: inout LentRecords) {
+      let records = InMemoryNormalizedCache.load(keys, from: &state.pointee)
+      lent.lendProjected(count: keys.count, projection: projection, keeping: records) { position in
+        records[position]?.encodedFields.withUnsafeBytes { $0 }
+      }
+    }
   }
 
   /// A load of a bounded store: each record handed out is used; an expired one goes (and is not

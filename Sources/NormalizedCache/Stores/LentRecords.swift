@@ -24,6 +24,12 @@ public struct LentRecords {
   private var held: [Record?] = []
   /// Which of the two the last load filled.
   private var inPlace = false
+  /// A projected load's records cut to the fields asked (``lendProjected(count:projection:keeping:_:)``),
+  /// one after another; its room kept between loads. Written only by a load, which lends its spans
+  /// after the last write, so they stay valid until the next load into this value.
+  private var cut: [UInt8] = []
+  /// Where each cut record is in ``cut``: its key's position and its bytes' range.
+  private var cutRanges: [(position: Int, bytes: Range<Int>)] = []
 
   public init() {}
 
@@ -59,5 +65,43 @@ public struct LentRecords {
     spans.removeAll(keepingCapacity: true)
     spans.append(contentsOf: repeatElement(nil, count: count))
     spans.withUnsafeMutableBufferPointer { lend($0) }
+  }
+
+  /// Lends `count` keys' records, each with only the fields of its set in `projection` (and
+  /// their dates): the in-memory store's projected load, ADR 0007's `loadFields` as its
+  /// amendment of 2026-07-16 has the in-memory store implement it. `record` gives each key's
+  /// bytes (nil where the state has none), kept unchanged until the consistent read ends, or
+  /// held by `records`, which are kept here until the next load. A record whose fields are all
+  /// asked is lent in place; another is cut into room this value keeps between loads
+  /// (``RecordDates/appendProjection(of:keeping:to:)``), so that a load in a warm value allocates nothing.
+  package mutating func lendProjected(
+    count: Int, projection: FieldProjection, keeping records: [Record?] = [], _ record: (Int) -> UnsafeRawBufferPointer?
+  ) {
+    inPlace = true
+    held = records
+    spans.removeAll(keepingCapacity: true)
+    spans.append(contentsOf: repeatElement(nil, count: count))
+    cut.removeAll(keepingCapacity: true)
+    cutRanges.removeAll(keepingCapacity: true)
+    for position in 0..<count {
+      guard let bytes = record(position) else { continue }
+      let start = cut.count
+      // Room for every record left to cut as large as this one, made once (the load's records
+      // are mostly alike).
+      let reserving = bytes.count * (count - position)
+      if RecordDates.appendProjection(of: bytes, keeping: projection.set(ofKeyAt: position), to: &cut, reserving: reserving) {
+        if cutRanges.isEmpty { cutRanges.reserveCapacity(count - position) }
+        cutRanges.append((position, start..<cut.count))
+      } else {
+        spans[position] = bytes
+      }
+    }
+    guard !cutRanges.isEmpty else { return }
+    // The cut records' bytes are written: their spans now (no write to `cut` moves them before
+    // the next load; as ``subscript(_:)`` reads a held record's, the address outlives the call).
+    let base = cut.withUnsafeBytes { $0.baseAddress }
+    for (position, bytes) in cutRanges {
+      spans[position] = UnsafeRawBufferPointer(start: base.map { $0 + bytes.lowerBound }, count: bytes.count)
+    }
   }
 }

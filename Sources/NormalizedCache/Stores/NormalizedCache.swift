@@ -72,8 +72,8 @@ public protocol RecordSnapshot {
   /// in `projection` that the record has (and their dates), and none it lacks
   /// (docs/stores.md#projected-loads). ``CacheReader`` calls it when it projects
   /// (``CacheReader/projectsFields``). By default the projection is ignored and whole records are
-  /// lent: a store of yours keeps working unchanged, and the in-memory store, which lends the
-  /// bytes it holds, has nothing to leave out.
+  /// lent: a store of yours keeps working unchanged. Every store of cachebench lends only the
+  /// fields asked, the in-memory store too (ADR 0007's amendment of 2026-07-16).
   func lendRecords(forKeys keys: [CacheKey], projection: FieldProjection, to lent: inout LentRecords) throws
 }
 

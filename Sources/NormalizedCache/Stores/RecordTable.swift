@@ -282,6 +282,18 @@ struct RecordTable {
         }
       }
     }
+
+    /// ``lend(_:to:)`` with only the fields of each key's set in `projection`
+    /// (``LentRecords/lendProjected(count:projection:keeping:_:)``): a record whose fields are all
+    /// asked in place, another cut.
+    func lend(_ keys: [CacheKey], projection: FieldProjection, to lent: inout LentRecords) {
+      withUnsafeTemporaryAllocation(of: Int.self, capacity: keys.count) { found in
+        RecordTable.find(keys, in: slots, mask: mask, hashes: nil, found: found.baseAddress!)
+        lent.lendProjected(count: keys.count, projection: projection) { position in
+          found[position] < 0 ? nil : slots[found[position]].fields!.withUnsafeBytes { $0 }
+        }
+      }
+    }
   }
 
   /// The slot of each key, in order (-1 where missing), into `found`, in passes so that the

@@ -27,8 +27,13 @@ import Workloads
 /// - `projected_list_load_100_elements`: `title` and `items`, a list of 100 references, of `List:0`
 ///   in a store of 100 such records;
 /// - `inline_fragment_overfetch_40_fields_8_used`: `Node:0`, holding `__typename` and the 8
-///   fields of its type case, asked for `__typename` and the 40 fields of 5 type cases.
-/// Each also reports `tier2/<scenario>_fields`, the fields lent an iteration (deterministic).
+///   fields of its type case, asked for `__typename` and the 40 fields of 5 type cases;
+/// - `inline_fragment_matched_type_case_only_8_fields`: the same record asked for its type case's
+///   8 fields alone, the plan's "matched-type-case-only baseline" of the over-fetch's decision
+///   gate: `tier2/overfetch_gate_ratio` is the over-fetch's mean over this one's (``OverfetchGate``).
+/// Each also reports `tier2/<scenario>_fields`, the fields lent an iteration, and
+/// `tier2/<scenario>_allocations` and `_allocated_bytes`, what one load asked of the allocator
+/// (deterministic).
 ///
 /// Each runs as their `BenchmarkHarness.measure` runs it: `warmup` iterations then `repetitions`
 /// measured ones (50 after 5 in `Workloads/apollo-tier2.json`, their defaults), each an untimed
@@ -57,6 +62,7 @@ struct ApolloTier2Benchmark: IteratedBenchmark {
     try measureLoad(.tier2SingleKeyLoad, records: 1, into: &sink)
     try measureLoad(.tier2BatchLoad, records: 100, into: &sink)
     for scenario in ProjectedScenario.all { try measureProjectedLoad(scenario, into: &sink) }
+    sink.appendOverfetchGate(.tier2OverfetchGateRatio, overfetch: .tier2InlineFragmentOverfetch, matched: .tier2MatchedTypeCaseOnly)
     try measureSingleRecordMerges(into: &sink)
     try measureManyRecordMerges(into: &sink)
     try measurePatternDeletes(into: &sink)
@@ -88,6 +94,9 @@ struct ApolloTier2Benchmark: IteratedBenchmark {
       try expect(found == scenario.keys.count, "lent \(found) of the \(scenario.keys.count) records of \(scenario.metric.name)")
       sink.append(Double(instructions), to: .tier2Instructions(scenario.metric))
     }
+    sink.appendOverfetchGate(
+      .tier2OverfetchGateRatioInstructions, overfetch: .tier2Instructions(.tier2InlineFragmentOverfetch),
+      matched: .tier2Instructions(.tier2MatchedTypeCaseOnly))
     do {
       defer { factory.removeFiles() }
       let store = try factory.make(configuration)
@@ -155,6 +164,10 @@ struct ApolloTier2Benchmark: IteratedBenchmark {
       fields >= scenario.fieldsAsked,
       "lent \(fields) fields in \(scenario.metric.name); the records hold \(scenario.fieldsAsked) of those asked")
     sink.append(Double(fields), to: .tier2FieldsLoaded(scenario.metric))
+    // One more load, what it asked of the allocator counted (deterministic).
+    let allocated = try AllocationCounter().counted { try scenario.load(from: store, countingFields: false) }
+    sink.append(Double(allocated.count), to: .tier2Allocations(scenario.metric))
+    sink.append(Double(allocated.bytes), to: .tier2AllocatedBytes(scenario.metric))
   }
 
   /// Scenario 3: each iteration builds its record and merges it, inside the clock, as theirs does.
@@ -253,6 +266,20 @@ struct ApolloTier2Benchmark: IteratedBenchmark {
   }
 }
 
+extension MetricSamples {
+  /// The over-fetch gate's ratio (``OverfetchGate``) as one sample of `gate`: the mean of
+  /// `overfetch`'s samples over the mean of `matched`'s; nothing when either has none or the
+  /// baseline's mean is 0.
+  mutating func appendOverfetchGate(_ gate: Metric, overfetch: Metric, matched: Metric) {
+    let (over, base) = (self[overfetch], self[matched])
+    guard !over.isEmpty, !base.isEmpty, let ratio = OverfetchGate(overfetch: Statistics.mean(over), matched: Statistics.mean(base))?.ratio
+    else {
+      return
+    }
+    append(ratio, to: gate)
+  }
+}
+
 /// One of the projected loads (``ApolloTier2Benchmark``): its records, the keys it loads, and the
 /// fields it asks of each.
 struct ProjectedScenario {
@@ -284,6 +311,9 @@ struct ProjectedScenario {
     ProjectedScenario(
       .tier2InlineFragmentOverfetch, records: ApolloTier2Records.overfetchRecord(), keys: [ApolloTier2Records.overfetchKey],
       fields: ApolloTier2Records.overfetchFields, held: 1 + ApolloTier2Records.fieldsPerTypeCase),
+    ProjectedScenario(
+      .tier2MatchedTypeCaseOnly, records: ApolloTier2Records.overfetchRecord(), keys: [ApolloTier2Records.overfetchKey],
+      fields: ApolloTier2Records.matchedTypeCaseFields, held: ApolloTier2Records.fieldsPerTypeCase),
   ]
 
   /// One projected load of the keys in a consistent read, the result released inside it: the
