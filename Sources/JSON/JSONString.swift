@@ -1,6 +1,7 @@
 /// JSON string literals ([RFC 8259 §7](https://www.rfc-editor.org/rfc/rfc8259#section-7)): the
 /// package's one escaper, which every JSON it writes goes through (``JSONWriter``, the apollo
-/// layout's record JSON, `Record`'s listing, the results' exports).
+/// layout's record JSON, `Record`'s listing, the results' exports), and its one unescaper, which
+/// both JSON readers go through (JSONString+Reading.swift).
 ///
 /// ```swift
 /// JSONString.quoted("Dune \"1\"\n\u{7}")   // "Dune \"1\"\n\u0007"  (with its quotes)
@@ -33,7 +34,7 @@ package enum JSONString {
     return String(decoding: json, as: UTF8.self)
   }
 
-  /// Appends the escape of a byte that ``JSONParser/endOfPlainBytes(_:from:)`` stops at (a quote,
+  /// Appends the escape of a byte that ``JSONString/endOfPlainBytes(_:from:)`` stops at (a quote,
   /// a backslash or a control character); any other byte as it is. The apollo layout's record JSON
   /// (`RecordJSON`, in SQLiteCache) copies the plain runs between such bytes itself, into its own
   /// buffer, and calls this for each.

@@ -1,6 +1,7 @@
 import Testing
 
-@testable import GraphQLLanguage
+import GraphQLLanguage
+@testable import JSON
 
 @Suite("JSON strings")
 struct JSONStringTests {
