@@ -65,7 +65,8 @@ let package = Package(
     // results know nothing of how they were measured, measurement nothing of workloads, and only
     // the runner drives stores and key strategies.
     // What the workbench asks of the system: child processes (valgrind, git, the paired worker),
-    // files written whole or not at all, input files read with their lines, standard streams.
+    // files written whole or not at all, input files read with their lines, standard streams,
+    // and the exit codes every command returns.
     .target(name: "Support"),
     // JSON: its one string escaper writes the exports' strings.
     .target(name: "Results", dependencies: ["Support", "JSON"]),
@@ -74,7 +75,7 @@ let package = Package(
     .target(
       name: "Measurement", dependencies: ["Results", "Support", "CCallgrind"] + (withoutJemalloc ? [] : ["CJemalloc"]),
       swiftSettings: withoutJemalloc ? [.define("NO_JEMALLOC")] : []),
-    .target(name: "Generator", dependencies: ["Results", "Support", "GraphQLLanguage"]),
+    .target(name: "Generator", dependencies: ["Support", "GraphQLLanguage"]),
     .target(
       name: "Workloads",
       dependencies: ["Results", "Support", "Generator", "GraphQLLanguage", "NormalizedCache", "SQLiteCache"]

@@ -1,4 +1,4 @@
-import Results
+import Support
 import GraphQLLanguage
 import NormalizedCache
 import SQLiteCache
