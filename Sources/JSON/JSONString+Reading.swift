@@ -22,7 +22,7 @@
 /// error is at the backslash of the lone surrogate's escape.
 extension JSONString {
   /// Why an escape is not one, with ``unescape(_:at:into:)``'s position left at the byte at fault.
-  package enum EscapeFailure: Error, Equatable {
+  public enum EscapeFailure: Error, Equatable {
     /// The backslash is the last byte: position at the backslash.
     case endOfInput
     /// A backslash followed by a byte that starts no escape: position at that byte.
@@ -39,7 +39,7 @@ extension JSONString {
   /// - Complexity: O(1). Inlined into each reader's string loop, so that the record parser's sink
   ///   (`RecordWriter`) is called directly.
   @inlinable @inline(__always)
-  package static func unescape<Sink: JSONByteSink>(
+  public static func unescape<Sink: JSONByteSink>(
     _ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int, into sink: inout Sink
   ) throws(EscapeFailure) {
     let start = position
@@ -132,7 +132,7 @@ extension JSONString {
   /// character (what a JSON string must escape), eight bytes at a time; or of the last few bytes,
   /// fewer than eight, which the caller scans.
   @inlinable @inline(__always)
-  package static func endOfPlainRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+  public static func endOfPlainRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
     guard let base = bytes.baseAddress else { return start }
     var position = start
     let ones: UInt64 = 0x0101_0101_0101_0101
@@ -157,7 +157,7 @@ extension JSONString {
   /// backslash or a control character), or `bytes.count`: ``endOfPlainRun(_:from:)``, then the
   /// last few bytes one at a time.
   @inlinable @inline(__always)
-  package static func endOfPlainBytes(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+  public static func endOfPlainBytes(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
     var position = endOfPlainRun(bytes, from: start)
     while position < bytes.count {
       let byte = bytes[position]

@@ -289,17 +289,24 @@ extension RecordJSON {
           position += 1
           return
         case UInt8(ascii: "\\"):
-          // The one unescaper, JSONParser's too: a lone surrogate is refused, and the store
-          // reports the record as SQLITE_CORRUPT (docs/records.md#reading-json).
-          do {
-            try JSONString.unescape(bytes.assumingMemoryBound(to: UInt8.self), at: &position, into: &out)
-          } catch {
-            throw escapeError(error)
-          }
+          try unescape(into: &out)
         default:
           // endOfPlainBytes stops at a quote, a backslash or a control character.
           throw error("a control character in a string")
         }
+      }
+    }
+
+    /// The escape at `position`, by the one unescaper, JSONParser's too: a lone surrogate is
+    /// refused, and the store reports the record as SQLITE_CORRUPT (docs/records.md#reading-json).
+    /// Out of line (still specialized for each sink): an escape is rare in a stored record, and
+    /// the unescaper is inlined here, not into ``parseString(into:)``'s loop over plain runs.
+    @inline(never)
+    mutating func unescape<Bytes: JSONByteSink>(into out: inout Bytes) throws(ParseError) {
+      do {
+        try JSONString.unescape(bytes.assumingMemoryBound(to: UInt8.self), at: &position, into: &out)
+      } catch {
+        throw escapeError(error)
       }
     }
 

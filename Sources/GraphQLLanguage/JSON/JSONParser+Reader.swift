@@ -286,7 +286,10 @@ extension JSONParser {
 
     /// The slow path of ``parseStringAndNumber()``: a string with escapes, from the first (at
     /// ``position``) on; the bytes before it copied as they are, each escape resolved by
-    /// `JSONString.unescape` (a lone surrogate is an error: docs/records.md#reading-json).
+    /// `JSONString.unescape` (a lone surrogate is an error: docs/records.md#reading-json). Out of
+    /// line: a string with an escape is rare, and the unescaper is inlined here, not into
+    /// ``parseStringAndNumber()``'s fast path.
+    @inline(never)
     private mutating func parseEscapedString(start: Int, contentStart: Int) throws(GraphQLError) -> String {
       var buffer = Array(UnsafeBufferPointer(rebasing: bytes[contentStart..<position]))
       while position < bytes.count {
