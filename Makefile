@@ -149,10 +149,10 @@ crash-test: deps
 
 # Sanitizer runs. Both build without jemalloc (CACHEBENCH_NO_JEMALLOC: the sanitizers replace
 # malloc themselves), in build directories of their own, so they run the test targets that need no
-# jemalloc figures: the language, the stores, the normalizer and reader, results, generator and
+# jemalloc figures: JSON, the language, the stores, the normalizer and reader, results, generator and
 # workload files (MeasurementTests, WorkbenchTests and EndToEndTests measure memory and run
 # workloads, which need jemalloc). ThreadSanitizer runs the stores' tests, their threads among them.
-SANITIZED_TESTS := GraphQLLanguageTests|NormalizedCacheTests|SQLiteCacheTests|ResultsTests|GeneratorTests|WorkloadsTests
+SANITIZED_TESTS := JSONTests|GraphQLLanguageTests|NormalizedCacheTests|SQLiteCacheTests|ResultsTests|GeneratorTests|WorkloadsTests
 asan: deps
 	CACHEBENCH_NO_JEMALLOC=1 $(SWIFT) build --build-tests --sanitize=address --build-path .build/asan
 	CACHEBENCH_NO_JEMALLOC=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/Sanitizers/lsan.supp \

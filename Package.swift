@@ -44,14 +44,18 @@ let package = Package(
     ),
 
     // The system under test.
-    .target(name: "GraphQLLanguage"),
-    .target(name: "NormalizedCache", dependencies: ["GraphQLLanguage"]),
+    // JSON text's strings and numbers, written and read by one escaper, one unescaper and one
+    // number lexer: the response parser (GraphQLLanguage), the apollo layout's records
+    // (SQLiteCache), a record's listing (NormalizedCache) and the exports (Results) share them.
+    .target(name: "JSON"),
+    .target(name: "GraphQLLanguage", dependencies: ["JSON"]),
+    .target(name: "NormalizedCache", dependencies: ["GraphQLLanguage", "JSON"]),
     // A VFS over SQLite's default that counts the syncs, writes and reads it passes on (the
     // `fsyncs` and `writes` metrics), written in C as SQLite's own VFS shims are. Its debug
     // information in DWARF 4: valgrind 3.19 (callgrind, `run --instructions`, the gate) gives up
     // on the binary when this file's DWARF 5, which clang writes by default, is in it.
     .target(name: "CSQLiteIO", dependencies: ["CSQLite"], cSettings: [.unsafeFlags(["-gdwarf-4"])]),
-    .target(name: "SQLiteCache", dependencies: ["NormalizedCache", "GraphQLLanguage", "CSQLite", "CSQLiteIO"]),
+    .target(name: "SQLiteCache", dependencies: ["NormalizedCache", "GraphQLLanguage", "JSON", "CSQLite", "CSQLiteIO"]),
     // Checks a store of yours against the rules both stores here follow (eviction, and dates and
     // reads with a clock, against reference models), without a test framework: each check
     // returns the first disagreement.
@@ -61,16 +65,17 @@ let package = Package(
     // results know nothing of how they were measured, measurement nothing of workloads, and only
     // the runner drives stores and key strategies.
     // What the workbench asks of the system: child processes (valgrind, git, the paired worker),
-    // files written whole or not at all, input files read with their lines, standard streams.
+    // files written whole or not at all, input files read with their lines, standard streams,
+    // and the exit codes every command returns.
     .target(name: "Support"),
-    // GraphQLLanguage for JSON: its one string escaper writes the exports' strings.
-    .target(name: "Results", dependencies: ["Support", "GraphQLLanguage"]),
+    // JSON: its one string escaper writes the exports' strings.
+    .target(name: "Results", dependencies: ["Support", "JSON"]),
     // Valgrind's client requests for callgrind, written out in C (no valgrind header needed to build).
     .target(name: "CCallgrind"),
     .target(
       name: "Measurement", dependencies: ["Results", "Support", "CCallgrind"] + (withoutJemalloc ? [] : ["CJemalloc"]),
       swiftSettings: withoutJemalloc ? [.define("NO_JEMALLOC")] : []),
-    .target(name: "Generator", dependencies: ["Results", "Support", "GraphQLLanguage"]),
+    .target(name: "Generator", dependencies: ["Support", "GraphQLLanguage"]),
     .target(
       name: "Workloads",
       dependencies: ["Results", "Support", "Generator", "GraphQLLanguage", "NormalizedCache", "SQLiteCache"]
@@ -89,13 +94,14 @@ let package = Package(
     // `make crash-test`: kills a process merging into SQLite and checks what is left.
     .executableTarget(name: "crashtest", dependencies: ["SQLiteCache", "NormalizedCache", "NormalizedCacheConformance", "Support"]),
 
+    .testTarget(name: "JSONTests", dependencies: ["JSON", "GraphQLLanguage"]),
     .testTarget(name: "GraphQLLanguageTests", dependencies: ["GraphQLLanguage", "Generator", "Support"]),
     .testTarget(
       name: "NormalizedCacheTests",
       dependencies: ["NormalizedCache", "GraphQLLanguage", "NormalizedCacheConformance", "Generator", "Support"]),
     .testTarget(
       name: "SQLiteCacheTests",
-      dependencies: ["SQLiteCache", "NormalizedCache", "GraphQLLanguage", "NormalizedCacheConformance", "Generator", "Support"]),
+      dependencies: ["SQLiteCache", "NormalizedCache", "GraphQLLanguage", "JSON", "NormalizedCacheConformance", "Generator", "Support"]),
     .testTarget(name: "ResultsTests", dependencies: ["Results", "Support", "Generator"]),
     .testTarget(name: "MeasurementTests", dependencies: ["Measurement", "Results"]),
     .testTarget(name: "GeneratorTests", dependencies: ["Generator", "Results", "Support", "GraphQLLanguage", "NormalizedCache"]),

@@ -1,5 +1,6 @@
 import Foundation
 import Results
+import Support
 import Workloads
 
 /// `cachebench <command>`: the workbench's whole command line (docs/command-line.md), callable as a

@@ -1,4 +1,4 @@
-import Results
+import Support
 
 /// A generator knob out of its range, or a workload's `generator` section that does not fit.
 ///

@@ -1,6 +1,5 @@
 import Foundation
 import GraphQLLanguage
-import Results
 import Support
 
 extension SyntheticWorkload {

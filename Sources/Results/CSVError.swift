@@ -1,3 +1,5 @@
+import Support
+
 /// A CSV file that cannot be read: its path, the 1-based line of the record at fault, and either
 /// the character column of a syntax error or the name of the column whose value is wrong.
 ///
@@ -5,7 +7,8 @@
 /// - `results.csv:3:7: quote inside an unquoted field`
 /// - `results.csv:4: column 'p50': expected a number, found 'fast'`
 /// - `results.csv:1: missing column 'p99'`
-package struct CSVError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct CSVError: Error, Sendable, Hashable, CustomStringConvertible, ExitCodeCarrying {
+  package var exitCode: ExitCode { .dataError }
   /// The path as given to the reader (or a name such as `<baseline>` for text).
   package let file: String
   /// 1-based line where the record (or the quoted field) at fault starts.

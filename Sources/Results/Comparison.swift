@@ -1,3 +1,5 @@
+import Support
+
 /// The regression gate behind `cachebench compare`: a baseline run's metrics against a current
 /// run's, one verdict per metric (docs/gate.md). Pure: rows in, verdicts out.
 ///
@@ -293,7 +295,8 @@ package struct Verdict: Sendable, Hashable {
 }
 
 /// Rows that cannot be compared (the command line's exit code 65, bad input data).
-package enum ComparisonError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum ComparisonError: Error, Sendable, Hashable, CustomStringConvertible, ExitCodeCarrying {
+  package var exitCode: ExitCode { .dataError }
   package enum Side: String, Sendable, Hashable {
     case baseline, current
   }

@@ -1,4 +1,4 @@
-import GraphQLLanguage
+import JSON
 
 /// A run's rows as the JSON that continuous-benchmarking services read (`cachebench export`);
 /// Apollo iOS's dataset is ``ApolloDataset``'s.

@@ -1,3 +1,5 @@
+import Support
+
 /// The parts of a run split across machines (`run --shard K/N`) joined into the CSV the unsplit
 /// run would have written (`cachebench merge`).
 ///

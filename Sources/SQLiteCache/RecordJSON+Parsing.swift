@@ -1,4 +1,4 @@
-import GraphQLLanguage
+import JSON
 @_spi(RecordBytes) import NormalizedCache
 
 #if canImport(Glibc)
@@ -235,7 +235,7 @@ extension RecordJSON {
         memcmp(bytes.baseAddress! + start, head.utf8Start, head.utf8CodeUnitCount) == 0
       {
         let key = start + head.utf8CodeUnitCount
-        let end = JSONParser.endOfPlainBytes(bytes.assumingMemoryBound(to: UInt8.self), from: key)
+        let end = JSONString.endOfPlainBytes(bytes.assumingMemoryBound(to: UInt8.self), from: key)
         if bytes.count - end >= 2, bytes[end] == UInt8(ascii: "\""), bytes[end + 1] == UInt8(ascii: "}") {
           writer.appendReference(utf8: UnsafeRawBufferPointer(rebasing: bytes[key..<end]))
           position = end + 2
@@ -282,74 +282,44 @@ extension RecordJSON {
       while true {
         // The bytes up to the next quote, backslash or control character go in one copy.
         let run = position
-        position = JSONParser.endOfPlainBytes(bytes.assumingMemoryBound(to: UInt8.self), from: position)
+        position = JSONString.endOfPlainBytes(bytes.assumingMemoryBound(to: UInt8.self), from: position)
         if position > run { out.append(UnsafeRawBufferPointer(rebasing: bytes[run..<position])) }
         guard position < bytes.count else { throw error("unterminated string") }
-        let byte = bytes[position]
-        position += 1
-        switch byte {
+        switch bytes[position] {
         case UInt8(ascii: "\""):
+          position += 1
           return
         case UInt8(ascii: "\\"):
-          guard position < bytes.count else { throw error("unterminated string") }
-          let escaped = bytes[position]
-          position += 1
-          switch escaped {
-          case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(escaped)
-          case UInt8(ascii: "b"): out.append(0x08)
-          case UInt8(ascii: "f"): out.append(0x0C)
-          case UInt8(ascii: "n"): out.append(0x0A)
-          case UInt8(ascii: "r"): out.append(0x0D)
-          case UInt8(ascii: "t"): out.append(0x09)
-          case UInt8(ascii: "u"): appendScalar(try parseEscapedScalar(), to: &out)
-          default: throw error("invalid escape")
-          }
-        case 0..<0x20:
-          throw error("a control character in a string")
+          try unescape(into: &out)
         default:
-          out.append(byte)
+          // endOfPlainBytes stops at a quote, a backslash or a control character.
+          throw error("a control character in a string")
         }
       }
     }
 
-    /// The scalar of `\uXXXX` (the `\u` consumed), joining a surrogate pair; a lone surrogate
-    /// becomes U+FFFD, as `String(decoding:)` would make of it.
-    mutating func parseEscapedScalar() throws(ParseError) -> Unicode.Scalar {
-      let high = try hex4()
-      if (0xD800..<0xDC00).contains(high), bytes.count - position >= 6,
-        bytes[position] == UInt8(ascii: "\\"), bytes[position + 1] == UInt8(ascii: "u")
-      {
-        let saved = position
-        position += 2
-        let low = try hex4()
-        if (0xDC00..<0xE000).contains(low) {
-          return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))!
-        }
-        position = saved
+    /// The escape at `position`, by the one unescaper, JSONParser's too: a lone surrogate is
+    /// refused, and the store reports the record as SQLITE_CORRUPT (docs/records.md#reading-json).
+    /// Out of line (still specialized for each sink): an escape is rare in a stored record, and
+    /// the unescaper is inlined here, not into ``parseString(into:)``'s loop over plain runs.
+    @inline(never)
+    mutating func unescape<Bytes: JSONByteSink>(into out: inout Bytes) throws(ParseError) {
+      do {
+        try JSONString.unescape(bytes.assumingMemoryBound(to: UInt8.self), at: &position, into: &out)
+      } catch {
+        throw escapeError(error)
       }
-      return Unicode.Scalar(high) ?? "\u{FFFD}"
     }
 
-    mutating func hex4() throws(ParseError) -> UInt32 {
-      guard bytes.count - position >= 4 else { throw error("expected four hex digits") }
-      var value: UInt32 = 0
-      for _ in 0..<4 {
-        let byte = bytes[position]
-        let digit: UInt8
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-        default: throw error("expected a hex digit")
-        }
-        value = value << 4 | UInt32(digit)
-        position += 1
+    /// The error of an escape that `JSONString.unescape` refused, at the position it left.
+    @inline(never)
+    func escapeError(_ failure: JSONString.EscapeFailure) -> ParseError {
+      switch failure {
+      case .endOfInput: return error("unterminated string")
+      case .unknownEscape: return error("invalid escape")
+      case .notHex: return error("expected four hex digits after \\u")
+      case .loneSurrogate(let unit): return error("an unpaired surrogate \\u\(String(unit, radix: 16, uppercase: true)) in a string")
       }
-      return value
-    }
-
-    func appendScalar<Bytes: JSONByteSink>(_ scalar: Unicode.Scalar, to out: inout Bytes) {
-      UTF8.encode(scalar) { out.append($0) }
     }
 
     /// ``parseString(into:)`` straight into the record's bytes.

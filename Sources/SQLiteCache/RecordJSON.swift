@@ -1,4 +1,4 @@
-import GraphQLLanguage
+import JSON
 @_spi(RecordBytes) import NormalizedCache
 
 #if canImport(Glibc)
@@ -121,7 +121,7 @@ enum RecordJSON {
   private static func appendKey(utf8: UnsafeBufferPointer<UInt8>, to json: inout [UInt8]) -> Bool {
     // Eight bytes at a time up to the first byte to escape, if any (keys seldom have one).
     var plain = true
-    for byte in utf8[JSONParser.endOfPlainRun(utf8, from: 0)...]
+    for byte in utf8[JSONString.endOfPlainRun(utf8, from: 0)...]
     where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
       if byte == 0 { return false }
       plain = false
@@ -138,8 +138,8 @@ enum RecordJSON {
   }
 
   /// A JSON string literal, quotes included, as ``JSONString`` escapes it: the bytes up to the
-  /// next one to escape (``JSONParser/endOfPlainBytes(_:from:)``, eight bytes at a time) in one
-  /// copy. The loop is here, not in GraphQLLanguage, so that it is specialized for the sink: a
+  /// next one to escape (``JSONString/endOfPlainBytes(_:from:)``, eight bytes at a time) in one
+  /// copy. The loop is here, not in JSON, so that it is specialized for the sink: a
   /// `package` function of that module is called, not inlined, and a generic one then appends
   /// through witness calls (the 1,000-record merge's 13.4 M instructions held 2.3 M of them).
   @inline(__always)
@@ -148,7 +148,7 @@ enum RecordJSON {
     json.append(UInt8(ascii: "\""))
     var start = 0
     while start < bytes.count {
-      let end = JSONParser.endOfPlainBytes(bytes, from: start)
+      let end = JSONString.endOfPlainBytes(bytes, from: start)
       if end > start { json.append(UnsafeRawBufferPointer(rebasing: utf8[start..<end])) }
       guard end < bytes.count else { break }
       JSONString.appendEscaped(bytes[end], to: &json)

@@ -1,4 +1,4 @@
-import Results
+import Support
 
 /// A failure while running a workload: a read-back that does not match, a store that lost
 /// records. Exit code 1 unless it says otherwise.

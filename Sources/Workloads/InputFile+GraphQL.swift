@@ -1,6 +1,5 @@
 import GraphQLLanguage
 import NormalizedCache
-import Results
 import Support
 
 extension InputFile {

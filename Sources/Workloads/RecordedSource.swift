@@ -1,6 +1,5 @@
 import GraphQLLanguage
 import NormalizedCache
-import Results
 import Support
 
 /// Real responses, each with its operation: `{"schema": [...], "operations": [{"document": ..., "response": ...}]}`.

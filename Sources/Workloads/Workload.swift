@@ -1,8 +1,8 @@
 import Generator
 import GraphQLLanguage
 import NormalizedCache
-import Results
 import SQLiteCache
+import Support
 
 /// One workload file (docs/workloads.md): where the responses come from, which stores and key
 /// strategies to measure, and how.

@@ -2,7 +2,6 @@ import Foundation
 import Generator
 import GraphQLLanguage
 import NormalizedCache
-import Results
 import Support
 
 /// The deeper checks of `cachebench validate`: for a recorded workload, that every file it names

@@ -2,7 +2,6 @@ import Foundation
 import Generator
 import GraphQLLanguage
 import NormalizedCache
-import Results
 import SQLiteCache
 import Support
 

@@ -1,5 +1,5 @@
 import GraphQLLanguage
-import Results
+import Support
 
 /// A workload file that is not valid: an unknown key, a wrong type, an out-of-range value, a
 /// missing file it names. Prints as `Workloads/x.json:12:5: stores[1].kind: unknown store kind "redis"`.

@@ -13,7 +13,7 @@ struct SoakCommandTests {
     ])
     #expect(run.status == 0, "\(run.stderr)")
     #expect(run.stdout.hasPrefix("Soak (growth: the least-squares slope of the samples after a warm-up of 25 steps, per 100,000 steps)\n"))
-    #expect(run.stdout.contains("store          keys          figure           after warm-up  "))
+    #expect(run.stdout.contains("store                keys          figure           after warm-up  "))
     let growth = try CSVFile(path: directory + "/soak.csv")
     #expect(
       growth.header.joined(separator: ",")
@@ -23,10 +23,10 @@ struct SoakCommandTests {
     #expect(
       series.header.joined(separator: ",")
         == "workload,variant,store,keys,step,rss_bytes,live_bytes,records,accounted_bytes,db_bytes,wal_bytes,complete")
-    // 6 stores × 3 strategies; 100 steps (a tenth of 300, at least 100) sampled at 0, 25, 50, 75 and 100.
-    #expect(series.rows.count == 18 * 5)
+    // 9 stores × 3 strategies; 100 steps (a tenth of 300, at least 100) sampled at 0, 25, 50, 75 and 100.
+    #expect(series.rows.count == 27 * 5)
     #expect(Set(series.rows.map { $0["step"] }) == ["0", "25", "50", "75", "100"])
-    #expect(run.stdout.hasSuffix("wrote \(growth.rows.count) rows to \(directory)/soak.csv\nwrote 90 samples to \(directory)/series.csv\n"))
+    #expect(run.stdout.hasSuffix("wrote \(growth.rows.count) rows to \(directory)/soak.csv\nwrote 135 samples to \(directory)/series.csv\n"))
   }
 
   @Test(

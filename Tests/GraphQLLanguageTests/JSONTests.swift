@@ -43,6 +43,7 @@ struct JSONTests {
       ("{\"a\": tru}", "r.json:1:7: Expected a JSON value, found 't'"),
       ("{\"a\": 01}", "r.json:1:8: A number cannot have a leading zero"),
       ("{\"a\": \"x}", "r.json:1:7: Unterminated string"),
+      ("{\n \"a\": \"\\uDC00\"}", "r.json:2:8: Unpaired surrogate \\uDC00 in a string"),
       ("[1] [2]", "r.json:1:5: Unexpected '[' after the JSON value"),
       ("", "r.json:1:1: Expected a JSON value, found end of input"),
       ("{\"a\": 1", "r.json:1:8: Expected ',' or '}' after an object member, found end of input"),

@@ -194,6 +194,16 @@ struct LayoutTests {
         .apollo, #"INSERT INTO records(key, record) VALUES ('bad', '{"a": [1,}')"#,
         #"SQLite error 11: malformed JSON (expected a value at byte 9) in the record of key "bad" (apollo layout)"#
       ),
+      // A lone surrogate escape, which no writer of ours or Apollo's makes and a Swift string
+      // cannot hold: refused as JSONParser refuses it (docs/records.md#reading-json).
+      (
+        .apollo, #"INSERT INTO records(key, record) VALUES ('bad', '{"a": "\uD800"}')"#,
+        #"SQLite error 11: malformed JSON (an unpaired surrogate \uD800 in a string at byte 7) in the record of key "bad" (apollo layout)"#
+      ),
+      (
+        .apollo, #"INSERT INTO records(key, record) VALUES ('bad', '{"a": ["x\uDC00"]}')"#,
+        #"SQLite error 11: malformed JSON (an unpaired surrogate \uDC00 in a string at byte 9) in the record of key "bad" (apollo layout)"#
+      ),
       // A record's dates (the empty name) only first, and only as docs/records.md#dates has them:
       // the readers trust them. Compact: field 1 is "a" (the good record's), 2 the empty name;
       // `01 03 02` is a = 1, `02 03 0A` dates of 5, `02 21 78` dates of "x".

@@ -1,4 +1,5 @@
 import Results
+import Support
 
 /// Wrong usage: printed as `Error: message` and the usage line, exit code 64.
 struct UsageError: Error, ExitCodeCarrying {

@@ -1,6 +1,6 @@
 import Foundation
 import Generator
-import Results
+import Support
 import Workloads
 
 /// `cachebench generate`: writes a synthetic workload's files, replayable as a recorded workload.

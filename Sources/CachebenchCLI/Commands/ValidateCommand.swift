@@ -1,5 +1,5 @@
 import Generator
-import Results
+import Support
 import Workbench
 import Workloads
 

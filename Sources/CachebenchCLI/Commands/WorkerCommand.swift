@@ -1,5 +1,6 @@
 import Foundation
 import Results
+import Support
 import Workbench
 import Workloads
 

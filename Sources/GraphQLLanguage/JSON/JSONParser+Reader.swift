@@ -1,3 +1,5 @@
+import JSON
+
 extension JSONParser {
   struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
@@ -266,7 +268,7 @@ extension JSONParser {
       let start = position
       position += 1
       let contentStart = position
-      position = JSONParser.endOfPlainRun(bytes, from: position)
+      position = JSONString.endOfPlainRun(bytes, from: position)
       while position < bytes.count {
         let byte = bytes[position]
         if byte == UInt8(ascii: "\"") {
@@ -283,7 +285,11 @@ extension JSONParser {
     }
 
     /// The slow path of ``parseStringAndNumber()``: a string with escapes, from the first (at
-    /// ``position``) on; the bytes before it copied as they are.
+    /// ``position``) on; the bytes before it copied as they are, each escape resolved by
+    /// `JSONString.unescape` (a lone surrogate is an error: docs/records.md#reading-json). Out of
+    /// line: a string with an escape is rare, and the unescaper is inlined here, not into
+    /// ``parseStringAndNumber()``'s fast path.
+    @inline(never)
     private mutating func parseEscapedString(start: Int, contentStart: Int) throws(GraphQLError) -> String {
       var buffer = Array(UnsafeBufferPointer(rebasing: bytes[contentStart..<position]))
       while position < bytes.count {
@@ -298,55 +304,27 @@ extension JSONParser {
           position += 1
           continue
         }
-        guard position + 1 < bytes.count else { break }
-        let escape = bytes[position + 1]
-        position += 2
-        switch escape {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): buffer.append(escape)
-        case UInt8(ascii: "b"): buffer.append(0x08)
-        case UInt8(ascii: "f"): buffer.append(0x0C)
-        case UInt8(ascii: "n"): buffer.append(0x0A)
-        case UInt8(ascii: "r"): buffer.append(0x0D)
-        case UInt8(ascii: "t"): buffer.append(0x09)
-        case UInt8(ascii: "u"):
-          var scalarValue = try readHex4()
-          if (0xD800...0xDBFF).contains(scalarValue) {
-            guard position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
-              bytes[position + 1] == UInt8(ascii: "u")
-            else { throw error("Unpaired surrogate in a \\u escape") }
-            position += 2
-            let low = try readHex4()
-            guard (0xDC00...0xDFFF).contains(low) else { throw error("Unpaired surrogate in a \\u escape") }
-            scalarValue = 0x10000 + ((scalarValue - 0xD800) << 10) + (low - 0xDC00)
-          } else if (0xDC00...0xDFFF).contains(scalarValue) {
-            throw error("Unpaired surrogate in a \\u escape")
-          }
-          guard let scalar = Unicode.Scalar(scalarValue) else { throw error("Invalid \\u escape") }
-          buffer.append(contentsOf: Array(String(Character(scalar)).utf8))
-        default:
-          position -= 1
-          throw error("Invalid escape '\\\(Character(Unicode.Scalar(escape)))' in a string")
+        do {
+          try JSONString.unescape(bytes, at: &position, into: &buffer)
+        } catch {
+          throw escapeError(error, stringStart: start)
         }
       }
       throw error("Unterminated string", at: start)
     }
 
-    private mutating func readHex4() throws(GraphQLError) -> UInt32 {
-      guard position + 4 <= bytes.count else { throw error("Expected four hex digits after \\u") }
-      var value: UInt32 = 0
-      for _ in 0..<4 {
-        let byte = bytes[position]
-        let digit: UInt32
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-        default: throw error("Expected four hex digits after \\u")
-        }
-        value = value << 4 | digit
-        position += 1
+    /// The error of an escape that `JSONString.unescape` refused, at the position it left.
+    private func escapeError(_ failure: JSONString.EscapeFailure, stringStart: Int) -> GraphQLError {
+      switch failure {
+      case .endOfInput: return error("Unterminated string", at: stringStart)
+      case .unknownEscape(let byte): return error("Invalid escape '\\\(describe(byte))' in a string")
+      case .notHex: return error("Expected four hex digits after \\u")
+      case .loneSurrogate(let unit): return error("Unpaired surrogate \\u\(String(unit, radix: 16, uppercase: true)) in a string")
       }
-      return value
+    }
+
+    private func describe(_ byte: UInt8) -> String {
+      byte >= 0x20 && byte < 0x7F ? String(Character(Unicode.Scalar(byte))) : "byte 0x" + String(byte, radix: 16, uppercase: true)
     }
 
     private mutating func parseNumber() throws(GraphQLError) -> JSONValue {

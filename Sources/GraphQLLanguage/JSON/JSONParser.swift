@@ -1,3 +1,5 @@
+import JSON
+
 /// Parses JSON text ([RFC 8259](https://www.rfc-editor.org/rfc/rfc8259)) into a ``JSONValue``.
 ///
 /// Integers that fit in 64 bits become `.int`; numbers with a fraction or an exponent, or too
@@ -50,44 +52,5 @@ public enum JSONParser {
       }
     }
     return try result.get()
-  }
-
-  /// The offset of the first byte from `start` on that is a quote, a backslash or a control
-  /// character (what a JSON string must escape), eight bytes at a time; or of the last few bytes,
-  /// fewer than eight, which the caller scans.
-  @inlinable @inline(__always)
-  public static func endOfPlainRun(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-    guard let base = bytes.baseAddress else { return start }
-    var position = start
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highs: UInt64 = 0x8080_8080_8080_8080
-    while position + 8 <= bytes.count {
-      // Little-endian on every platform Swift runs this on: the first byte is the lowest.
-      let word = UInt64(littleEndian: UnsafeRawPointer(base + position).loadUnaligned(as: UInt64.self))
-      let quote = word ^ (ones &* 0x22)
-      let backslash = word ^ (ones &* 0x5C)
-      // The classic "has a zero byte" test: exact for the lowest flagged byte, which is all
-      // that is used. Bytes of 0x80 and above (UTF-8) are never flagged.
-      let flags =
-        ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)
-      let found = flags & highs
-      if found != 0 { return position + found.trailingZeroBitCount / 8 }
-      position += 8
-    }
-    return position
-  }
-
-  /// The offset of the first byte from `start` on that a JSON string must escape (a quote, a
-  /// backslash or a control character), or `bytes.count`: ``endOfPlainRun(_:from:)``, then the
-  /// last few bytes one at a time.
-  @inlinable @inline(__always)
-  public static func endOfPlainBytes(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
-    var position = endOfPlainRun(bytes, from: start)
-    while position < bytes.count {
-      let byte = bytes[position]
-      if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
-      position += 1
-    }
-    return position
   }
 }

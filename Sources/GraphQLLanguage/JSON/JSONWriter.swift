@@ -1,3 +1,5 @@
+import JSON
+
 /// Writes ``JSONValue``s as JSON text: compact (one line, members in order) or pretty
 /// (two-space indent, optionally with object keys sorted).
 ///

@@ -1,4 +1,5 @@
 import GraphQLLanguage
+import JSON
 
 /// One object of a normalized cache: a key and its fields (docs/records.md).
 ///

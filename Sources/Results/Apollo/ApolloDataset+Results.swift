@@ -1,3 +1,5 @@
+import Support
+
 /// A results CSV and its samples as Apollo iOS's dataset (`export --format apollo`,
 /// docs/apollo.md#the-dataset): one result per timing row, its statistics computed from the row's
 /// samples as their `BenchmarkResult` computes them from its iterations.

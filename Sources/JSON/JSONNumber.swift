@@ -12,14 +12,14 @@
 /// `.` and digits, then an optional `e`/`E`, sign and digits) and returns an integer that fits in
 /// an `Int` as one; everything else (a fraction, an exponent, an integer past `Int`'s range) is
 /// `.notInt`, whose text `[start, position)` each reader turns into a `Double` its own way.
-package enum JSONNumber {
-  package enum Scanned: Equatable {
+public enum JSONNumber {
+  public enum Scanned: Equatable, Sendable {
     case int(Int)
     case notInt
   }
 
   /// Where the grammar failed; the position is left at the byte at fault.
-  package enum Failure: Error, Equatable {
+  public enum Failure: Error, Equatable {
     /// No digit where the number, or its part after `-`, begins.
     case noDigit
     /// A `0` followed by a digit.
@@ -34,7 +34,7 @@ package enum JSONNumber {
   /// not raw ones: a raw buffer's subscript unwraps its base address at every byte.
   /// - Complexity: O(n) for its n bytes.
   @inlinable @inline(__always)
-  package static func scan(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) -> Result<Scanned, Failure> {
+  public static func scan(_ bytes: UnsafeBufferPointer<UInt8>, at position: inout Int) -> Result<Scanned, Failure> {
     @inline(__always) func isDigit(_ index: Int) -> Bool {
       index < bytes.count && bytes[index] &- UInt8(ascii: "0") < 10
     }

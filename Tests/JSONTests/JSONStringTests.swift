@@ -1,6 +1,7 @@
+import GraphQLLanguage
 import Testing
 
-@testable import GraphQLLanguage
+@testable import JSON
 
 @Suite("JSON strings")
 struct JSONStringTests {

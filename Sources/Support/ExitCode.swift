@@ -1,10 +1,10 @@
-import Support
-
 /// Every exit code of `cachebench`, in one place (docs/command-line.md; the values of BSD's
 /// `sysexits.h`).
 ///
-/// Errors say which code they mean by adopting ``ExitCodeCarrying``; the command line maps any
-/// other error to ``failure``.
+/// Errors say which code they mean by adopting ``ExitCodeCarrying``, next to their declaration
+/// (``InputError`` and ``OutputError`` here, `CSVError` in Results, `WorkloadError` in
+/// Workloads); the command line maps any other error to ``failure``. Here, in Support, so that a
+/// module that only reports errors (Generator, Workloads) need not import Results for them.
 public enum ExitCode: Int32, Sendable, Hashable, CaseIterable {
   /// Success.
   case success = 0
@@ -45,12 +45,4 @@ extension InputError: ExitCodeCarrying {
 
 extension OutputError: ExitCodeCarrying {
   public var exitCode: ExitCode { .cantCreate }
-}
-
-extension CSVError: ExitCodeCarrying {
-  public var exitCode: ExitCode { .dataError }
-}
-
-extension ComparisonError: ExitCodeCarrying {
-  public var exitCode: ExitCode { .dataError }
 }
