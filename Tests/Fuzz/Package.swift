@@ -23,7 +23,7 @@ let package = Package(
       swiftSettings: fuzzer),
     .executableTarget(
       name: "FuzzWorkload",
-      dependencies: [.product(name: "Workbench", package: "cachebench")],
+      dependencies: [.product(name: "Workloads", package: "cachebench")],
       swiftSettings: fuzzer),
   ],
   swiftLanguageModes: [.v6]
