@@ -26,7 +26,8 @@ struct SoakCommandTests {
     // 9 stores × 3 strategies; 100 steps (a tenth of 300, at least 100) sampled at 0, 25, 50, 75 and 100.
     #expect(series.rows.count == 27 * 5)
     #expect(Set(series.rows.map { $0["step"] }) == ["0", "25", "50", "75", "100"])
-    #expect(run.stdout.hasSuffix("wrote \(growth.rows.count) rows to \(directory)/soak.csv\nwrote 135 samples to \(directory)/series.csv\n"))
+    #expect(
+      run.stdout.hasSuffix("wrote \(growth.rows.count) rows to \(directory)/soak.csv\nwrote 135 samples to \(directory)/series.csv\n"))
   }
 
   @Test(

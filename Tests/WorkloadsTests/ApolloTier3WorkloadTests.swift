@@ -3,16 +3,6 @@ import Testing
 
 @testable import Workloads
 
-/// Writes a workload file into a fresh directory and loads it.
-private func load(_ text: String) throws -> Workload {
-  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("workload-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-  defer { try? FileManager.default.removeItem(at: directory) }
-  let path = directory.appendingPathComponent("w.json").path
-  try text.write(toFile: path, atomically: true, encoding: .utf8)
-  return try Workload.load(path)
-}
-
 /// `"apolloTier3"` (docs/workloads.md): its knobs (`records`, `keep`), its stores, its `--quick` form.
 @Suite("The apolloTier3 section")
 struct ApolloTier3WorkloadTests {

@@ -3,23 +3,6 @@ import Testing
 
 @testable import Workloads
 
-/// Writes a workload file into a fresh directory and loads it, checked as `validate` checks it.
-private func load(_ text: String) throws -> Workload {
-  let directory = FileManager.default.temporaryDirectory.appendingPathComponent("workload-\(UUID().uuidString)")
-  try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-  defer { try? FileManager.default.removeItem(at: directory) }
-  let path = directory.appendingPathComponent("w.json").path
-  try text.write(toFile: path, atomically: true, encoding: .utf8)
-  let workload = try Workload.load(path)
-  try WorkloadChecker.check(workload)
-  return workload
-}
-
-/// The error's text with the temporary directory removed.
-private func message(of error: Error) -> String {
-  "\(error)".replacingOccurrences(of: #"/[^ ]*/workload-[0-9A-F-]+/"#, with: "", options: .regularExpression)
-}
-
 /// A sweep of a key of the `read` or `traffic` section (docs/workloads.md#sweep): each point the
 /// section as the file gives it with the key at the point's value, decoded and checked as the
 /// section itself is, and carried by its variant to the executor.

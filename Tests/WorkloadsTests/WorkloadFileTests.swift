@@ -7,8 +7,9 @@ import Testing
 
 @testable import Workloads
 
-/// Writes a workload file into a fresh directory and loads it.
-private func load(_ text: String, file: String = "w.json", extraFiles: [String: String] = [:]) throws -> Workload {
+/// Writes a workload file into a fresh directory and loads it, checked as `validate` checks it
+/// (the module's tests share it).
+func load(_ text: String, file: String = "w.json", extraFiles: [String: String] = [:]) throws -> Workload {
   let directory = FileManager.default.temporaryDirectory.appendingPathComponent("workload-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(at: directory) }
@@ -23,7 +24,7 @@ private func load(_ text: String, file: String = "w.json", extraFiles: [String: 
 }
 
 /// The error's text with the temporary directory removed.
-private func message(of error: Error) -> String {
+func message(of error: Error) -> String {
   let text = "\(error)"
   return text.replacingOccurrences(of: #"/[^ ]*/workload-[0-9A-F-]+/"#, with: "", options: .regularExpression)
 }
