@@ -41,9 +41,6 @@ extension RecordRowStore {
       PRIMARY KEY(key, field)) WITHOUT ROWID;
     """
 
-  /// Whether the format stores large records split (``LayoutDescriptor/splitsRecords``).
-  var splitsRecords: Bool { format.layout.descriptor.splitsRecords }
-
   /// Whether the file has the tables of split records (made by the first merge that split one, by
   /// this connection or another).
   func hasSplitTables() throws(SQLiteError) -> Bool {
