@@ -341,7 +341,9 @@ public struct LayoutFloor: Sendable, Hashable {
   var schema: String { layout.descriptor.tableSchema }
 
   var keyColumn: String { layout.descriptor.keyColumn }
-  var dataColumn: String { layout == .apollo ? "record" : "data" }
+  /// The column of a row a record that holds its fields (``LayoutDescriptor/shape``); read only
+  /// where the layout keeps a row a record.
+  var dataColumn: String { layout.descriptor.dataColumn ?? "" }
 
   var selectSQL: String {
     rowPerField

@@ -41,9 +41,6 @@ extension RecordRowStore {
       PRIMARY KEY(key, field)) WITHOUT ROWID;
     """
 
-  /// Whether the format stores large records split (the compact layout).
-  var splitsRecords: Bool { format.layout == .compact }
-
   /// Whether the file has the tables of split records (made by the first merge that split one, by
   /// this connection or another).
   func hasSplitTables() throws(SQLiteError) -> Bool {

@@ -15,6 +15,9 @@ struct RecordRowStore {
   var filterCache = FilterCache()
   /// What a budget counts per record beyond its stored bytes (``SQLiteNormalizedCache/Layout/recordOverheadBytes``).
   let recordOverhead: Int
+  /// Whether the format stores large records split (``LayoutDescriptor/splitsRecords``), read
+  /// once here: a merge asks for each record, and the descriptor is a value of many references.
+  let splitsRecords: Bool
 
   /// Opens the database (``Connection/openRecords(_:schema:extraSchema:)``), reads what the
   /// format keeps in memory, and counts the stored bytes.
@@ -23,6 +26,7 @@ struct RecordRowStore {
     let connection = try Connection(path: path, mutex: options.mutex)
     self.connection = connection
     recordOverhead = format.layout.recordOverheadBytes
+    splitsRecords = format.layout.descriptor.splitsRecords
     var format = format
     try connection.openRecords(options, schema: format.schema, extraSchema: extraSchema)
     try format.load(from: connection)
@@ -38,6 +42,7 @@ struct RecordRowStore {
     let connection = try Connection(path: path, mutex: options.mutex)
     self.connection = connection
     recordOverhead = format.layout.recordOverheadBytes
+    splitsRecords = format.layout.descriptor.splitsRecords
     var format = format
     try connection.openReader(options)
     try format.load(from: connection)

@@ -44,7 +44,7 @@ struct Configuration {
     var all: [Configuration] = []
     let policies: [EvictionPolicy] = [.lru, .fifo, .lfu, .lru, .fifo, .lfu]
     for bounded in [false, true] {
-      for layout in [SQLiteNormalizedCache.Layout.compact, .apollo, .rows, .rowsOrdered] {
+      for layout in SQLiteNormalizedCache.Layout.allCases {
         for journal in [SQLiteNormalizedCache.JournalMode.wal, .delete] {
           let policy = policies[all.count { $0.budget != nil } % policies.count]
           let budget = bounded ? CacheBudget(maxSizeBytes: maxSizeBytes, evictTo: 0.8, policy: policy) : nil
@@ -287,7 +287,7 @@ func run(kills: Int, seed: UInt64) throws -> Int32 {
 /// check must name; the batches the log says committed: 0 to 2, or (the last case) 0 and 1 only,
 /// batch 2 having committed when the writer was killed before it could log it.
 func selfTestDamages() -> [(String, Configuration, (SQLiteNormalizedCache) throws -> Void, String, lastLogged: Int)] {
-  let unbounded = Configuration(layout: .compact, journal: .wal, budget: nil)
+  let unbounded = Configuration(layout: SQLiteNormalizedCache.Options().layout, journal: .wal, budget: nil)
   let bounded = Configuration.all.first { $0.budget != nil }!
   func remove(_ number: Int, _ indices: Range<Int> = 0..<recordsPerBatch) -> (SQLiteNormalizedCache) throws -> Void {
     { cache in for index in indices { try cache.removeRecord(for: "B\(number):\(index)") } }

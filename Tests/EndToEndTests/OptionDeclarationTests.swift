@@ -36,6 +36,27 @@ struct OptionDeclarationTests {
     #expect(run.stdout.contains(Self.row(left, help)), "\(run.stdout)")
   }
 
+  /// `run --help` lists the layouts from the catalog; docs/stores.md's layout table is checked
+  /// against the same catalog (LayoutCatalogTests), so the two say the same.
+  @Test("run's help lists every SQLite layout with its summary, as docs/stores.md's layout table does")
+  func layoutsInHelp() async throws {
+    let stores = try String(contentsOf: projectRoot.appendingPathComponent("docs/stores.md"), encoding: .utf8)
+    let lines = stores.split(separator: "\n", omittingEmptySubsequences: false)
+    let marker = try #require(lines.firstIndex { $0.hasPrefix("<!-- layout catalog:") })
+    let rows = lines[(marker + 3)...].prefix { $0.hasPrefix("|") }.map {
+      $0.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+    #expect(rows.count >= 5)
+    let run = try await cachebench(["run", "--help"])
+    let section = try #require(run.stdout.components(separatedBy: "SQLITE LAYOUTS").last?.components(separatedBy: "\n\n").first)
+    let listed = section.split(separator: "\n").dropFirst().map { $0.trimmingCharacters(in: .whitespaces) }
+    let names = rows.map { $0[0].trimmingCharacters(in: CharacterSet(charactersIn: "`")) }
+    #expect(listed.count == rows.count, "\(section)")
+    for (line, (name, row)) in zip(listed, zip(names, rows)) {
+      #expect(line.hasPrefix(name + " ") && line.hasSuffix(" " + row[5]), "\(line)")
+    }
+  }
+
   @Test("a generated usage line lists the options in order, choices from the enum, internal ones left out")
   func generatedUsage() async throws {
     let compare = try await cachebench(["compare", "--help"])

@@ -1,5 +1,6 @@
 import Foundation
 import Results
+import SQLiteCache
 import Support
 import Workbench
 import Workloads
@@ -52,6 +53,8 @@ enum RunCommand: Command {
       A SQLite store with "journal": "memory" or "off" is measured without SQLite's crash
       safety: as SQLite documents, a crash in a transaction can then corrupt the database.
 
+      \(layoutsHelp)
+
       EXAMPLES:
         cachebench run Workloads/default.json
         cachebench run Workloads/quick.json --quick --out /tmp/quick.csv --samples /tmp/samples.csv
@@ -63,6 +66,16 @@ enum RunCommand: Command {
       writes no rows. The part's run ID ends -shardKofN, which merge reads, and the part ends
       with one row per configuration counting its rows, which merge checks.
       """)
+
+  /// The SQLite layouts a workload's store may name, each with its summary, from the catalog
+  /// (docs/stores.md#layouts).
+  static var layoutsHelp: String {
+    let width = SQLiteNormalizedCache.Layout.allCases.map(\.rawValue.count).max() ?? 0
+    let rows = SQLiteNormalizedCache.Layout.allCases.map {
+      "  " + $0.rawValue.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.summary
+    }
+    return (["SQLITE LAYOUTS (a \"sqlite\" store's \"layout\", docs/stores.md#layouts):"] + rows).joined(separator: "\n")
+  }
 
   static func run(_ arguments: ParsedArguments, context: CommandContext) throws -> ExitCode {
     // Check every file before running any: the outputs given first, before any is read.
